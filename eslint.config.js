@@ -1,0 +1,27 @@
+import tseslint from 'typescript-eslint';
+
+// The dependency direction of ARCHITECTURE.md, enforced: electron → studio → (runtime, platform) → shared.
+const layer = (files, patterns, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message })) }],
+  },
+});
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'crypto', 'os', 'child_process', 'net', 'url', 'stream', 'events', 'worker_threads'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist*/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  layer(['src-main/runtime/**'], ['**/platform/**', '**/studio/**', '**/electron/**', 'electron'], 'the runtime imports nothing from platform/, studio/ or electron/'),
+  layer(['src-main/platform/**'], ['**/runtime/**', '**/studio/**', '**/electron/**', 'electron'], 'the platform imports nothing from runtime/, studio/ or electron/'),
+  layer(['src-main/studio/**'], ['**/electron/**', 'electron'], 'the studio imports nothing from electron/'),
+  layer(['shared/**'], [...nodeBuiltins, '**/src-main/**', '**/src-renderer/**', 'react', 'react-dom'], 'shared/ imports neither Node, the DOM nor the app layers'),
+  layer(['src-renderer/**'], ['**/src-main/**', ...nodeBuiltins, 'electron'], 'the renderer imports shared/ and nothing from src-main/'),
+);

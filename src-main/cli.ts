@@ -1,0 +1,33 @@
+/**
+ * `flow-studio <command>`: the headless entry. Each command lives in src-main/cli/ and is loaded
+ * only when asked for, so `validate` never pays for the studio or the platform server.
+ */
+const commands: Record<string, { summary: string; load: () => Promise<{ main(args: string[]): Promise<number> }> }> = {
+  validate: { summary: 'validate <path>...   check definitions; print every problem with file:line:col', load: () => import('./cli/validate.ts') },
+  run: { summary: 'run <path>           start the flows; stop cleanly on SIGINT/SIGTERM', load: () => import('./cli/run.ts') },
+  platform: { summary: 'platform [--port P] [--data-dir D] [--token T]   serve the platform delegation API', load: () => import('./cli/platform.ts') },
+  serve: { summary: 'serve [--port P] [--data-dir D] [--open]   open the studio in a browser', load: () => import('./cli/serve.ts') },
+  gen: { summary: 'gen [--check]        regenerate the JSON Schema and docs/components.md from the specs', load: () => import('./cli/gen.ts') },
+};
+
+function usage(): string {
+  return ['usage: flow-studio <command> [options]', '', ...Object.values(commands).map((c) => `  ${c.summary}`)].join('\n');
+}
+
+const [name, ...args] = process.argv.slice(2);
+if (!name || name === '--help' || name === '-h' || name === 'help') {
+  console.log(usage());
+  process.exit(name ? 0 : 2);
+}
+const command = commands[name];
+if (!command) {
+  console.error(`flow-studio: unknown command "${name}"\n\n${usage()}`);
+  process.exit(2);
+}
+try {
+  const code = await (await command.load()).main(args);
+  if (code !== -1) process.exit(code);
+} catch (err) {
+  console.error(`flow-studio ${name}: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

@@ -1,0 +1,24 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { generatedArtifacts } from '../runtime/generated-artifacts.ts';
+
+/** Writes the generated schema and docs; with --check, fails when they are out of date. */
+export async function main(argv: string[]): Promise<number> {
+  const check = argv.includes('--check');
+  let stale = 0;
+  for (const { path, content } of generatedArtifacts()) {
+    let current = '';
+    try {
+      current = readFileSync(path, 'utf8');
+    } catch {
+      // Missing counts as stale.
+    }
+    if (current === content) continue;
+    stale++;
+    if (check) console.error(`${path} is out of date; run npm run gen`);
+    else {
+      writeFileSync(path, content);
+      console.log(`wrote ${path}`);
+    }
+  }
+  return check && stale > 0 ? 1 : 0;
+}

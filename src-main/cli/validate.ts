@@ -1,0 +1,38 @@
+import { parseArgs } from 'node:util';
+import { relative } from 'node:path';
+import { LoadError, formatProblem } from '../runtime/core/errors.ts';
+import { loadDefinition } from '../runtime/core/load/definition-loader.ts';
+import { discoverIntegrations, readDefinitions } from '../runtime/core/load/integration-files.ts';
+import { registry } from '../runtime/registry.ts';
+
+/** Exit 0 when every definition under the paths loads; else print every problem and exit 1. */
+export async function main(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  if (positionals.length === 0) {
+    console.error('usage: flow-studio validate <file-or-folder>...');
+    return 2;
+  }
+  let problems = 0;
+  let flows = 0;
+  let files = 0;
+  for (const path of positionals) {
+    for (const integration of discoverIntegrations(path)) {
+      const texts = readDefinitions(integration).map((t) => ({ ...t, file: relative(process.cwd(), t.file) || t.file }));
+      files += texts.length;
+      try {
+        const def = loadDefinition(texts, { registry, mode: 'validate', env: process.env });
+        flows += def.flows.size;
+      } catch (err) {
+        if (!(err instanceof LoadError)) throw err;
+        for (const p of err.problems) console.log(formatProblem(p));
+        problems += err.problems.length;
+      }
+    }
+  }
+  if (problems > 0) {
+    console.log(`\n${problems} problem${problems === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
+    return 1;
+  }
+  console.log(`ok: ${flows} flow${flows === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
+  return 0;
+}

@@ -1,0 +1,17 @@
+import { Halt, implementBlock } from '../../core/component.ts';
+import { activationOf } from '../../core/activation.ts';
+import { isTrue } from '../../core/cel.ts';
+import { FlowError } from '../../core/errors.ts';
+import { switchDef } from './switch.def.ts';
+
+export const switchBlock = implementBlock(switchDef, (s) => ({
+  async process(msg, run) {
+    const act = activationOf(msg);
+    const chosen = s.cases.find((c) => isTrue(c.when.evaluate(act)))?.steps ?? s.default;
+    if (!chosen) return msg;
+    const result = await chosen.run(msg, run);
+    if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a switch case failed');
+    if (result.outcome === 'dropped') return null;
+    return result.halted ? new Halt(result.message) : result.message;
+  },
+}));

@@ -1,0 +1,130 @@
+import { Environment } from '@marcbachmann/cel-js';
+
+/**
+ * CEL for every expression setting. Expressions compile once when a definition loads; a message
+ * only pays for evaluation.
+ *
+ * JSON numbers are doubles while CEL literals like `1` are ints, and strict CEL has no `double + int`.
+ * Users write `body.count + 1` and expect it to work, so mixed arithmetic is registered here and
+ * promotes the int to a double, as the specs say CEL numbers are doubles.
+ */
+
+export type CelActivation = Record<string, unknown>;
+
+export interface CelFunction {
+  /** cel-js signature, e.g. `templateResource(string): string`. */
+  signature: string;
+  description: string;
+  handler: (...args: never[]) => unknown;
+}
+
+export interface CompiledCel {
+  readonly source: string;
+  evaluate(activation: CelActivation): unknown;
+}
+
+/** A compile error with the offset inside the expression where it was found. */
+export class CelCompileError extends Error {
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(message);
+    this.name = 'CelCompileError';
+    this.offset = offset;
+  }
+}
+
+const ARITHMETIC: Record<string, (a: number, b: number) => number> = {
+  '+': (a, b) => a + b,
+  '-': (a, b) => a - b,
+  '*': (a, b) => a * b,
+  '/': (a, b) => a / b,
+};
+
+export function createCelEnvironment(functions: readonly CelFunction[] = []): CelEnvironment {
+  return new CelEnvironment(functions);
+}
+
+export class CelEnvironment {
+  private readonly env: Environment;
+
+  constructor(functions: readonly CelFunction[]) {
+    this.env = new Environment({
+      unlistedVariablesAreDyn: true,
+      homogeneousAggregateLiterals: false,
+      enableOptionalTypes: true,
+    });
+    for (const [op, fn] of Object.entries(ARITHMETIC)) {
+      this.env.registerOperator(`double ${op} int`, (a: number, b: bigint) => fn(a, Number(b)));
+      this.env.registerOperator(`int ${op} double`, (a: bigint, b: number) => fn(Number(a), b));
+    }
+    for (const f of functions) {
+      this.env.registerFunction(f.signature, f.handler as (...args: unknown[]) => unknown, { description: f.description });
+    }
+  }
+
+  /** Compiles once; throws CelCompileError naming what is wrong and where in the expression. */
+  compile(source: string): CompiledCel {
+    let program: (ctx: CelActivation) => unknown;
+    try {
+      program = this.env.parse(source) as unknown as (ctx: CelActivation) => unknown;
+    } catch (err) {
+      const e = err as { message?: string; range?: { start: number }; node?: { start?: number } };
+      const offset = e.range?.start ?? e.node?.start ?? 0;
+      throw new CelCompileError(firstLine(e.message ?? String(err)), offset);
+    }
+    return {
+      source,
+      evaluate(activation: CelActivation): unknown {
+        return fromCel(program(activation));
+      },
+    };
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].trim();
+}
+
+/**
+ * CEL ints come back as BigInt; messages carry JSON, so they turn into numbers. An int beyond
+ * 2^53 cannot be a JSON number without losing digits, so it becomes `{$numberLong: "<digits>"}`,
+ * the extended-JSON form the docstore connector understands.
+ */
+export function fromCel(value: unknown): unknown {
+  if (typeof value === 'bigint') {
+    return Number.isSafeInteger(Number(value)) ? Number(value) : { $numberLong: value.toString() };
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Uint8Array || value instanceof Date) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = fromCel(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of value) out[String(k)] = fromCel(v);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    // cel-js wrappers (uint, optional, durations) expose valueOf or toString.
+    const v = (value as { valueOf(): unknown }).valueOf();
+    if (v !== value) return fromCel(v);
+    return value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const c = fromCel(v);
+    if (c !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = c;
+  }
+  return out ?? value;
+}
+
+/** CEL truthiness is strict: only `true` passes a predicate. */
+export function isTrue(value: unknown): boolean {
+  return value === true;
+}

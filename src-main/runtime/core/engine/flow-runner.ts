@@ -1,0 +1,150 @@
+import { errorMessage } from '../errors.ts';
+import { toSnapshot, type Message } from '../message.ts';
+import type { TraceHub } from '../trace.ts';
+import type { Chain, FlowResult, RunContext } from './chain.ts';
+
+export interface FlowRunnerOptions {
+  name: string;
+  steps: Chain;
+  onError?: Chain;
+  /** Messages processed in parallel. */
+  workers: number;
+  /** Messages queued beyond the workers before the source is held back. */
+  buffer: number;
+  traces: TraceHub;
+  identity: { deploymentId: string; instanceId: string };
+}
+
+interface Queued {
+  msg: Message;
+  depth: number;
+  resolve: (r: FlowResult) => void;
+}
+
+let runCounter = 0;
+
+/**
+ * Runs messages through one flow with at most `workers` in parallel and `buffer` waiting. A
+ * submit beyond that is held back (its promise waits) until a slot frees, which is how a source
+ * feels back-pressure.
+ */
+export class FlowRunner {
+  private active = 0;
+  private readonly queue: Queued[] = [];
+  private readonly held: Array<() => void> = [];
+  private readonly idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly opts: FlowRunnerOptions) {}
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  /** Messages running or waiting. */
+  get inFlight(): number {
+    return this.active + this.queue.length + this.held.length;
+  }
+
+  /** Runs a message through the flow. Never rejects: failures come back as outcome `failed`. */
+  async submit(msg: Message, depth = 0): Promise<FlowResult> {
+    while (this.active + this.queue.length >= this.opts.workers + this.opts.buffer) {
+      await new Promise<void>((resolve) => this.held.push(resolve));
+    }
+    if (this.active < this.opts.workers) {
+      this.active++;
+      try {
+        return await this.execute(msg, depth);
+      } finally {
+        this.release();
+      }
+    }
+    return new Promise<FlowResult>((resolve) => this.queue.push({ msg, depth, resolve }));
+  }
+
+  /** Resolves when a submitted message would start or queue rather than be held back. */
+  async ready(): Promise<void> {
+    while (this.active + this.queue.length >= this.opts.workers + this.opts.buffer) {
+      await new Promise<void>((resolve) => this.held.push(resolve));
+    }
+  }
+
+  /** Resolves when nothing is running or waiting (used to stop without dropping work). */
+  async idle(): Promise<void> {
+    if (this.inFlight === 0) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Runs directly, bypassing workers: a flow-ref call already holds a worker of its caller. */
+  runNested(msg: Message, depth: number): Promise<FlowResult> {
+    return this.execute(msg, depth);
+  }
+
+  private release(): void {
+    const next = this.queue.shift();
+    if (next) {
+      // The worker slot passes straight to the next queued message.
+      void this.execute(next.msg, next.depth).then((r) => {
+        next.resolve(r);
+        this.release();
+      });
+    } else {
+      this.active--;
+    }
+    this.held.shift()?.();
+    if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private async execute(msg: Message, depth: number): Promise<FlowResult> {
+    const { traces, identity } = this.opts;
+    const run: RunContext = {
+      flowName: this.opts.name,
+      runId: `r${(++runCounter).toString(36)}`,
+      trace: traces.active ? traces : undefined,
+      depth,
+      deployment: identity.deploymentId,
+      instance: identity.instanceId,
+    };
+    const started = run.trace ? Date.now() : 0;
+    const t0 = run.trace ? performance.now() : 0;
+    const input = run.trace?.snapshots ? { body: toSnapshot(msg.body), vars: toSnapshot(msg.vars) } : undefined;
+    let result: FlowResult;
+    try {
+      result = await this.opts.steps.run(msg, run);
+      if (result.outcome === 'failed' && this.opts.onError) result = await this.recover(result, run);
+    } catch (err) {
+      result = { outcome: 'failed', message: msg, error: { message: errorMessage(err) } };
+    }
+    if (run.trace) {
+      run.trace.emit({
+        kind: 'run',
+        flow: run.flowName,
+        correlationId: msg.correlationId,
+        runId: run.runId,
+        startedAt: started,
+        durationMs: performance.now() - t0,
+        outcome: result.outcome,
+        error: result.error?.message,
+        input,
+        output: run.trace.snapshots ? { body: toSnapshot(result.message.body), vars: toSnapshot(result.message.vars) } : undefined,
+        deployment: run.deployment,
+        instance: run.instance,
+      });
+    }
+    return result;
+  }
+
+  /**
+   * The error chain sees the failure in `vars.error` and may shape the answer (a body, an
+   * `httpStatus`, an SSE frame); the message stays failed so sources still nack or report it.
+   */
+  private async recover(failed: FlowResult, run: RunContext): Promise<FlowResult> {
+    const msg = failed.message;
+    msg.error = failed.error;
+    msg.vars.error = { message: failed.error?.message ?? 'failed', step: failed.error?.step ?? '' };
+    const handled = await this.opts.onError!.run(msg, { ...run });
+    if (handled.outcome === 'failed') {
+      return { outcome: 'failed', message: handled.message, error: handled.error };
+    }
+    return { outcome: 'failed', message: handled.message, error: failed.error };
+  }
+}

@@ -1,0 +1,13 @@
+import type { FlowResult, RunContext } from './engine/chain.ts';
+import type { Message } from './message.ts';
+import type { PlatformServices } from '../services/platform-services.ts';
+
+/** What a running component can reach beyond its own settings. */
+export interface RuntimeHost {
+  /** Runs a flow of the same definition and returns its result (flow-ref). */
+  runFlow(name: string, msg: Message, parent: RunContext): Promise<FlowResult>;
+  /** The resolved value of a declared environment variable. */
+  env(name: string): string | undefined;
+  readonly identity: { deploymentId: string; instanceId: string };
+  readonly services: PlatformServices;
+}

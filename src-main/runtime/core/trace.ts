@@ -1,0 +1,63 @@
+import type { Outcome } from './message.ts';
+
+/** One record of what a step (or a whole run) did with a message. */
+export interface TraceEvent {
+  kind: 'step' | 'run';
+  flow: string;
+  correlationId: string;
+  runId: string;
+  /** Setting path of the step, e.g. `flows.orders.steps[1]`; absent on run events. */
+  step?: string;
+  /** Block type, e.g. `filter`. */
+  block?: string;
+  /** The step's `name`, when the author gave one. */
+  name?: string;
+  startedAt: number;
+  durationMs: number;
+  outcome: Outcome;
+  error?: string;
+  input?: unknown;
+  output?: unknown;
+  deployment?: string;
+  instance?: string;
+}
+
+export interface TraceSink {
+  /** Ask for input/output snapshots of every step (costs a copy per step). */
+  snapshots?: boolean;
+  emit(event: TraceEvent): void;
+}
+
+/**
+ * Fans trace events out to whoever listens. `active` is read on the hot path: with no sink, a
+ * step costs nothing beyond the call itself.
+ */
+export class TraceHub {
+  private readonly sinks = new Set<TraceSink>();
+  active = false;
+  snapshots = false;
+
+  add(sink: TraceSink): () => void {
+    this.sinks.add(sink);
+    this.refresh();
+    return () => {
+      this.sinks.delete(sink);
+      this.refresh();
+    };
+  }
+
+  emit(event: TraceEvent): void {
+    for (const s of this.sinks) {
+      try {
+        s.emit(event);
+      } catch {
+        // A failing listener must never fail the flow it observes.
+      }
+    }
+  }
+
+  private refresh(): void {
+    this.active = this.sinks.size > 0;
+    this.snapshots = [...this.sinks].some((s) => s.snapshots === true);
+  }
+}
