@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LoadError, formatProblem } from '../runtime/core/errors.ts';
-import { createLogger } from '../runtime/core/logger.ts';
+import { createLogger, SecretRedactor } from '../runtime/core/logger.ts';
 import { discoverIntegrations, readDefinitions } from '../runtime/core/load/integration-files.ts';
 import { Runtime } from '../runtime/core/runtime.ts';
 import { registry } from '../runtime/registry.ts';
@@ -12,11 +12,12 @@ export async function main(argv: string[]): Promise<number> {
     console.error('usage: flow-studio run <file-or-folder>');
     return 2;
   }
-  const log = createLogger({ level: (process.env.LOG_LEVEL as 'info') ?? 'info' });
+  const redactor = new SecretRedactor();
+  const log = createLogger({ level: (process.env.LOG_LEVEL as 'info') ?? 'info', redactor });
   const runtimes: Runtime[] = [];
   try {
     for (const files of discoverIntegrations(positionals[0])) {
-      const runtime = Runtime.load(readDefinitions(files), { registry, env: process.env, log });
+      const runtime = Runtime.load(readDefinitions(files), { registry, env: process.env, log, redactor });
       runtimes.push(runtime);
     }
   } catch (err) {

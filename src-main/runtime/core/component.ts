@@ -101,6 +101,11 @@ export interface Block {
 
 export interface Connector {
   start?(): Promise<void>;
+  /**
+   * Stop taking new work (an http server stops listening) while in-flight work finishes, so a
+   * reloaded definition can take over the same port at once. `stop` follows later.
+   */
+  quiesce?(): Promise<void>;
   stop?(): Promise<void>;
   /** Plain data shown by the studio and the CLI once started, e.g. `{url: 'http://127.0.0.1:8080'}`. */
   describe?(): Record<string, unknown>;

@@ -8,6 +8,8 @@ export interface RuntimeHost {
   runFlow(name: string, msg: Message, parent: RunContext): Promise<FlowResult>;
   /** The resolved value of a declared environment variable. */
   env(name: string): string | undefined;
+  /** Masks secret values in text meant for people (error bodies, messages). */
+  redact(text: string): string;
   readonly identity: { deploymentId: string; instanceId: string };
   readonly services: PlatformServices;
 }

@@ -53,6 +53,15 @@ export class Runtime {
     this.log.info('runtime started', { flows: [...this.definition.flows.keys()], services: this.definition.host.services.implementation });
   }
 
+  /**
+   * First half of a hot reload: sources stop and connectors release their listeners, while
+   * in-flight messages keep running. Call `stop()` afterwards to drain and close.
+   */
+  async quiesce(): Promise<void> {
+    for (const flow of this.definition.flows.values()) await flow.source?.stop().catch(() => {});
+    for (const c of this.definition.connectors) await c.instance.quiesce?.().catch(() => {});
+  }
+
   /** Stops sources, waits up to `graceMs` for in-flight messages, then stops connectors. */
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.started) return;

@@ -1,3 +1,4 @@
+import type { SecretRedactor } from './logger.ts';
 import type { Outcome } from './message.ts';
 
 /** One record of what a step (or a whole run) did with a message. */
@@ -36,6 +37,8 @@ export class TraceHub {
   private readonly sinks = new Set<TraceSink>();
   active = false;
   snapshots = false;
+  /** Applied to every event before a sink sees it; secrets never reach the trace view. */
+  redactor: SecretRedactor | undefined;
 
   add(sink: TraceSink): () => void {
     this.sinks.add(sink);
@@ -47,6 +50,7 @@ export class TraceHub {
   }
 
   emit(event: TraceEvent): void {
+    if (this.redactor && this.redactor.size > 0) event = this.redactor.redactValue(event) as TraceEvent;
     for (const s of this.sinks) {
       try {
         s.emit(event);

@@ -4,7 +4,7 @@ import type { AnyBlockImpl, AnySourceImpl, BuildContext, Connector, Source, Sour
 import { Chain, type FlowResult, type RunContext, type Step } from '../engine/chain.ts';
 import { FlowRunner } from '../engine/flow-runner.ts';
 import { errorMessage, LoadError, type LoadProblem, type SourceLocation } from '../errors.ts';
-import { silentLogger, type Logger } from '../logger.ts';
+import { SecretRedactor, silentLogger, type Logger } from '../logger.ts';
 import type { Message } from '../message.ts';
 import type { ComponentRegistry } from '../registry-types.ts';
 import type { RuntimeHost } from '../runtime-host.ts';
@@ -30,6 +30,8 @@ export interface LoadOptions {
   identity?: { deploymentId: string; instanceId: string };
   log?: Logger;
   traces?: TraceHub;
+  /** Learns the values of `secret: true` variables so logs, traces and errors never show them. */
+  redactor?: SecretRedactor;
 }
 
 export interface LoadedConnector {
@@ -56,6 +58,7 @@ export interface LoadedDefinition {
   flows: Map<string, LoadedFlow>;
   host: RuntimeHost;
   traces: TraceHub;
+  redactor: SecretRedactor;
 }
 
 interface Declared<T> {
@@ -76,6 +79,8 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
   const traces = options.traces ?? new TraceHub();
   const identity = options.identity ?? { deploymentId: 'local', instanceId: 'local-1' };
   const services = options.services ?? noPlatformServices;
+  const redactor = options.redactor ?? new SecretRedactor();
+  traces.redactor = redactor;
 
   const envDecls: Declared<Node>[] = [];
   const connectorDecls: Declared<Node>[] = [];
@@ -130,6 +135,7 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
     const provided = options.env?.[d.name];
     if (provided !== undefined && provided !== '') envValues.set(d.name, provided);
     else if (decl.default !== undefined) envValues.set(d.name, decl.default);
+    if (decl.secret) redactor.add(envValues.get(d.name));
     if (options.mode === 'run' && decl.required && (provided === undefined || provided === '')) {
       problems.push({
         location: decl.location,
@@ -152,6 +158,7 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
 
   const host: RuntimeHost = {
     env: (n) => envValues.get(n),
+    redact: (text) => redactor.redact(text),
     identity,
     services,
     runFlow: (name: string, msg: Message, parent: RunContext): Promise<FlowResult> => {
@@ -374,7 +381,7 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
   }
 
   if (problems.length > 0) throw new LoadError(sortProblems(problems));
-  return { files: texts.map((t) => t.file), env, envValues, connectors, flows, host, traces };
+  return { files: texts.map((t) => t.file), env, envValues, connectors, flows, host, traces, redactor };
 }
 
 function createCelEnvironmentFor(registry: ComponentRegistry, host: () => RuntimeHost): CelEnvironment {

@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generatedArtifacts } from './generated-artifacts.ts';
+
+describe('generated files', () => {
+  it.each(generatedArtifacts().map((a) => [a.path.replace(/.*\/(shared|docs)\//, '$1/'), a] as const))(
+    '%s matches what the component specs generate (run `npm run gen` after changing a spec)',
+    (_, artifact) => {
+      expect(readFileSync(artifact.path, 'utf8')).toBe(artifact.content);
+    },
+  );
+});
