@@ -32,6 +32,8 @@ export class FlowRunner {
   private active = 0;
   private readonly queue: Queued[] = [];
   private readonly held: Array<() => void> = [];
+  private readonly readyProbes: Array<() => void> = [];
+  private heldSubmits = 0;
   private readonly idleWaiters: Array<() => void> = [];
 
   constructor(private readonly opts: FlowRunnerOptions) {}
@@ -42,13 +44,20 @@ export class FlowRunner {
 
   /** Messages running or waiting. */
   get inFlight(): number {
-    return this.active + this.queue.length + this.held.length;
+    return this.active + this.queue.length + this.heldSubmits;
   }
 
   /** Runs a message through the flow. Never rejects: failures come back as outcome `failed`. */
   async submit(msg: Message, depth = 0): Promise<FlowResult> {
-    while (this.active + this.queue.length >= this.opts.workers + this.opts.buffer) {
-      await new Promise<void>((resolve) => this.held.push(resolve));
+    if (this.active + this.queue.length >= this.opts.workers + this.opts.buffer) {
+      this.heldSubmits++;
+      try {
+        while (this.active + this.queue.length >= this.opts.workers + this.opts.buffer) {
+          await new Promise<void>((resolve) => this.held.push(resolve));
+        }
+      } finally {
+        this.heldSubmits--;
+      }
     }
     if (this.active < this.opts.workers) {
       this.active++;
@@ -64,7 +73,7 @@ export class FlowRunner {
   /** Resolves when a submitted message would start or queue rather than be held back. */
   async ready(): Promise<void> {
     while (this.active + this.queue.length >= this.opts.workers + this.opts.buffer) {
-      await new Promise<void>((resolve) => this.held.push(resolve));
+      await new Promise<void>((resolve) => this.readyProbes.push(resolve));
     }
   }
 
@@ -90,7 +99,9 @@ export class FlowRunner {
     } else {
       this.active--;
     }
+    // One slot freed: one held submit takes it; probes only look, so all of them may re-check.
     this.held.shift()?.();
+    for (const wake of this.readyProbes.splice(0)) wake();
     if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
