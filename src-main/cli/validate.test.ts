@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const cli = join(process.cwd(), 'bin/flow-studio.js');
+
+async function validate(...paths: string[]): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [cli, 'validate', ...paths]);
+    return { code: 0, stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string };
+    return { code: e.code, stdout: e.stdout };
+  }
+}
+
+describe('flow-studio validate', () => {
+  it('accepts every example', async () => {
+    const { code, stdout } = await validate('examples/');
+    expect(stdout).toMatch(/^ok: \d+ flows? in \d+ files?/m);
+    expect(code).toBe(0);
+  });
+
+  it('prints all three mistakes of a file with their locations and exits non-zero', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    writeFileSync(
+      join(dir, 'broken.yaml'),
+      `flows:
+  orders:
+    workers: 0
+    steps:
+      - filter: {condition: 'body.total >'}
+      - log: {message: '"hi"', level: loud}
+`,
+    );
+    const { code, stdout } = await validate(dir);
+    expect(code).toBe(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      expect.stringMatching(/broken\.yaml:3:14 flows\.orders\.workers: must be at least 1, got 0$/),
+      expect.stringMatching(/broken\.yaml:5:\d+ flows\.orders\.steps\[0\]\.filter\.condition: CEL: /),
+      expect.stringMatching(/broken\.yaml:6:39 flows\.orders\.steps\[1\]\.log\.level: "loud" is not one of debug, info, warn, error$/),
+    ]);
+    expect(lines.at(-1)).toBe('3 problems in 1 file');
+  });
+});
