@@ -1,0 +1,116 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { FlowError, errorMessage } from '../../core/errors.ts';
+
+export interface NotesApiOptions {
+  baseURL: string;
+  token: string;
+  notesVersion: string;
+  timeoutMs: number;
+}
+
+/**
+ * A call the notes API answered with an error (`{object: "error", status, code, message}`), or
+ * one that never got an answer (timeout, refused connection). Blocks fail on it or pass the
+ * message through, as their `failOnError` says.
+ */
+export class NotesApiError extends FlowError {
+  constructor(
+    readonly httpStatus: number | undefined,
+    readonly code: string,
+    detail: string,
+  ) {
+    super(`notes API error${httpStatus ? ` ${httpStatus}` : ''} ${code}: ${detail}`);
+    this.name = 'NotesApiError';
+  }
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** The notes API over one keep-alive pool; every request carries the Bearer token and Notes-Version. */
+export class NotesApiClient {
+  private agent: Agent | undefined;
+  private readonly base: string;
+
+  constructor(private readonly opts: NotesApiOptions) {
+    this.base = opts.baseURL.replace(/\/+$/, '');
+  }
+
+  open(): void {
+    this.agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+  }
+
+  async close(): Promise<void> {
+    const agent = this.agent;
+    this.agent = undefined;
+    await agent?.close();
+  }
+
+  get(path: string, query: Record<string, string | number | undefined> = {}): Promise<JsonObject> {
+    const params = Object.entries(query).filter((e): e is [string, string | number] => e[1] !== undefined);
+    const search = params.length ? `?${new URLSearchParams(params.map(([k, v]) => [k, String(v)])).toString()}` : '';
+    return this.call('GET', `${path}${search}`);
+  }
+
+  post(path: string, body: JsonObject): Promise<JsonObject> {
+    return this.call('POST', path, body);
+  }
+
+  private async call(method: Dispatcher.HttpMethod, path: string, body?: JsonObject): Promise<JsonObject> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.opts.token}`,
+      'notes-version': this.opts.notesVersion,
+      accept: 'application/json',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    // One deadline for connect, headers and body together: the timeout bounds the whole call.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
+    try {
+      const res = await request(`${this.base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        dispatcher: this.agent,
+        signal: controller.signal,
+      });
+      const text = await res.body.text();
+      const data = parseJson(text);
+      if (res.statusCode >= 400) throw apiError(res.statusCode, data);
+      if (!isObject(data)) throw new NotesApiError(res.statusCode, 'invalid_response', `${method} ${pathOnly(path)} did not answer with a JSON object`);
+      return data;
+    } catch (err) {
+      if (err instanceof NotesApiError) throw err;
+      if (controller.signal.aborted) {
+        throw new NotesApiError(undefined, 'timeout', `${method} ${pathOnly(path)} took longer than ${this.opts.timeoutMs}ms`);
+      }
+      throw new NotesApiError(undefined, 'request_failed', `${method} ${pathOnly(path)}: ${errorMessage(err)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function apiError(status: number, data: unknown): NotesApiError {
+  if (isObject(data) && typeof data.code === 'string') {
+    return new NotesApiError(status, data.code, typeof data.message === 'string' ? data.message : 'no message');
+  }
+  return new NotesApiError(status, 'unexpected_response', `HTTP ${status} without an error object`);
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function pathOnly(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
