@@ -1,0 +1,48 @@
+import { MongoBulkWriteError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { formatDuration } from '../../core/duration.ts';
+import { errorMessage, FlowError } from '../../core/errors.ts';
+
+/** Why the connector could not start, in words a person can act on; never holds the password. */
+export function startupFailure(err: unknown, at: { maskedUri: string; user: string | undefined; timeoutMs: number }, scrub: (text: string) => string): string {
+  const reason = scrub(errorMessage(err));
+  if (isAuthFailure(err)) {
+    return `the server refused the credentials of user "${at.user ?? '(none)'}" (${reason}); check the user in uri and the password setting`;
+  }
+  if (err instanceof MongoServerSelectionError || isTimeout(err)) {
+    return `could not reach the server at ${at.maskedUri} within ${formatDuration(at.timeoutMs)} (${reason}); check the host and port in uri, or set verifyOnStart: false to start without the check`;
+  }
+  if (err instanceof MongoServerError) return `the server refused the startup ping at ${at.maskedUri}: ${reason}`;
+  return `${reason} (uri ${at.maskedUri})`;
+}
+
+/** A driver failure during an operation as a flow error; a duplicate key answers 409. */
+export function operationFailure(err: unknown, what: string, timeoutMs: number, scrub: (text: string) => string): FlowError {
+  if (isTimeout(err)) {
+    return new FlowError(`${what} did not finish within the connector timeout (${formatDuration(timeoutMs)})`, { status: 504, cause: err });
+  }
+  if (err instanceof MongoServerSelectionError) {
+    return new FlowError(`${what} could not reach the server within ${formatDuration(timeoutMs)}: ${scrub(errorMessage(err))}`, { status: 503, cause: err });
+  }
+  const duplicate = err instanceof MongoServerError && err.code === 11000;
+  return new FlowError(`${what} failed: ${scrub(errorMessage(err))}`, duplicate ? { status: 409, cause: err } : { cause: err });
+}
+
+/**
+ * How many documents of a failed insert were written anyway: the server reports it for a batch,
+ * and a command the server refused wrote nothing. Unknown after a timeout or a lost connection.
+ */
+export function insertedBeforeFailure(err: unknown): number | undefined {
+  if (err instanceof MongoBulkWriteError) return err.insertedCount;
+  if (err instanceof MongoServerError) return 0;
+  return undefined;
+}
+
+function isAuthFailure(err: unknown): boolean {
+  if (!(err instanceof MongoServerError)) return false;
+  return err.code === 18 || err.codeName === 'AuthenticationFailed';
+}
+
+/** Our own deadline (AbortSignal.timeout) or the driver's. */
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'MongoOperationTimeoutError');
+}
