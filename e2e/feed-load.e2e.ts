@@ -1,0 +1,58 @@
+import { expect, test } from './studio-fixture.ts';
+
+interface FrameStats {
+  frames: number;
+  p95: number;
+  max: number;
+  heapBefore: number;
+  heapAfter: number;
+}
+
+test.describe('the live feed under load', () => {
+  test('keeps the UI responsive at 2,000 trace events per second for 10 s, with memory bounded', async ({ page, studio }) => {
+    test.setTimeout(60_000);
+    await page.goto(studio.url);
+    await page.getByRole('tab', { name: 'Traces' }).click();
+    // Frame times from requestAnimationFrame timestamps (Performance API clock), recorded in the page.
+    await page.evaluate(() => {
+      const w = window as unknown as { frameTimes: number[]; heapBefore: number };
+      w.frameTimes = [];
+      w.heapBefore = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+      let last = performance.now();
+      const tick = (now: number): void => {
+        w.frameTimes.push(now - last);
+        last = now;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+
+    const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 2_000, seconds: 10 } });
+    expect(burst.status()).toBe(200);
+    expect((await burst.json()).sent).toBe(20_000);
+    await page.waitForTimeout(300);
+
+    const stats = await page.evaluate((): FrameStats => {
+      const w = window as unknown as { frameTimes: number[]; heapBefore: number };
+      const times = w.frameTimes.slice(5).sort((a, b) => a - b);
+      const heapAfter = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+      return { frames: times.length, p95: times[Math.floor(times.length * 0.95)], max: times[times.length - 1], heapBefore: w.heapBefore, heapAfter };
+    });
+    console.log(
+      `feed load: ${stats.frames} frames, p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms, heap ${(stats.heapBefore / 1e6).toFixed(1)} → ${(stats.heapAfter / 1e6).toFixed(1)} MB`,
+    );
+    expect(stats.frames).toBeGreaterThan(100);
+    expect(stats.p95).toBeLessThan(50);
+    // The store keeps the last 5,000 traces, so memory stays flat however long the feed runs.
+    await expect(page.getByLabel('trace count')).toHaveText('5000 shown (last 5000)');
+    expect(await page.locator('.trace-row').count()).toBeLessThan(120);
+    expect(stats.heapAfter - stats.heapBefore).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  test('shows "dropped N" when the feed delivers more than the window can take', async ({ page, studio }) => {
+    await page.goto(studio.url);
+    const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 200_000, seconds: 0.5 } });
+    expect(burst.status()).toBe(200);
+    await expect(page.getByRole('contentinfo', { name: 'Status' }).getByText(/^dropped \d+$/)).toBeVisible({ timeout: 5_000 });
+  });
+});

@@ -1,0 +1,111 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './studio-fixture.ts';
+
+const panels = ['Flows', 'Requests', 'Traces', 'Queues & Topics', 'Storage', 'Resources', 'Secrets', 'Logs'];
+
+async function openStudio(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('tablist', { name: 'Panels' })).toBeVisible();
+}
+
+/** Runs the sample and sends it a good and a rejected order, so the panels have something to show. */
+async function sampleTraffic(page: Page, origin: string): Promise<void> {
+  const started = await page.request.post(`${origin}/api/call/startIntegration`, { data: { args: ['orders-api'] } });
+  const state = (await started.json()).value as { routes: Array<{ url: string }> };
+  for (const body of [{ customer: 'ana', items: [{ price: 2.5, quantity: 4 }] }, { customer: 'bo', items: [] }]) {
+    await fetch(state.routes[0].url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  }
+  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('orders-api: running');
+}
+
+function screenshotName(panel: string, scheme: string): string {
+  return `panel-${panel.toLowerCase().replace(/[^a-z]+/g, '-')}-${scheme}.png`;
+}
+
+test.describe('the studio in a browser', () => {
+  test('is reachable from the printed URL, which trades its token for a cookie', async ({ page, studio }) => {
+    expect(studio.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32,}$/);
+    await openStudio(page, studio.url);
+    expect(page.url()).toBe(`${studio.origin}/`);
+    const cookies = await page.context().cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  });
+
+  test('refuses a browser that lacks the session token', async ({ browser, studio }) => {
+    const stranger = await browser.newPage();
+    const res = await stranger.goto(studio.origin + '/');
+    expect(res?.status()).toBe(401);
+    await expect(stranger.getByText('needs its session token')).toBeVisible();
+    await stranger.close();
+  });
+
+  test('lists the sample integration; one click on Run starts it; a request shows its trace within 1 s', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    const card = page.getByRole('listitem', { name: 'orders-api' });
+    await expect(card).toBeVisible();
+    await card.getByRole('button', { name: 'Run orders-api' }).click();
+    await expect(card.getByRole('status', { name: 'orders-api is running' })).toBeVisible({ timeout: 15_000 });
+    const routeUrl = (await card.locator('.route-url').first().textContent())!;
+    expect(routeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/orders\/price$/);
+    await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(`orders-api: running · ${routeUrl}`);
+
+    await page.getByRole('tab', { name: 'Traces' }).click();
+    const response = await fetch(routeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customer: 'ana', items: [{ price: 2.5, quantity: 4 }] }),
+    });
+    const sent = Date.now();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ customer: 'ana', items: 1, lineTotals: [10] });
+    await expect(page.locator('.trace-row[data-flow="price-order"][data-kind="run"]')).toBeVisible({ timeout: 1_000 });
+    expect(Date.now() - sent).toBeLessThan(1_000);
+  });
+
+  test('navigates every panel by keyboard and saves a screenshot of each, light and dark', async ({ page, studio }) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openStudio(page, studio.url);
+      await sampleTraffic(page, studio.origin);
+      await page.getByRole('tab', { name: 'Flows' }).focus();
+      for (const [i, panel] of panels.entries()) {
+        if (i > 0) await page.keyboard.press('ArrowDown');
+        const tab = page.getByRole('tab', { name: panel });
+        await expect(tab).toHaveAttribute('aria-selected', 'true');
+        await expect(tab).toBeFocused();
+        await expect(page.getByRole('heading', { level: 2, name: panel })).toBeVisible();
+        if (panel === 'Traces') await expect(page.locator('.trace-row[data-kind="run"]')).toHaveCount(2);
+        await page.screenshot({ path: `test-results/e2e-screenshots/${screenshotName(panel, scheme)}` });
+      }
+    }
+    await page.keyboard.press('Alt+1');
+    await expect(page.getByRole('heading', { level: 2, name: 'Flows' })).toBeVisible();
+  });
+
+  test('opens the command palette with Ctrl+K and runs a command from the keyboard', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await expect(palette).toBeVisible();
+    await page.keyboard.type('go logs');
+    await expect(palette.getByRole('option')).toHaveCount(1);
+    await page.keyboard.press('Enter');
+    await expect(palette).toBeHidden();
+    await expect(page.getByRole('heading', { level: 2, name: 'Logs' })).toBeVisible();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.press('Escape');
+    await expect(palette).toBeHidden();
+  });
+
+  test('runs under its CSP without a single violation', async ({ page, studio }) => {
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    await openStudio(page, studio.url);
+    await page.getByRole('tab', { name: 'Traces' }).click();
+    await page.waitForTimeout(300);
+    expect(violations).toEqual([]);
+  });
+});

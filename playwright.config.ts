@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test';
+
+// The studio in Debian's Chromium, headless, against web mode. Results also go to a JSON report
+// that bin/test-all.js sums with the Vitest suite; artifacts stay under test-results/e2e/ so
+// Playwright's clean-up never touches other suites' reports.
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '*.e2e.ts',
+  outputDir: 'test-results/e2e',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
+  use: {
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * What the live feed carries from runtimes and the platform to the UI. Plain data only: these
+ * cross IPC and a WebSocket as JSON.
+ */
+
+export type FeedOutcome = 'completed' | 'dropped' | 'failed';
+
+/** One step of a flow, or a whole run (`kind: 'run'`), as the runtime traced it. */
+export interface TraceRecord {
+  kind: 'step' | 'run';
+  flow: string;
+  correlationId: string;
+  runId: string;
+  /** Setting path of the step, e.g. `flows.orders.steps[1]`. */
+  step?: string;
+  block?: string;
+  name?: string;
+  startedAt: number;
+  durationMs: number;
+  outcome: FeedOutcome;
+  error?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
+export interface LogEntry {
+  time: string;
+  level: 'debug' | 'info' | 'warn' | 'error';
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
+interface FeedBase {
+  /** Epoch ms when the backend saw it. */
+  at: number;
+  /** The integration it came from, when it came from a runtime. */
+  integration?: string;
+}
+
+export interface TraceFeedEvent extends FeedBase {
+  kind: 'trace';
+  trace: TraceRecord;
+}
+export interface LogFeedEvent extends FeedBase {
+  kind: 'log';
+  log: LogEntry;
+}
+/** Queue traffic on the platform: publish, delivery, ack, nack. */
+export interface QueueFeedEvent extends FeedBase {
+  kind: 'queue';
+  subject: string;
+  action: string;
+  detail?: Record<string, unknown>;
+}
+export interface TopicFeedEvent extends FeedBase {
+  kind: 'topic';
+  subject: string;
+  action: string;
+  detail?: Record<string, unknown>;
+}
+/** A KV write or delete; values are never carried, only their size. */
+export interface KvFeedEvent extends FeedBase {
+  kind: 'kv';
+  namespace: string;
+  key: string;
+  action: string;
+  detail?: Record<string, unknown>;
+}
+export interface LeaseFeedEvent extends FeedBase {
+  kind: 'lease';
+  name: string;
+  action: string;
+  detail?: Record<string, unknown>;
+}
+/** A frame written to a server-sent event stream of a running flow. */
+export interface SseFeedEvent extends FeedBase {
+  kind: 'sse';
+  stream: string;
+  event?: string;
+  data: string;
+}
+
+export type FeedEvent = TraceFeedEvent | LogFeedEvent | QueueFeedEvent | TopicFeedEvent | KvFeedEvent | LeaseFeedEvent | SseFeedEvent;
+
+/** Events delivered together; `dropped` counts those lost since the previous batch. */
+export interface FeedBatch {
+  events: FeedEvent[];
+  dropped: number;
+}

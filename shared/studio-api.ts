@@ -1,0 +1,255 @@
+/**
+ * The one contract between the studio UI and its backend. The Electron preload, the IPC handlers
+ * in main and the web-mode transport (HTTP for calls, one WebSocket for events) are all derived
+ * from `studioMethods` and `studioEvents` below, so adding a method is one edit here plus its
+ * implementation, and the compiler points at anything missing. Payloads are plain data.
+ */
+import type { FeedBatch } from './feed-events.ts';
+import type {
+  CaptureDetail,
+  CapturePage,
+  CaptureQuery,
+  CaptureSummary,
+  ComposerRequest,
+  HistoryEntry,
+  RequestBody,
+  RequestEnvironments,
+  RequestProgress,
+  RequestTarget,
+  SavedRequest,
+  SendRequestInput,
+  SignatureResult,
+} from './request-types.ts';
+import type { RunComparison, RunDetail, RunPage, RunQuery, TraceValueRef } from './trace-types.ts';
+import type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
+
+export type { FeedBatch, FeedEvent } from './feed-events.ts';
+export type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
+
+/** What the studio works on: the workspace folder and the embedded platform. */
+export interface WorkspaceInfo {
+  /** Absolute path of the workspace folder, e.g. `/home/ana/FlowStudio`. */
+  root: string;
+  dataDir: string;
+  /** Base URL of the embedded platform server (no token). */
+  platformUrl: string;
+  /** `electron` or `web`, for wording only; nothing may depend on it. */
+  shell: 'electron' | 'web';
+}
+
+/** One integration: a folder of the workspace holding flow definitions and resources. */
+export interface IntegrationSummary {
+  /** The folder name; the id every other call takes. */
+  id: string;
+  /** From the manifest (`integration.json`), else the id. */
+  name: string;
+  description?: string;
+  /** Root-level `*.yaml`/`*.yml` files, relative to the integration folder. */
+  definitionFiles: string[];
+  /** Every other file (env files, templates), relative paths with `/`. */
+  resourceFiles: string[];
+}
+
+/** A problem found while loading, where a person can find it. */
+export interface RunProblem {
+  /** Path relative to the integration folder. */
+  file: string;
+  line: number;
+  col: number;
+  /** Setting path, e.g. `flows.orders.steps[2].method`; empty for syntax problems. */
+  path: string;
+  message: string;
+}
+
+/** A route served by a running flow, with the URL to call it at. */
+export interface RouteInfo {
+  flow: string;
+  path: string;
+  /** Empty means every method. */
+  methods: string[];
+  url: string;
+}
+
+export type RunStatus = 'stopped' | 'starting' | 'running' | 'failed';
+
+/** The run state of one integration; an event the UI follows. */
+export interface RunState {
+  integration: string;
+  status: RunStatus;
+  /** Routes with URLs while running. */
+  routes: RouteInfo[];
+  /** Why it failed, or why a reload was refused while the previous version keeps running. */
+  reason?: string;
+  problems: RunProblem[];
+  /** Bumps on every start and hot reload. */
+  generation: number;
+  /** Epoch ms of the last change. */
+  since: number;
+}
+
+/** The methods of the StudioApi. Every one returns a promise of plain data. */
+export interface StudioApi extends RequestsApi, TracesApi {
+  workspaceInfo(): Promise<WorkspaceInfo>;
+  listIntegrations(): Promise<IntegrationSummary[]>;
+  /** Text of a file of an integration; `file` is relative to its folder. */
+  readFile(integration: string, file: string): Promise<string>;
+  /** Saves a file; a running integration hot-reloads. */
+  writeFile(integration: string, file: string, text: string): Promise<void>;
+  runStates(): Promise<RunState[]>;
+  startIntegration(integration: string): Promise<RunState>;
+  stopIntegration(integration: string): Promise<RunState>;
+  restartIntegration(integration: string): Promise<RunState>;
+  /**
+   * Loads the integration's definitions as `validate` would, with unsaved buffers in place of
+   * their files, and returns every problem (file:line:col); empty when it would load.
+   */
+  validateDefinition(integration: string, edits: DefinitionEdit[]): Promise<RunProblem[]>;
+  /** Every component with its settings, the definition's JSON Schema and the CEL functions. */
+  designReference(): Promise<DesignReference>;
+  /** Evaluates a CEL expression against a sample message; secret() and resources are not read. */
+  evaluateCel(expression: string, sample: CelSample): Promise<CelEvaluation>;
+  /** Creates an integration folder with a starter definition `flows.yaml`. */
+  createIntegration(id: string): Promise<IntegrationSummary>;
+  /** Creates a root-level definition file (`*.yaml`) with a starter flow; refuses to overwrite. */
+  createDefinitionFile(integration: string, file: string): Promise<IntegrationSummary>;
+  renameDefinitionFile(integration: string, from: string, to: string): Promise<IntegrationSummary>;
+  deleteDefinitionFile(integration: string, file: string): Promise<IntegrationSummary>;
+}
+
+/** Requests panel: fire requests at routes, watch SSE, capture and replay webhooks. */
+export interface RequestsApi {
+  /** Sends from the main process (no CORS); resolves when the response (or stream) has ended. */
+  sendRequest(input: SendRequestInput): Promise<HistoryEntry>;
+  /** Closes the connection of a request in flight (an event stream). */
+  stopRequest(id: string): Promise<void>;
+  requestHistory(): Promise<HistoryEntry[]>;
+  clearRequestHistory(): Promise<void>;
+  /** Requests saved as plain files under the workspace's `requests/` folder. */
+  savedRequests(): Promise<SavedRequest[]>;
+  saveRequest(request: ComposerRequest, file?: string): Promise<SavedRequest>;
+  deleteSavedRequest(file: string): Promise<void>;
+  requestEnvironments(): Promise<RequestEnvironments>;
+  saveRequestEnvironments(environments: RequestEnvironments): Promise<RequestEnvironments>;
+  /** The notes signature header for a body, made with the route's connector token (never sent). */
+  signRequestBody(target: RequestTarget, body: RequestBody): Promise<SignatureResult>;
+  listCaptures(query: CaptureQuery): Promise<CapturePage>;
+  captureDetail(id: number): Promise<CaptureDetail | null>;
+  /** A capture as a composer request, to edit before sending it again. */
+  captureAsRequest(id: number): Promise<ComposerRequest>;
+  /** Sends a capture again as it came, to the integration's current server. */
+  replayCapture(id: number, requestId: string): Promise<HistoryEntry>;
+  clearCaptures(): Promise<void>;
+}
+
+/** Traces panel: stored runs, a run's waterfall, full values, comparison. */
+export interface TracesApi {
+  queryRuns(query: RunQuery): Promise<RunPage>;
+  runDetail(runId: string): Promise<RunDetail | null>;
+  /** The whole value behind a truncated one in a run's messages. */
+  traceValue(ref: TraceValueRef): Promise<unknown>;
+  compareRuns(a: string, b: string): Promise<RunComparison>;
+  clearRuns(): Promise<void>;
+}
+
+/** The events the backend pushes; `on(name, listener)` subscribes to one. */
+export interface StudioEvents {
+  runState: RunState;
+  /** The integrations after a change on disk (including edits from an outside editor). */
+  workspace: { integrations: IntegrationSummary[]; changed: Array<{ integration: string; file: string }> };
+  /** Live traces, logs and platform traffic, batched at most every 50 ms. */
+  feed: FeedBatch;
+  /** Status and SSE frames of a composer request in flight. */
+  requestProgress: RequestProgress;
+  /** Requests newly captured at routes, batched. */
+  captures: CaptureSummary[];
+}
+
+export type StudioMethod = keyof StudioApi;
+export type StudioEventName = keyof StudioEvents;
+
+/*
+ * The lists are written as records so the compiler checks both directions: a method missing here
+ * or a name here that is not a method is a type error.
+ */
+const methodRecord = {
+  workspaceInfo: true,
+  listIntegrations: true,
+  readFile: true,
+  writeFile: true,
+  runStates: true,
+  startIntegration: true,
+  stopIntegration: true,
+  restartIntegration: true,
+  validateDefinition: true,
+  designReference: true,
+  evaluateCel: true,
+  createIntegration: true,
+  createDefinitionFile: true,
+  renameDefinitionFile: true,
+  deleteDefinitionFile: true,
+  sendRequest: true,
+  stopRequest: true,
+  requestHistory: true,
+  clearRequestHistory: true,
+  savedRequests: true,
+  saveRequest: true,
+  deleteSavedRequest: true,
+  requestEnvironments: true,
+  saveRequestEnvironments: true,
+  signRequestBody: true,
+  listCaptures: true,
+  captureDetail: true,
+  captureAsRequest: true,
+  replayCapture: true,
+  clearCaptures: true,
+  queryRuns: true,
+  runDetail: true,
+  traceValue: true,
+  compareRuns: true,
+  clearRuns: true,
+} as const satisfies Record<StudioMethod, true>;
+
+const eventRecord = { runState: true, workspace: true, feed: true, requestProgress: true, captures: true } as const satisfies Record<StudioEventName, true>;
+
+export const studioMethods = Object.keys(methodRecord) as StudioMethod[];
+export const studioEvents = Object.keys(eventRecord) as StudioEventName[];
+
+export function isStudioMethod(name: unknown): name is StudioMethod {
+  return typeof name === 'string' && Object.hasOwn(methodRecord, name);
+}
+
+export function isStudioEvent(name: unknown): name is StudioEventName {
+  return typeof name === 'string' && Object.hasOwn(eventRecord, name);
+}
+
+export type StudioListener<E extends StudioEventName> = (payload: StudioEvents[E]) => void;
+
+/** What the renderer holds: the API plus event subscription; `on` returns its unsubscribe. */
+export interface StudioBridge extends StudioApi {
+  on<E extends StudioEventName>(event: E, listener: StudioListener<E>): () => void;
+}
+
+/** The reply of a call across a transport: errors travel as data, with a message for people. */
+export type StudioCallResult = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** IPC channel names, shared by preload and main. */
+export const studioIpc = { call: 'studio:call', event: 'studio:event' } as const;
+
+/** Web-mode paths, shared by the server and the web transport. */
+export const studioWeb = { callPrefix: '/api/call/', events: '/api/events' } as const;
+
+/** One frame on the web-mode event socket. */
+export interface StudioEventFrame<E extends StudioEventName = StudioEventName> {
+  event: E;
+  payload: StudioEvents[E];
+}
+
+/**
+ * Builds the API object from one call function, one entry per name in `studioMethods`. The
+ * preload and the web transport both use it, so neither lists the methods again.
+ */
+export function studioApiFromCall(call: (method: StudioMethod, args: unknown[]) => Promise<unknown>): StudioApi {
+  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of studioMethods) api[method] = (...args: unknown[]) => call(method, args);
+  return api as unknown as StudioApi;
+}

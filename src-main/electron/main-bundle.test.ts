@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildElectron } from './build-electron.ts';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+// Inside the repository so the bundle's external packages resolve from its node_modules.
+mkdirSync(join(repo, '.tmp'), { recursive: true });
+const app = mkdtempSync(join(repo, '.tmp', 'electron-main-'));
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+describe('the bundled Electron main process (run under Node with a stand-in for Electron)', () => {
+  it('starts the backend, opens a sandboxed window on app:// with the CSP, blocks navigation, and quits cleanly', async () => {
+    await buildElectron(repo, join(app, 'dist-electron'));
+    mkdirSync(join(app, 'dist-renderer'));
+    writeFileSync(join(app, 'dist-renderer', 'index.html'), '<!doctype html><title>Flow Studio</title>');
+    const run = spawnSync(process.execPath, ['--import', join(repo, 'src-main/electron/testing/fake-electron-loader.mjs'), join(app, 'dist-electron', 'main.js')], {
+      env: { ...process.env, FAKE_ELECTRON_APP_ROOT: app, FAKE_ELECTRON_USER_DATA: join(app, 'user-data'), FLOW_STUDIO_WORKSPACE: join(app, 'workspace') },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    const ready = /READY (.*)/.exec(run.stdout)?.[1];
+    expect(ready, run.stdout + run.stderr).toBeDefined();
+    const record = JSON.parse(ready!);
+    expect(record.windows).toEqual([
+      { preload: join(app, 'dist-electron', 'preload.cjs'), sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
+    ]);
+    expect(record.privileged).toEqual(['app']);
+    expect(record.ipcChannels).toEqual(['studio:call']);
+    expect(record.permissionHandler).toBe(true);
+    expect(record.page).toMatchObject({ url: 'app://studio/index.html', status: 200, csp: expect.stringContaining("script-src 'self'") });
+    expect(record.navigationBlocked).toBe(true);
+    expect(record.windowOpen).toEqual({ action: 'deny' });
+    expect(run.stdout).toContain('EXIT 0');
+    expect(run.status).toBe(0);
+  }, 30_000);
+});

@@ -1,0 +1,123 @@
+/**
+ * The Electron main process: one window on the built renderer (served from the `app://` protocol
+ * with the studio's CSP), the platform server and the studio backend in this process on
+ * 127.0.0.1, and a clean shutdown that stops every runtime and closes the database.
+ */
+import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { join, normalize, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { studioContentSecurityPolicy } from '../../shared/content-security-policy.ts';
+import { createLogger } from '../runtime/core/logger.ts';
+import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
+import { defaultWorkspaceDir } from '../studio/studio-paths.ts';
+import { forwardStudioEvents, registerStudioIpc } from './studio-ipc.ts';
+
+const APP_ORIGIN = 'app://studio';
+const appRoot = app.getAppPath();
+const rendererDir = join(appRoot, 'dist-renderer');
+
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+let backend: StudioBackend | undefined;
+let window: BrowserWindow | undefined;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.whenReady().then(start).catch(fail);
+}
+
+async function start(): Promise<void> {
+  protocol.handle('app', serveRenderer);
+  // The studio never needs camera, notifications or the like.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  backend = await startStudioBackend({
+    workspaceDir: defaultWorkspaceDir(),
+    dataDir: app.getPath('userData'),
+    samplesDir: join(appRoot, 'examples'),
+    shell: 'electron',
+    log: createLogger({ level: 'warn' }),
+  });
+  registerStudioIpc(ipcMain, backend.api, (url) => url === APP_ORIGIN || url.startsWith(`${APP_ORIGIN}/`));
+  openWindow(backend);
+  app.on('activate', () => {
+    if (!window && backend) openWindow(backend);
+  });
+}
+
+function openWindow(studio: StudioBackend): void {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    title: 'Flow Studio',
+    show: false,
+    webPreferences: {
+      preload: join(appRoot, 'dist-electron', 'preload.cjs'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  window = win;
+  const stopEvents = forwardStudioEvents(studio, win.webContents);
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.on('will-redirect', (event) => event.preventDefault());
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (isExternalWebUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.once('ready-to-show', () => win.show());
+  win.on('closed', () => {
+    stopEvents();
+    window = undefined;
+  });
+  void win.loadURL(`${APP_ORIGIN}/index.html`);
+}
+
+/** Only plain web links leave the app, and only to the system browser. */
+function isExternalWebUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.username === '' && u.password === '';
+  } catch {
+    return false;
+  }
+}
+
+async function serveRenderer(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const rel = normalize(decodeURIComponent(pathname)).replace(/^[/\\]+/, '') || 'index.html';
+  const file = join(rendererDir, rel);
+  if (!file.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
+  const upstream = await net.fetch(pathToFileURL(file).toString());
+  const headers = new Headers(upstream.headers);
+  headers.set('Content-Security-Policy', studioContentSecurityPolicy);
+  headers.set('X-Content-Type-Options', 'nosniff');
+  return new Response(upstream.body, { status: upstream.status, headers });
+}
+
+let quitting = false;
+app.on('before-quit', (event) => {
+  if (quitting || !backend) return;
+  // Stop every runtime (in-flight messages finish) and close the platform's database first.
+  event.preventDefault();
+  quitting = true;
+  void backend.close().finally(() => app.exit(0));
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+function fail(err: unknown): void {
+  console.error(`Flow Studio could not start: ${err instanceof Error ? err.message : String(err)}`);
+  app.exit(1);
+}

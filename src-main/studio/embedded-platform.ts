@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import type { FeedEvent } from '../../shared/feed-events.ts';
+import { seedResourcesFromDir, startPlatformServer, type PlatformEvent } from '../platform/index.ts';
+import type { FeedSource } from './live-feed.ts';
+
+/**
+ * The one seam between the studio and the platform server (src-main/platform/). The studio starts
+ * it in-process on 127.0.0.1 with a per-launch token and otherwise only knows its URL: runtimes
+ * reach it over HTTP like any deployed runtime would.
+ */
+export interface EmbeddedPlatform {
+  url: string;
+  token: string;
+  /** Queue, topic, KV and lease traffic as feed events, attached only while someone listens. */
+  feedSource: FeedSource;
+  /**
+   * Copies an integration's resource files (`env/**`, `template/**`) into the platform's
+   * resource store, as the management API would, before its runtime reads them over /v1.
+   */
+  mirrorResources(integrationDir: string): void;
+  close(): Promise<void>;
+}
+
+export interface EmbeddedPlatformOptions {
+  dataDir: string;
+}
+
+export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): Promise<EmbeddedPlatform> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir: options.dataDir });
+  return {
+    url: server.url,
+    token: server.token ?? '',
+    feedSource: (push) => server.events.subscribe((e) => forward(e, push)),
+    mirrorResources: (dir) => void seedResourcesFromDir(server.resources, dir),
+    close: () => server.close(),
+  };
+}
+
+/**
+ * Platform events (`{type: 'queue.publish', at, subject, …}`) become feed events. Trace and log
+ * batches a runtime posts are skipped: the studio already taps its runtimes' traces directly.
+ */
+function forward(event: PlatformEvent, push: (e: FeedEvent) => void): void {
+  const { type, at, ...rest } = event as PlatformEvent & Record<string, unknown>;
+  const dot = type.indexOf('.');
+  const kind = type.slice(0, dot);
+  const action = type.slice(dot + 1);
+  const text = (k: string): string => (typeof rest[k] === 'string' ? (rest[k] as string) : '');
+  const detail = (...omit: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(rest).filter(([k]) => !omit.includes(k)));
+  if (kind === 'queue' || kind === 'topic') push({ kind, at, subject: text('subject'), action, detail: detail('subject') });
+  else if (kind === 'kv') push({ kind, at, namespace: text('namespace'), key: text('key'), action, detail: detail('namespace', 'key') });
+  else if (kind === 'lease') push({ kind, at, name: text('name'), action, detail: detail('name') });
+}

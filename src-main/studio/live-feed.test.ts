@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { FeedBatch, FeedEvent } from '../../shared/feed-events.ts';
+import { TraceHub } from '../runtime/core/trace.ts';
+import { LiveFeed } from './live-feed.ts';
+import { traceSource } from './runtime-feed.ts';
+
+const log = (i: number): FeedEvent => ({ kind: 'log', at: i, log: { time: '', level: 'info', msg: `m${i}`, fields: {} } });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the live feed', () => {
+  it('delivers events in batches no more often than every 50 ms', async () => {
+    const feed = new LiveFeed({ flushMs: 50 });
+    const batches: Array<{ at: number; batch: FeedBatch }> = [];
+    feed.subscribe((batch) => batches.push({ at: Date.now(), batch }));
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) {
+      feed.push(log(i));
+      await sleep(5);
+    }
+    await sleep(80);
+    feed.close();
+    expect(batches.reduce((n, b) => n + b.batch.events.length, 0)).toBe(30);
+    expect(batches.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 50) + 1);
+    for (let i = 1; i < batches.length; i++) expect(batches[i].at - batches[i - 1].at).toBeGreaterThanOrEqual(45);
+  });
+
+  it('keeps a bounded buffer and says how many events it dropped', async () => {
+    const feed = new LiveFeed({ flushMs: 20, maxBuffered: 100 });
+    const batches: FeedBatch[] = [];
+    feed.subscribe((b) => batches.push(b));
+    for (let i = 0; i < 250; i++) feed.push(log(i));
+    await sleep(40);
+    feed.close();
+    expect(batches).toHaveLength(1);
+    expect(batches[0].events).toHaveLength(100);
+    expect(batches[0].dropped).toBe(150);
+  });
+
+  it('attaches sources only while someone listens, so nothing is traced or collected for nobody', async () => {
+    const feed = new LiveFeed({ flushMs: 10 });
+    const traces = new TraceHub();
+    feed.addSource(traceSource('orders-api', traces));
+    expect(traces.active).toBe(false);
+    feed.push(log(1));
+
+    const batches: FeedBatch[] = [];
+    const stop = feed.subscribe((b) => batches.push(b));
+    expect(traces.active).toBe(true);
+    traces.emit({ kind: 'run', flow: 'price-order', correlationId: 'c1', runId: 'r1', startedAt: 1, durationMs: 2, outcome: 'completed' });
+    await sleep(30);
+    expect(batches.flatMap((b) => b.events)).toEqual([
+      expect.objectContaining({ kind: 'trace', integration: 'orders-api', trace: expect.objectContaining({ flow: 'price-order', runId: 'r1' }) }),
+    ]);
+
+    stop();
+    expect(traces.active).toBe(false);
+    feed.close();
+  });
+});

@@ -1,0 +1,97 @@
+import type { FeedBatch, FeedEvent } from '../../shared/feed-events.ts';
+
+/** Something that produces feed events while attached: a runtime's traces, the platform's traffic. */
+export type FeedSource = (push: (event: FeedEvent) => void) => () => void;
+
+export interface LiveFeedOptions {
+  /** Minimum time between two batches. */
+  flushMs?: number;
+  /** Events held between batches; beyond it events are counted as dropped. */
+  maxBuffered?: number;
+}
+
+/**
+ * Collects events from its sources and delivers them to subscribers in batches, at most every
+ * `flushMs`. Sources are attached only while someone subscribes, so with no window open nothing
+ * is traced or collected; the buffer is bounded and what does not fit is counted, not kept.
+ */
+export class LiveFeed {
+  private readonly flushMs: number;
+  private readonly maxBuffered: number;
+  private readonly sources = new Map<FeedSource, (() => void) | undefined>();
+  private readonly subscribers = new Set<(batch: FeedBatch) => void>();
+  private buffer: FeedEvent[] = [];
+  private dropped = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private lastFlush = 0;
+
+  constructor(options: LiveFeedOptions = {}) {
+    this.flushMs = options.flushMs ?? 50;
+    this.maxBuffered = options.maxBuffered ?? 5_000;
+  }
+
+  get listening(): boolean {
+    return this.subscribers.size > 0;
+  }
+
+  /** Registers a source; it is attached now if someone listens, else when someone starts to. */
+  addSource(source: FeedSource): () => void {
+    this.sources.set(source, this.listening ? source(this.push) : undefined);
+    return () => {
+      this.sources.get(source)?.();
+      this.sources.delete(source);
+    };
+  }
+
+  subscribe(listener: (batch: FeedBatch) => void): () => void {
+    const first = this.subscribers.size === 0;
+    this.subscribers.add(listener);
+    if (first) for (const source of this.sources.keys()) this.sources.set(source, source(this.push));
+    return () => {
+      if (!this.subscribers.delete(listener) || this.subscribers.size > 0) return;
+      for (const [source, detach] of this.sources) {
+        detach?.();
+        this.sources.set(source, undefined);
+      }
+      this.buffer = [];
+      this.dropped = 0;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+    };
+  }
+
+  /** Adds one event; a no-op while nobody listens. */
+  readonly push = (event: FeedEvent): void => {
+    if (this.subscribers.size === 0) return;
+    if (this.buffer.length >= this.maxBuffered) this.dropped++;
+    else this.buffer.push(event);
+    if (!this.timer) {
+      const wait = Math.max(0, this.lastFlush + this.flushMs - Date.now());
+      this.timer = setTimeout(this.flush, wait);
+    }
+  };
+
+  close(): void {
+    for (const detach of this.sources.values()) detach?.();
+    this.sources.clear();
+    this.subscribers.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private readonly flush = (): void => {
+    this.timer = undefined;
+    this.lastFlush = Date.now();
+    if (this.buffer.length === 0 && this.dropped === 0) return;
+    const batch: FeedBatch = { events: this.buffer, dropped: this.dropped };
+    this.buffer = [];
+    this.dropped = 0;
+    for (const s of this.subscribers) {
+      try {
+        s(batch);
+      } catch {
+        // One broken window must not stop the others from getting the feed.
+      }
+    }
+  };
+}

@@ -1,0 +1,283 @@
+import type { RunProblem, RunState } from '../../shared/studio-api.ts';
+import { errorMessage, LoadError } from '../runtime/core/errors.ts';
+import { createLogger, SecretRedactor, type Logger } from '../runtime/core/logger.ts';
+import { readDefinitions } from '../runtime/core/load/integration-files.ts';
+import type { ComponentRegistry } from '../runtime/core/registry-types.ts';
+import { Runtime } from '../runtime/core/runtime.ts';
+import type { PlatformServices } from '../runtime/services/platform-services.ts';
+import { selectPlatformServices } from '../runtime/services/select-services.ts';
+import type { LiveFeed } from './live-feed.ts';
+import { portConflictProblem } from './port-conflict.ts';
+import { maskCapturedTokens } from './requests/notes-signing.ts';
+import { routesOf } from './run-routes.ts';
+import { logSink, traceSource } from './runtime-feed.ts';
+import type { Workspace } from './workspace.ts';
+
+export interface PlatformConnection {
+  url: string;
+  token: string;
+  /** Brings the platform's copy of an integration's resources up to date before it starts. */
+  mirrorResources?(integrationDir: string): void;
+}
+
+export interface RunManagerOptions {
+  workspace: Workspace;
+  feed: LiveFeed;
+  platform: PlatformConnection;
+  registry: ComponentRegistry;
+  onState: (state: RunState) => void;
+  /**
+   * Told about every runtime loaded (captures, run recording); what it returns is called when
+   * that runtime is retired, after its last in-flight message.
+   */
+  onRuntime?: (integration: string, runtime: Runtime) => () => void;
+  /** Base environment of every runtime (declared variables read from it). */
+  env?: Record<string, string | undefined>;
+  /** How long a stopped or replaced runtime may take to finish in-flight messages. */
+  graceMs?: number;
+  log?: Logger;
+}
+
+interface Live {
+  runtime: Runtime;
+  detachFeed: () => void;
+}
+
+interface Entry {
+  desired: 'running' | 'stopped';
+  live?: Live;
+  /**
+   * The delegation API client of this run, shared by every generation a hot reload creates (so
+   * discovery and claims carry over); closed when the integration stops.
+   */
+  services?: PlatformServices;
+  /** Replaced runtimes still finishing their in-flight messages. */
+  draining: Set<Promise<void>>;
+  state: RunState;
+}
+
+/**
+ * Starts, stops and hot-reloads integrations, one runtime each, wired to the embedded platform
+ * through the delegation API exactly as a deployed runtime is (`RUNTIME_SERVICES_MODULE=api`).
+ * Operations on one integration run one after another; different integrations do not wait.
+ */
+export class RunManager {
+  private readonly entries = new Map<string, Entry>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly retiring = new Set<Promise<void>>();
+  private readonly log: Logger;
+
+  constructor(private readonly opts: RunManagerOptions) {
+    this.log = opts.log ?? createLogger({ sinks: [] });
+  }
+
+  states(): RunState[] {
+    return [...this.entries.values()].map((e) => e.state);
+  }
+
+  start(id: string): Promise<RunState> {
+    this.opts.workspace.dirOf(id);
+    return this.serial(id, async () => {
+      const entry = this.entry(id);
+      entry.desired = 'running';
+      if (!entry.live) await this.launch(id, entry);
+      return entry.state;
+    });
+  }
+
+  stop(id: string): Promise<RunState> {
+    return this.serial(id, async () => {
+      const entry = this.entry(id);
+      entry.desired = 'stopped';
+      const live = entry.live;
+      entry.live = undefined;
+      if (live) await this.retire(live, entry);
+      await this.closeServices(entry);
+      this.set(entry, { status: 'stopped', routes: [], problems: [], reason: undefined });
+      return entry.state;
+    });
+  }
+
+  restart(id: string): Promise<RunState> {
+    this.opts.workspace.dirOf(id);
+    return this.serial(id, async () => {
+      const entry = this.entry(id);
+      entry.desired = 'running';
+      const live = entry.live;
+      entry.live = undefined;
+      if (live) await this.retire(live, entry);
+      await this.closeServices(entry);
+      await this.launch(id, entry);
+      return entry.state;
+    });
+  }
+
+  /**
+   * Files of an integration changed on disk: a running one reloads without dropping in-flight
+   * messages; one that failed to start tries again; a stopped one stays stopped.
+   */
+  filesChanged(id: string): Promise<RunState> | undefined {
+    const entry = this.entries.get(id);
+    if (!entry || entry.desired !== 'running') return undefined;
+    return this.serial(id, async () => {
+      if (entry.desired !== 'running') return entry.state;
+      if (!entry.live) await this.launch(id, entry);
+      else await this.reload(id, entry, entry.live);
+      return entry.state;
+    });
+  }
+
+  /** Stops every runtime, waiting for in-flight messages up to the grace period. */
+  async close(): Promise<void> {
+    const ids = [...this.entries.keys()];
+    await Promise.all(ids.map((id) => this.stop(id).catch(() => undefined)));
+    await Promise.all([...this.retiring]);
+  }
+
+  private async launch(id: string, entry: Entry): Promise<void> {
+    this.set(entry, { status: 'starting', routes: [], problems: [], reason: undefined, generation: entry.state.generation + 1 });
+    let live: Live;
+    try {
+      live = await this.load(id, entry);
+    } catch (err) {
+      await this.closeServices(entry);
+      this.set(entry, failure(err));
+      return;
+    }
+    try {
+      await live.runtime.start();
+    } catch (err) {
+      live.detachFeed();
+      await this.closeServices(entry);
+      this.set(entry, failure(err, live.runtime));
+      return;
+    }
+    entry.live = live;
+    this.set(entry, { status: 'running', routes: routesOf(live.runtime.describe()), problems: [], reason: undefined });
+  }
+
+  private async reload(id: string, entry: Entry, old: Live): Promise<void> {
+    let next: Live;
+    try {
+      next = await this.load(id, entry);
+    } catch (err) {
+      // Keep serving the version that works; show what is wrong with the saved one.
+      const f = failure(err);
+      this.set(entry, { reason: `the saved change was not loaded, still running the previous version: ${f.reason}`, problems: f.problems });
+      return;
+    }
+    // Quiesce frees the old listeners while its in-flight messages keep running to completion.
+    await old.runtime.quiesce();
+    entry.live = undefined;
+    void this.retire(old, entry);
+    try {
+      await next.runtime.start();
+    } catch (err) {
+      next.detachFeed();
+      this.set(entry, failure(err, next.runtime));
+      return;
+    }
+    entry.live = next;
+    this.set(entry, {
+      status: 'running',
+      routes: routesOf(next.runtime.describe()),
+      problems: [],
+      reason: undefined,
+      generation: entry.state.generation + 1,
+    });
+  }
+
+  private async load(id: string, entry: Entry): Promise<Live> {
+    const { workspace, platform, feed, registry } = this.opts;
+    const dir = workspace.dirOf(id);
+    platform.mirrorResources?.(dir);
+    const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
+    const env = {
+      ...(this.opts.env ?? process.env),
+      RUNTIME_SERVICES_MODULE: 'api',
+      FLOW_PLATFORM_API_URL: platform.url,
+      FLOW_PLATFORM_API_TOKEN: platform.token,
+    };
+    // One redactor for the runtime and its logger, so secret values never reach the Logs panel.
+    const redactor = new SecretRedactor();
+    const log = createLogger({ level: 'info', redactor, sinks: [maskCapturedTokens(logSink(id, feed), redactor)], fields: { integration: id } });
+    entry.services ??= await selectPlatformServices(env, log);
+    const runtime = Runtime.load(texts, { registry, env, log, redactor, services: entry.services, identity: { deploymentId: id, instanceId: 'studio' } });
+    const detachTraces = feed.addSource(traceSource(id, runtime.traces));
+    const detachWatch = this.opts.onRuntime?.(id, runtime);
+    const detachFeed = (): void => {
+      detachTraces();
+      detachWatch?.();
+    };
+    return { runtime, detachFeed };
+  }
+
+  /** Drains and stops a runtime; its traces keep flowing until its last message is done. */
+  private retire(live: Live, entry: Entry): Promise<void> {
+    const done = (async () => {
+      try {
+        await live.runtime.stop(this.opts.graceMs ?? 10_000);
+      } catch (err) {
+        this.log.warn('runtime did not stop cleanly', { error: errorMessage(err) });
+      }
+      live.detachFeed();
+    })();
+    this.retiring.add(done);
+    entry.draining.add(done);
+    void done.finally(() => {
+      this.retiring.delete(done);
+      entry.draining.delete(done);
+    });
+    return done;
+  }
+
+  /** After the last runtime of a run is retired (their drains use it), the client closes. */
+  private async closeServices(entry: Entry): Promise<void> {
+    const services = entry.services;
+    entry.services = undefined;
+    if (!services) return;
+    await Promise.all([...entry.draining]);
+    await services.close().catch(() => {});
+  }
+
+  private entry(id: string): Entry {
+    let e = this.entries.get(id);
+    if (!e) {
+      e = { desired: 'stopped', draining: new Set(), state: stoppedState(id, 0) };
+      this.entries.set(id, e);
+    }
+    return e;
+  }
+
+  private set(entry: Entry, patch: Partial<RunState>): void {
+    entry.state = { ...entry.state, ...patch, since: Date.now() };
+    if (entry.state.reason === undefined) delete entry.state.reason;
+    this.opts.onState(entry.state);
+  }
+
+  private serial<T>(id: string, op: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(id) ?? Promise.resolve();
+    const next = prev.then(op, op);
+    const tail = next.catch(() => undefined);
+    this.queues.set(id, tail);
+    void tail.then(() => {
+      if (this.queues.get(id) === tail) this.queues.delete(id);
+    });
+    return next;
+  }
+}
+
+function stoppedState(id: string, generation: number): RunState {
+  return { integration: id, status: 'stopped', routes: [], problems: [], generation, since: Date.now() };
+}
+
+function failure(err: unknown, runtime?: Runtime): Pick<RunState, 'status' | 'routes' | 'reason' | 'problems'> {
+  if (err instanceof LoadError) {
+    const problems: RunProblem[] = err.problems.map((p) => ({ file: p.location.file, line: p.location.line, col: p.location.col, path: p.path, message: p.message }));
+    const n = problems.length;
+    return { status: 'failed', routes: [], problems, reason: `${n} problem${n === 1 ? '' : 's'} in the definition` };
+  }
+  const conflict = runtime ? portConflictProblem(err, runtime) : undefined;
+  if (conflict) return { status: 'failed', routes: [], problems: [conflict.problem], reason: conflict.reason };
+  return { status: 'failed', routes: [], problems: [], reason: errorMessage(err) };
+}

@@ -1,0 +1,154 @@
+import type { StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../shared/studio-api.ts';
+import { createLogger, type Logger } from '../runtime/core/logger.ts';
+import type { ComponentRegistry } from '../runtime/core/registry-types.ts';
+import { registry as defaultRegistry } from '../runtime/registry.ts';
+import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.ts';
+import { LiveFeed } from './live-feed.ts';
+import { RunManager } from './run-manager.ts';
+import { startFireAndInspect, type FireAndInspect } from './requests/fire-and-inspect.ts';
+import { MANIFEST_FILE, Workspace } from './workspace.ts';
+import { watchWorkspace } from './workspace-watch.ts';
+import { createDesignApi } from './design/design-api.ts';
+
+export interface StudioBackendOptions {
+  workspaceDir: string;
+  dataDir: string;
+  /** Sample integrations copied into a new workspace (the repository's examples/). */
+  samplesDir?: string;
+  shell: 'electron' | 'web';
+  /** Tests bring their own platform (or a stand-in); otherwise the embedded one starts. */
+  platform?: EmbeddedPlatform;
+  registry?: ComponentRegistry;
+  env?: Record<string, string | undefined>;
+  graceMs?: number;
+  watchDebounceMs?: number;
+  log?: Logger;
+}
+
+/** The studio's backend as the transports see it: the API, its events, and shutdown. */
+export interface StudioBackend {
+  readonly api: StudioApi;
+  readonly feed: LiveFeed;
+  /** Run store, captures and request sending (the Requests and Traces panels); absent in stubs. */
+  readonly inspection?: FireAndInspect;
+  on<E extends StudioEventName>(event: E, listener: StudioListener<E>): () => void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the platform, opens the workspace (creating it on first start) and its watcher, and
+ * wires the run manager and the live feed behind one StudioApi.
+ */
+export async function startStudioBackend(options: StudioBackendOptions): Promise<StudioBackend> {
+  const log = options.log ?? createLogger({ level: 'warn' });
+  const workspace = Workspace.open(options.workspaceDir, options.samplesDir);
+  const platform = options.platform ?? (await startEmbeddedPlatform({ dataDir: options.dataDir }));
+  const feed = new LiveFeed();
+  const detachPlatformFeed = feed.addSource(platform.feedSource);
+  const listeners = new Map<StudioEventName, Set<(payload: never) => void>>();
+  const emit = <E extends StudioEventName>(event: E, payload: StudioEvents[E]): void => {
+    for (const l of listeners.get(event) ?? []) {
+      try {
+        (l as StudioListener<E>)(payload);
+      } catch (err) {
+        log.warn('a studio event listener failed', { event, error: String(err) });
+      }
+    }
+  };
+
+  const inspection = startFireAndInspect({
+    workspace,
+    dataDir: options.dataDir,
+    routesOf: (id) => runs.states().find((s) => s.integration === id)?.routes,
+    pushFeed: feed.push,
+    emitProgress: (progress) => emit('requestProgress', progress),
+    emitCaptures: (captures) => emit('captures', captures),
+  });
+
+  const runs = new RunManager({
+    workspace,
+    feed,
+    platform,
+    registry: options.registry ?? defaultRegistry,
+    env: options.env,
+    graceMs: options.graceMs,
+    log,
+    onState: (state) => emit('runState', state),
+    onRuntime: (id, runtime) => inspection.watchRuntime(id, runtime),
+  });
+
+  const stopWatching = watchWorkspace(
+    workspace.root,
+    (changes) => {
+      emit('workspace', { integrations: safeList(workspace), changed: changes });
+      // The manifest only names the integration; every other file can change what runs.
+      const affected = new Set(changes.filter((c) => c.file !== MANIFEST_FILE).map((c) => c.integration));
+      for (const id of affected) void runs.filesChanged(id)?.catch(() => {});
+    },
+    { debounceMs: options.watchDebounceMs },
+  );
+
+  const api: StudioApi = {
+    async workspaceInfo() {
+      return { root: workspace.root, dataDir: options.dataDir, platformUrl: platform.url, shell: options.shell };
+    },
+    async listIntegrations() {
+      return workspace.list();
+    },
+    async readFile(integration, file) {
+      return workspace.readFile(integration, file);
+    },
+    async writeFile(integration, file, text) {
+      workspace.writeFile(integration, file, text);
+    },
+    async runStates() {
+      return runs.states();
+    },
+    startIntegration: (id) => runs.start(id),
+    stopIntegration: (id) => runs.stop(id),
+    restartIntegration: (id) => runs.restart(id),
+    ...inspection.api,
+    ...createDesignApi(workspace, options.registry ?? defaultRegistry),
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    api,
+    feed,
+    inspection,
+    on(event, listener) {
+      if (event === 'feed') {
+        // Step snapshots are recorded only while a window listens.
+        const stop = feed.subscribe(listener as StudioListener<'feed'>);
+        inspection.setListening(feed.listening);
+        return () => {
+          stop();
+          inspection.setListening(feed.listening);
+        };
+      }
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: never) => void);
+      return () => set.delete(listener as (payload: never) => void);
+    },
+    close() {
+      closing ??= (async () => {
+        stopWatching();
+        await runs.close();
+        await inspection.close();
+        detachPlatformFeed();
+        feed.close();
+        await platform.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function safeList(workspace: Workspace) {
+  try {
+    return workspace.list();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,46 @@
+import type { StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../../shared/studio-api.ts';
+import { LiveFeed } from '../live-feed.ts';
+import { inspectionStubs } from './inspection-stubs.ts';
+import type { StudioBackend } from '../studio-backend.ts';
+
+/** A backend with canned answers, for testing transports without workspaces or runtimes. */
+export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend & { emit<E extends StudioEventName>(e: E, p: StudioEvents[E]): void } {
+  const feed = new LiveFeed({ flushMs: 10 });
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const api: StudioApi = {
+    workspaceInfo: async () => ({ root: '/tmp/ws', dataDir: '/tmp/data', platformUrl: 'http://127.0.0.1:1', shell: 'web' }),
+    listIntegrations: async () => [{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], resourceFiles: [] }],
+    readFile: async () => 'flows: {}',
+    writeFile: async () => {},
+    runStates: async () => [],
+    startIntegration: async (id) => ({ integration: id, status: 'running', routes: [], problems: [], generation: 1, since: Date.now() }),
+    stopIntegration: async (id) => ({ integration: id, status: 'stopped', routes: [], problems: [], generation: 1, since: Date.now() }),
+    restartIntegration: async (id) => ({ integration: id, status: 'running', routes: [], problems: [], generation: 2, since: Date.now() }),
+    validateDefinition: async () => [],
+    designReference: async () => ({ schema: {}, components: [], flowSettings: {}, envSettings: {}, celFunctions: [] }),
+    evaluateCel: async () => ({ ok: true, value: null, type: 'null' }),
+    createIntegration: async (id) => ({ id, name: id, definitionFiles: ['flows.yaml'], resourceFiles: [] }),
+    createDefinitionFile: async (id, file) => ({ id, name: id, definitionFiles: [file], resourceFiles: [] }),
+    renameDefinitionFile: async (id, _from, to) => ({ id, name: id, definitionFiles: [to], resourceFiles: [] }),
+    deleteDefinitionFile: async (id) => ({ id, name: id, definitionFiles: [], resourceFiles: [] }),
+    ...inspectionStubs(),
+    ...overrides,
+  };
+  return {
+    api,
+    feed,
+    on<E extends StudioEventName>(event: E, listener: StudioListener<E>) {
+      if (event === 'feed') return feed.subscribe(listener as StudioListener<'feed'>);
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (p: unknown) => void);
+      return () => set.delete(listener as (p: unknown) => void);
+    },
+    emit(event, payload) {
+      for (const l of listeners.get(event) ?? []) l(payload);
+    },
+    async close() {
+      feed.close();
+    },
+  };
+}

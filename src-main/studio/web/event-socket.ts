@@ -1,0 +1,39 @@
+import type { WebSocket } from 'ws';
+import { studioEvents, type FeedBatch, type StudioEventFrame, type StudioEventName, type StudioEvents } from '../../../shared/studio-api.ts';
+import type { StudioBackend } from '../studio-backend.ts';
+
+/** Above this many unsent bytes the window is falling behind: feed batches are counted, not sent. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * One browser window's event stream: every StudioApi event as a JSON frame. The feed is the only
+ * high-rate event; when the socket backs up its batches are dropped and their count is carried
+ * into the next batch that goes out, so the UI can show "dropped N".
+ */
+export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
+  let dropped = 0;
+  const send = <E extends StudioEventName>(event: E, payload: StudioEvents[E]): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    const frame: StudioEventFrame<E> = { event, payload };
+    ws.send(JSON.stringify(frame));
+  };
+  const sendFeed = (batch: FeedBatch): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      dropped += batch.events.length + batch.dropped;
+      return;
+    }
+    send('feed', { events: batch.events, dropped: batch.dropped + dropped });
+    dropped = 0;
+  };
+  const unsubscribe = studioEvents.map((event) =>
+    event === 'feed' ? backend.on('feed', sendFeed) : backend.on(event, (payload) => send(event, payload)),
+  );
+  const close = (): void => {
+    for (const u of unsubscribe.splice(0)) u();
+  };
+  ws.on('close', close);
+  ws.on('error', close);
+  // The socket carries events one way; anything the page sends is ignored.
+  ws.on('message', () => {});
+}

@@ -1,0 +1,131 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { rawRequest } from '../testing/http-request.ts';
+import { stubBackend } from '../testing/stub-backend.ts';
+import { startWebStudio, type WebStudio } from './web-server.ts';
+import { sessionCookieName } from './web-trust.ts';
+
+let dir: string;
+let web: WebStudio;
+let cookie: string;
+const backend = stubBackend();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'web-studio-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="/assets/app.js"></script>');
+  writeFileSync(join(dir, 'assets', 'app.js'), 'console.log("studio")');
+  web = await startWebStudio({ backend, rendererDir: dir, port: 0 });
+  cookie = `${sessionCookieName(web.port)}=${web.token}`;
+});
+
+afterAll(async () => {
+  await web.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const host = (): string => `127.0.0.1:${web.port}`;
+
+function openSocket(headers: Record<string, string>): Promise<{ ws: WebSocket; status?: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${web.port}/api/events`, { headers });
+    ws.on('open', () => resolve({ ws }));
+    ws.on('unexpected-response', (_req, res) => resolve({ ws, status: res.statusCode }));
+    ws.on('error', () => {});
+  });
+}
+
+describe('the web studio', () => {
+  it('prints a loopback URL that carries the session token', () => {
+    expect(web.url).toBe(`http://127.0.0.1:${web.port}/?token=${web.token}`);
+    expect(web.token.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses a request whose Host header is not a loopback name with its port (DNS rebinding)', async () => {
+    for (const foreign of ['evil.example:' + web.port, `127.0.0.1:${web.port + 1}`, 'localhost', '']) {
+      const res = await rawRequest(`http://${host()}/`, { headers: { host: foreign, cookie } });
+      expect(res.status, foreign).toBe(403);
+      expect(res.body).not.toContain('<script');
+    }
+  });
+
+  it('answers to localhost and 127.0.0.1 with the right port', async () => {
+    for (const name of [`localhost:${web.port}`, host()]) {
+      const res = await rawRequest(`http://${host()}/`, { headers: { host: name, cookie } });
+      expect(res.status, name).toBe(200);
+    }
+  });
+
+  it('refuses a request without the session token, and one with a wrong token', async () => {
+    const none = await rawRequest(`http://${host()}/`);
+    expect(none.status).toBe(401);
+    expect(none.body).toContain('session token');
+    const wrong = await rawRequest(`http://${host()}/?token=nope`);
+    expect(wrong.status).toBe(401);
+    const api = await rawRequest(`http://${host()}/api/call/listIntegrations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"args":[]}' });
+    expect(api.status).toBe(401);
+  });
+
+  it('trades the token in the URL for an HttpOnly, SameSite=Strict cookie and a clean address', async () => {
+    const res = await rawRequest(web.url);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/');
+    const set = String(res.headers['set-cookie']);
+    expect(set).toContain(`${sessionCookieName(web.port)}=${web.token}`);
+    expect(set).toContain('HttpOnly');
+    expect(set).toContain('SameSite=Strict');
+    expect(set).not.toMatch(/Domain=/i);
+  });
+
+  it('serves the UI with the studio CSP (scripts only from itself)', async () => {
+    const res = await rawRequest(`http://${host()}/`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).not.toContain('unsafe-eval');
+    const js = await rawRequest(`http://${host()}/assets/app.js`, { headers: { cookie } });
+    expect(js.headers['content-type']).toContain('javascript');
+    const escape = await rawRequest(`http://${host()}/assets/..%2F..%2F..%2Fetc%2Fpasswd`, { headers: { cookie } });
+    expect(escape.body).not.toContain('root:');
+  });
+
+  it('runs a StudioApi call with the cookie and reports a failure as a message', async () => {
+    const headers = { cookie, 'content-type': 'application/json' };
+    const ok = await rawRequest(`http://${host()}/api/call/listIntegrations`, { method: 'POST', headers, body: '{"args":[]}' });
+    expect(JSON.parse(ok.body)).toEqual({ ok: true, value: [{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], resourceFiles: [] }] });
+    const unknown = await rawRequest(`http://${host()}/api/call/constructor`, { method: 'POST', headers, body: '{"args":[]}' });
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error).toContain('is not a studio method');
+  });
+
+  it('refuses calls from a foreign Origin and calls that are not JSON', async () => {
+    const foreign = await rawRequest(`http://${host()}/api/call/runStates`, {
+      method: 'POST',
+      headers: { cookie, origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: '{"args":[]}',
+    });
+    expect(foreign.status).toBe(403);
+    const form = await rawRequest(`http://${host()}/api/call/runStates`, { method: 'POST', headers: { cookie, 'content-type': 'text/plain' }, body: '{"args":[]}' });
+    expect(form.status).toBe(415);
+  });
+
+  it('opens the event socket only with the cookie, a loopback Host and our Origin', async () => {
+    const origin = `http://${host()}`;
+    expect((await openSocket({ origin })).status).toBe(401);
+    expect((await openSocket({ origin: 'http://evil.example', cookie })).status).toBe(403);
+    expect((await openSocket({ origin, cookie, host: 'rebound.example:' + web.port })).status).toBe(403);
+    const { ws, status } = await openSocket({ origin, cookie });
+    expect(status).toBeUndefined();
+    const frame = new Promise<unknown>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
+    backend.emit('runState', { integration: 'orders-api', status: 'running', routes: [], problems: [], generation: 1, since: 1 });
+    expect(await frame).toMatchObject({ event: 'runState', payload: { integration: 'orders-api', status: 'running' } });
+    ws.close();
+  });
+
+  it('keeps the synthetic-load hook off unless the test harness enables it', async () => {
+    const res = await rawRequest(`http://${host()}/__test/feed-burst`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(405);
+  });
+});

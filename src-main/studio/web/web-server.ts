@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { studioContentSecurityPolicy } from '../../../shared/content-security-policy.ts';
+import { studioWeb } from '../../../shared/studio-api.ts';
+import type { StudioBackend } from '../studio-backend.ts';
+import { dispatchStudioCall } from '../studio-dispatch.ts';
+import { generateSyntheticTraces } from '../synthetic-feed.ts';
+import { seedRuns } from '../traces/seed-runs.ts';
+import { attachEventSocket } from './event-socket.ts';
+import { serveStatic } from './static-files.ts';
+import { hasSession, missingSessionMessage, refusal, sessionCookie, tokenMatches, type WebTrust } from './web-trust.ts';
+
+export interface WebStudioOptions {
+  backend: StudioBackend;
+  /** The built renderer (dist-renderer/). */
+  rendererDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Per-launch session token; minted when absent. */
+  token?: string;
+  /** Enables /__test/ routes (synthetic feed load); only ever set by the e2e harness. */
+  testHooks?: boolean;
+}
+
+export interface WebStudio {
+  /** The URL to open, carrying the session token. */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': studioContentSecurityPolicy,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/**
+ * The web-mode transport of the StudioApi: the built UI, one POST per call, one WebSocket for
+ * events. Binds 127.0.0.1 only and refuses any request without a loopback Host (DNS rebinding)
+ * or without the session token.
+ */
+export async function startWebStudio(options: WebStudioOptions): Promise<WebStudio> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const trust: WebTrust = { port: 0, token };
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const server = createServer((req, res) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) text(res, 500, `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = refusal(req, trust);
+    if (refused) return text(res, refused.status, refused.message);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const offered = url.searchParams.get('token');
+    if (req.method === 'GET' && offered !== null) {
+      if (!tokenMatches(offered, token)) return text(res, 401, missingSessionMessage);
+      // Trade the token in the URL for a cookie and drop it from the address bar and history.
+      url.searchParams.delete('token');
+      res.writeHead(303, { 'Set-Cookie': sessionCookie(trust), Location: url.pathname + url.search, 'Cache-Control': 'no-store' });
+      return void res.end();
+    }
+    if (!hasSession(req, trust)) return text(res, 401, missingSessionMessage);
+
+    if (url.pathname.startsWith(studioWeb.callPrefix)) return call(req, res, url.pathname.slice(studioWeb.callPrefix.length));
+    if (options.testHooks && url.pathname === '/__test/feed-burst' && req.method === 'POST') {
+      const load = (await readJson(req)) as { perSecond?: number; seconds?: number };
+      const sent = await generateSyntheticTraces(options.backend.feed, { perSecond: Number(load.perSecond ?? 2000), seconds: Number(load.seconds ?? 10) });
+      return json(res, 200, { sent });
+    }
+    if (options.testHooks && url.pathname === '/__test/seed-runs' && req.method === 'POST' && options.backend.inspection) {
+      return json(res, 200, seedRuns(options.backend.inspection.runs, Number(((await readJson(req)) as { count?: number }).count ?? 0)));
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, `${req.method} is not served here`);
+    serveStatic(options.rendererDir, url.pathname, res);
+  }
+
+  async function call(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    if (req.method !== 'POST') return json(res, 405, { ok: false, error: 'studio calls are POST requests' });
+    // A JSON content type cannot be sent cross-site without a preflight we never answer.
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      return json(res, 415, { ok: false, error: 'studio calls send Content-Type: application/json' });
+    }
+    let body: unknown;
+    try {
+      body = await readJson(req);
+    } catch (err) {
+      return json(res, 400, { ok: false, error: err instanceof Error ? err.message : String(err) });
+    }
+    const args = body && typeof body === 'object' ? (body as { args?: unknown }).args : undefined;
+    const result = await dispatchStudioCall(options.backend.api, decodeURIComponent(method), args ?? []);
+    json(res, result.ok ? 200 : 400, result);
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refused = refusal(req, trust) ?? (hasSession(req, trust) ? undefined : { status: 401, message: missingSessionMessage });
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (refused || path !== studioWeb.events) {
+      const status = refused?.status ?? 404;
+      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => attachEventSocket(ws, options.backend));
+  });
+
+  await listen(server, options.port ?? 0);
+  const address = server.address();
+  trust.port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://127.0.0.1:${trust.port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port: trust.port,
+    token,
+    close: async () => {
+      for (const ws of sockets.clients) ws.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      try {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        resolve(raw === '' ? {} : JSON.parse(raw));
+      } catch {
+        reject(new Error('request body is not JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Workspace } from './workspace.ts';
+import { watchWorkspace, type WorkspaceChange } from './workspace-watch.ts';
+
+const temps: string[] = [];
+function temp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'studio-ws-'));
+  temps.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function samples(): string {
+  const dir = temp();
+  mkdirSync(join(dir, 'orders-api', 'templates'), { recursive: true });
+  writeFileSync(join(dir, 'orders-api', 'orders.yaml'), 'flows: {}\n');
+  writeFileSync(join(dir, 'orders-api', 'templates', 'reply.txt'), 'hi');
+  return dir;
+}
+
+describe('the workspace', () => {
+  it('is created on first start with the sample integrations and a manifest', () => {
+    const root = join(temp(), 'FlowStudio');
+    const ws = Workspace.open(root, samples());
+    expect(ws.list()).toEqual([{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], resourceFiles: ['templates/reply.txt'] }]);
+    expect(JSON.parse(readFileSync(join(root, 'orders-api', 'integration.json'), 'utf8'))).toEqual({ name: 'orders-api' });
+  });
+
+  it('leaves an existing workspace as it is', () => {
+    const root = temp();
+    mkdirSync(join(root, 'mine'));
+    writeFileSync(join(root, 'mine', 'a.yaml'), 'flows: {}\n');
+    writeFileSync(join(root, 'mine', 'integration.json'), '{"name": "My flows", "description": "d"}');
+    const ws = Workspace.open(root, samples());
+    expect(ws.list()).toEqual([{ id: 'mine', name: 'My flows', description: 'd', definitionFiles: ['a.yaml'], resourceFiles: [] }]);
+  });
+
+  it('reads and writes files of an integration but never outside it', () => {
+    const ws = Workspace.open(join(temp(), 'ws'), samples());
+    ws.writeFile('orders-api', 'env/local.env', 'A=1\n');
+    expect(ws.readFile('orders-api', 'env/local.env')).toBe('A=1\n');
+    expect(() => ws.readFile('orders-api', '../../etc/passwd')).toThrow(/leaves the integration folder/);
+    expect(() => ws.writeFile('orders-api', '/etc/x', '')).toThrow(/relative to its folder/);
+    expect(() => ws.readFile('..', 'x')).toThrow(/not an integration id/);
+    expect(() => ws.readFile('missing', 'x')).toThrow(/no integration "missing"/);
+  });
+
+  it('reports an edit made by an outside editor, once per burst', async () => {
+    const root = join(temp(), 'ws');
+    Workspace.open(root, samples());
+    const seen: WorkspaceChange[][] = [];
+    const stop = watchWorkspace(root, (c) => seen.push(c), { debounceMs: 50 });
+    await new Promise((r) => setTimeout(r, 50));
+    writeFileSync(join(root, 'orders-api', 'orders.yaml'), 'flows: {a: {steps: []}}\n');
+    writeFileSync(join(root, 'orders-api', 'orders.yaml'), 'flows: {b: {steps: []}}\n');
+    writeFileSync(join(root, 'orders-api', '.orders.yaml.swp'), 'x');
+    for (let i = 0; i < 40 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    stop();
+    expect(seen).toEqual([[{ integration: 'orders-api', file: 'orders.yaml' }]]);
+    expect(existsSync(join(root, 'orders-api', 'orders.yaml'))).toBe(true);
+  });
+});

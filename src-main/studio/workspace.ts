@@ -1,0 +1,138 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import type { IntegrationSummary } from '../../shared/studio-api.ts';
+import { isDefinitionFile } from '../runtime/core/load/integration-files.ts';
+import { StudioError } from './studio-error.ts';
+
+/** The small file that names an integration; it is neither a definition nor a resource. */
+export const MANIFEST_FILE = 'integration.json';
+
+interface Manifest {
+  name?: string;
+  description?: string;
+}
+
+/**
+ * The folder the studio works in: one sub-folder per integration, holding its flow definitions
+ * (root-level YAML), its resources (every other file) and a manifest. Files on disk are the truth;
+ * nothing is cached, so an edit from an outside editor is what the next read sees.
+ */
+export class Workspace {
+  private constructor(readonly root: string) {}
+
+  /** Opens the folder, creating it with the sample integrations on first start. */
+  static open(root: string, samplesDir?: string): Workspace {
+    const fresh = !existsSync(root) || readdirSync(root).length === 0;
+    mkdirSync(root, { recursive: true });
+    const ws = new Workspace(root);
+    if (fresh && samplesDir && existsSync(samplesDir)) ws.copySamples(samplesDir);
+    return ws;
+  }
+
+  list(): IntegrationSummary[] {
+    return readdirSync(this.root, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .map((d) => this.summary(d.name))
+      .filter((s) => s.definitionFiles.length > 0)
+      .sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  summary(id: string): IntegrationSummary {
+    const dir = this.dirOf(id);
+    const files = listFiles(dir);
+    const manifest = readManifest(dir);
+    return {
+      id,
+      name: manifest.name ?? id,
+      ...(manifest.description ? { description: manifest.description } : {}),
+      definitionFiles: files.filter((f) => !f.includes('/') && isDefinitionFile(f)),
+      resourceFiles: files.filter((f) => (f.includes('/') || !isDefinitionFile(f)) && f !== MANIFEST_FILE),
+    };
+  }
+
+  /** Absolute path of an integration folder; refuses ids that would leave the workspace. */
+  dirOf(id: string): string {
+    if (typeof id !== 'string' || id === '' || id.startsWith('.') || id.includes('/') || id.includes('\\')) {
+      throw new StudioError(`"${String(id)}" is not an integration id; use the folder name of an integration in the workspace`);
+    }
+    const dir = join(this.root, id);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new StudioError(`no integration "${id}" in the workspace ${this.root}`);
+    }
+    return dir;
+  }
+
+  /** Absolute definition file paths of an integration, in load order. */
+  definitionPaths(id: string): string[] {
+    const dir = this.dirOf(id);
+    return this.summary(id).definitionFiles.map((f) => join(dir, f));
+  }
+
+  readFile(id: string, file: string): string {
+    const path = this.fileOf(id, file);
+    if (!existsSync(path)) throw new StudioError(`no file "${file}" in integration "${id}"`);
+    return readFileSync(path, 'utf8');
+  }
+
+  /** Writes through a temporary file and a rename, so a watcher never reads half a file. */
+  writeFile(id: string, file: string, text: string): void {
+    if (typeof text !== 'string') throw new StudioError('file content must be text');
+    const path = this.fileOf(id, file);
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = join(dirname(path), `.${process.pid}.${Date.now()}.flow-studio-tmp`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  }
+
+  private fileOf(id: string, file: string): string {
+    const dir = this.dirOf(id);
+    if (typeof file !== 'string' || file === '' || isAbsolute(file) || file.includes('\\')) {
+      throw new StudioError(`"${String(file)}" is not a file of the integration; give a path relative to its folder, e.g. "orders.yaml"`);
+    }
+    const normalized = normalize(file);
+    if (normalized.split(sep).some((s) => s === '..' || s === '')) {
+      throw new StudioError(`"${file}" leaves the integration folder; ".." and empty segments are not allowed`);
+    }
+    return join(dir, normalized);
+  }
+
+  private copySamples(samplesDir: string): void {
+    for (const entry of readdirSync(samplesDir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const target = join(this.root, entry.name);
+      cpSync(join(samplesDir, entry.name), target, { recursive: true });
+      if (!existsSync(join(target, MANIFEST_FILE))) {
+        writeFileSync(join(target, MANIFEST_FILE), JSON.stringify({ name: entry.name }, null, 2) + '\n');
+      }
+    }
+  }
+}
+
+/** Every file under dir, relative with `/`, skipping hidden files and folders. */
+function listFiles(dir: string, prefix = '', depth = 0): string[] {
+  if (depth > 8) return [];
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue;
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...listFiles(join(dir, e.name), rel, depth + 1));
+    else if (e.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
+
+function readManifest(dir: string): Manifest {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as unknown;
+    if (parsed && typeof parsed === 'object') {
+      const m = parsed as Record<string, unknown>;
+      return {
+        name: typeof m.name === 'string' ? m.name : undefined,
+        description: typeof m.description === 'string' ? m.description : undefined,
+      };
+    }
+  } catch {
+    // A missing or broken manifest only loses the display name.
+  }
+  return {};
+}

@@ -1,0 +1,20 @@
+import type { StudioBridge } from '../../shared/studio-api.ts';
+import { useStudio } from '../store/studio-store.ts';
+import { connectFeed } from './feed-bridge.ts';
+
+/** Loads what the shell shows first and keeps the store following the backend's events. */
+export function syncWithStudio(studio: StudioBridge): () => void {
+  const s = useStudio.getState();
+  const stops = [
+    studio.on('runState', (state) => useStudio.getState().applyRunState(state)),
+    studio.on('workspace', (change) => useStudio.getState().setIntegrations(change.integrations)),
+    connectFeed(studio),
+  ];
+  const report = (err: unknown): void => s.setNotice(err instanceof Error ? err.message : String(err));
+  studio.workspaceInfo().then(s.setWorkspace, report);
+  studio.listIntegrations().then(s.setIntegrations, report);
+  studio.runStates().then(s.applyRunStates, report);
+  return () => {
+    for (const stop of stops) stop();
+  };
+}

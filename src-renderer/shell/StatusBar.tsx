@@ -1,0 +1,27 @@
+import { useStudio } from '../store/studio-store.ts';
+
+/** The bottom line: each integration's run state and routes, and what the live feed lost. */
+export function StatusBar() {
+  const runs = useStudio((s) => s.runs);
+  const dropped = useStudio((s) => s.dropped);
+  const shown = Object.values(runs).filter((r) => r.status !== 'stopped');
+  return (
+    <footer className="status-bar" aria-label="Status">
+      {shown.length === 0 ? <span className="muted">nothing running</span> : null}
+      {shown.map((r) => (
+        <span key={r.integration} className={`status-item status-${r.status}`} data-integration={r.integration}>
+          {r.integration}: {r.status}
+          {r.routes.length > 0 ? ` · ${r.routes.map((x) => x.url).join(' · ')}` : ''}
+          {r.status === 'failed' && r.reason ? ` · ${r.reason}` : ''}
+        </span>
+      ))}
+      <span className="spacer" />
+      {dropped > 0 ? (
+        <span className="dropped" role="status" title="Live events the window could not keep up with">
+          dropped {dropped}
+        </span>
+      ) : null}
+      <span className="muted">Ctrl+K commands</span>
+    </footer>
+  );
+}

@@ -1,0 +1,26 @@
+import type { IntegrationSummary, RunState } from '../../shared/studio-api.ts';
+import { runAction } from '../api/run-actions.ts';
+import { panels } from '../store/panels.ts';
+import { useStudio } from '../store/studio-store.ts';
+
+export interface PaletteCommand {
+  id: string;
+  title: string;
+  run(): void;
+}
+
+/** Everything the command palette offers: go to a panel, run, stop or restart an integration. */
+export function paletteCommands(integrations: IntegrationSummary[], runs: Record<string, RunState>): PaletteCommand[] {
+  const go = panels.map((p) => ({ id: `go:${p.id}`, title: `Go to ${p.label}`, run: () => useStudio.getState().showPanel(p.id) }));
+  const run = integrations.flatMap((i) => {
+    const status = runs[i.id]?.status ?? 'stopped';
+    const active = status === 'running' || status === 'starting';
+    return active
+      ? [
+          { id: `restart:${i.id}`, title: `Restart ${i.name}`, run: () => void runAction('restart', i.id) },
+          { id: `stop:${i.id}`, title: `Stop ${i.name}`, run: () => void runAction('stop', i.id) },
+        ]
+      : [{ id: `start:${i.id}`, title: `Run ${i.name}`, run: () => void runAction('start', i.id) }];
+  });
+  return [...run, ...go];
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { FeedEvent } from '../../shared/feed-events.ts';
+import { FEED_LIMITS } from './feed-slice.ts';
+import { useStudio } from './studio-store.ts';
+
+const trace = (i: number): FeedEvent => ({
+  kind: 'trace',
+  at: i,
+  trace: { kind: 'run', flow: 'f', correlationId: `c${i}`, runId: `r${i}`, startedAt: i, durationMs: 1, outcome: 'completed' },
+});
+
+describe('the feed slice', () => {
+  it('keeps only the newest traces, so memory stays bounded however long the feed runs', () => {
+    const { appendFeed } = useStudio.getState();
+    for (let batch = 0; batch < 12; batch++) appendFeed(Array.from({ length: 1000 }, (_, i) => trace(batch * 1000 + i)), 0);
+    const { traces } = useStudio.getState();
+    expect(traces).toHaveLength(FEED_LIMITS.traces);
+    expect(traces.at(-1)!.trace.runId).toBe('r11999');
+  });
+
+  it('adds up what the transport and the bridge dropped, for the status bar', () => {
+    const before = useStudio.getState().dropped;
+    useStudio.getState().appendFeed([], 7);
+    useStudio.getState().appendFeed([], 5);
+    expect(useStudio.getState().dropped - before).toBe(12);
+  });
+
+  it('sorts events into their lists: logs, platform traffic, SSE frames', () => {
+    useStudio.getState().appendFeed(
+      [
+        { kind: 'log', at: 1, log: { time: 't', level: 'info', msg: 'm', fields: {} } },
+        { kind: 'queue', at: 1, subject: 'orders', action: 'publish' },
+        { kind: 'kv', at: 1, namespace: 'user', key: 'k', action: 'put' },
+        { kind: 'sse', at: 1, stream: 'web:1', data: 'x' },
+      ],
+      0,
+    );
+    const s = useStudio.getState();
+    expect(s.logs.at(-1)!.log.msg).toBe('m');
+    expect(s.platformEvents.slice(-2).map((e) => e.kind)).toEqual(['queue', 'kv']);
+    expect(s.sseFrames.at(-1)!.stream).toBe('web:1');
+  });
+});

@@ -1,0 +1,57 @@
+import type { StateCreator } from 'zustand';
+import type { FeedEvent, LogFeedEvent, SseFeedEvent, TraceFeedEvent } from '../../shared/feed-events.ts';
+import type { StudioState } from './studio-store.ts';
+
+/** Rows kept per list; older ones fall off, so memory stays bounded however long the feed runs. */
+export const FEED_LIMITS = { traces: 5_000, logs: 5_000, platform: 2_000, sse: 2_000 } as const;
+
+export type PlatformFeedEvent = Extract<FeedEvent, { kind: 'queue' | 'topic' | 'kv' | 'lease' }>;
+
+export interface FeedSlice {
+  traces: TraceFeedEvent[];
+  logs: LogFeedEvent[];
+  platformEvents: PlatformFeedEvent[];
+  sseFrames: SseFeedEvent[];
+  /** Events lost because the UI or the connection fell behind, since the studio opened. */
+  dropped: number;
+  /** Called by the feed bridge at most once per animation frame. */
+  appendFeed(events: FeedEvent[], dropped: number): void;
+  clearTraces(): void;
+  clearLogs(): void;
+}
+
+function appendCapped<T>(list: T[], added: T[], cap: number): T[] {
+  if (added.length === 0) return list;
+  const next = list.concat(added);
+  return next.length > cap ? next.slice(next.length - cap) : next;
+}
+
+export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (set) => ({
+  traces: [],
+  logs: [],
+  platformEvents: [],
+  sseFrames: [],
+  dropped: 0,
+  appendFeed: (events, dropped) =>
+    set((s) => {
+      const traces: TraceFeedEvent[] = [];
+      const logs: LogFeedEvent[] = [];
+      const platform: PlatformFeedEvent[] = [];
+      const sse: SseFeedEvent[] = [];
+      for (const e of events) {
+        if (e.kind === 'trace') traces.push(e);
+        else if (e.kind === 'log') logs.push(e);
+        else if (e.kind === 'sse') sse.push(e);
+        else platform.push(e);
+      }
+      return {
+        traces: appendCapped(s.traces, traces, FEED_LIMITS.traces),
+        logs: appendCapped(s.logs, logs, FEED_LIMITS.logs),
+        platformEvents: appendCapped(s.platformEvents, platform, FEED_LIMITS.platform),
+        sseFrames: appendCapped(s.sseFrames, sse, FEED_LIMITS.sse),
+        dropped: s.dropped + dropped,
+      };
+    }),
+  clearTraces: () => set({ traces: [] }),
+  clearLogs: () => set({ logs: [] }),
+});

@@ -1,0 +1,13 @@
+/** The panels of the left rail, in order; their ids are what navigation stores. */
+export const panels = [
+  { id: 'flows', label: 'Flows' },
+  { id: 'requests', label: 'Requests' },
+  { id: 'traces', label: 'Traces' },
+  { id: 'queues', label: 'Queues & Topics' },
+  { id: 'storage', label: 'Storage' },
+  { id: 'resources', label: 'Resources' },
+  { id: 'secrets', label: 'Secrets' },
+  { id: 'logs', label: 'Logs' },
+] as const;
+
+export type PanelId = (typeof panels)[number]['id'];
