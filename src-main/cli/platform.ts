@@ -1,4 +1,112 @@
-export async function main(): Promise<number> {
-  console.error('flow-studio platform: the platform server is being built (issue: platform server)');
-  return 1;
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadFeaturesFile, startPlatformServer } from '../platform/index.ts';
+
+const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D]
+                           [--token T | --token-file F | --no-token] [--features FILE] [--seed-resources DIR]
+
+Serves the Platform Delegation API v1 until SIGINT/SIGTERM.
+  --port P            port to listen on (default 7480; 0 picks a free one)
+  --host H            interface to bind (default 127.0.0.1)
+  --data-dir D        database and secret key file (default $XDG_DATA_HOME/flow-studio/platform)
+  --token T           bearer token clients must send
+  --token-file F      read the bearer token from F
+  --no-token          no authentication (only on a private network)
+                      without any of the three, a fresh token is minted into <data-dir>/platform.token
+  --features FILE     JSON or YAML switching capabilities off or changing their numbers
+  --seed-resources D  load D/env/** and D/template/** as resources`;
+
+/** `flow-studio platform`: the platform server on its own. Returns -1 to keep running once listening. */
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string', default: '7480' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'data-dir': { type: 'string' },
+        token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'no-token': { type: 'boolean', default: false },
+        features: { type: 'string' },
+        'seed-resources': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (err) {
+    console.error(`flow-studio platform: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const port = Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`flow-studio platform: --port must be a port number (0-65535), got "${args.port}"`);
+    return 2;
+  }
+  if ([args.token !== undefined, args['token-file'] !== undefined, args['no-token']].filter(Boolean).length > 1) {
+    console.error('flow-studio platform: use one of --token, --token-file and --no-token');
+    return 2;
+  }
+  // Read before anything is written, so a bad file leaves no trace in the data directory.
+  const features = args.features === undefined ? undefined : loadFeaturesFile(args.features);
+  const dataDir = resolve(args['data-dir'] ?? defaultDataDir());
+  let token: string | false;
+  let tokenFile: string | undefined;
+  if (args['no-token']) token = false;
+  else if (args.token !== undefined) token = args.token;
+  else if (args['token-file'] !== undefined) {
+    tokenFile = resolve(args['token-file']);
+    token = readFileSync(tokenFile, 'utf8').trim();
+    if (!token) throw new Error(`the token file ${tokenFile} is empty`);
+  } else {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    tokenFile = join(dataDir, 'platform.token');
+    token = randomBytes(24).toString('base64url');
+    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  }
+
+  let server;
+  try {
+    server = await startPlatformServer({ host: args.host, port, dataDir, token, features, seedResourcesDir: args['seed-resources'] });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);
+    return 1;
+  }
+  console.log(`flow-studio platform listening on ${server.url}`);
+  console.log(`  data dir: ${dataDir}`);
+  if (tokenFile) console.log(`  token:    FLOW_PLATFORM_API_TOKEN_FILE=${tokenFile}`);
+  else if (token === false) console.log('  token:    none (authentication is off)');
+  else console.log('  token:    as given with --token');
+  const off = Object.entries(server.features).filter(([, f]) => !f.supported).map(([name]) => name);
+  if (off.length > 0) console.log(`  switched off: ${off.join(', ')}`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`flow-studio platform: ${signal}, stopping`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`flow-studio platform: stopping failed: ${(err as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return -1;
+}
+
+function defaultDataDir(): string {
+  const dataHome = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(dataHome, 'flow-studio', 'platform');
 }

@@ -1,0 +1,69 @@
+import { conflict, notFound, tooLarge } from '../http/api-error.ts';
+import { readBody, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
+import { objectVersionHeader, requiredQuery } from '../http/request-fields.ts';
+import type { Route, RouteContext } from '../http/router.ts';
+import type { PlatformContext } from './platform-context.ts';
+
+const PATH = '/v1/kv/{namespace}/entry';
+const EXAMPLE = '/v1/kv/user/entry?key=orders%2F42';
+
+/**
+ * KV entries (§4.1, §3.5): opaque bytes under a namespace and a key that may contain slashes,
+ * written with the X-Object-Version rules (0 or absent creates, positive must match).
+ */
+export function kvRoutes(p: PlatformContext): Route[] {
+  const { kv, features, events } = p;
+  const enabled = features.kv.supported;
+  const maxValueBytes = features.kv.maxValueBytes;
+
+  const address = (ctx: RouteContext): { ns: string; key: string } => ({
+    ns: ctx.params.namespace,
+    key: requiredQuery(ctx.query, 'key', EXAMPLE),
+  });
+
+  return [
+    {
+      method: 'GET',
+      path: PATH,
+      capability: 'kv',
+      enabled,
+      handle(ctx) {
+        const { ns, key } = address(ctx);
+        const entry = kv.get(ns, key);
+        if (!entry) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}"`);
+        sendBytes(ctx.res, 200, entry.value, { 'x-object-version': entry.version });
+      },
+    },
+    {
+      method: 'PUT',
+      path: PATH,
+      capability: 'kv',
+      enabled,
+      async handle(ctx) {
+        const { ns, key } = address(ctx);
+        const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
+        const value = await readBody(ctx.req, maxValueBytes, (max) =>
+          tooLarge('value_too_large', `the value for "${key}" in namespace "${ns}" is larger than kv.maxValueBytes (${max} bytes); store less or split it`),
+        );
+        const outcome = kv.put(ns, key, value, expected);
+        if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
+        if (events.active) events.emit({ type: 'kv.put', at: Date.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created });
+        sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
+      },
+    },
+    {
+      method: 'DELETE',
+      path: PATH,
+      capability: 'kv',
+      enabled,
+      handle(ctx) {
+        const { ns, key } = address(ctx);
+        const outcome = kv.delete(ns, key, objectVersionHeader(ctx.req.headers['x-object-version']));
+        if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
+        if (!outcome.deleted) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}" (already absent: nothing to delete)`);
+        if (events.active) events.emit({ type: 'kv.delete', at: Date.now(), namespace: ns, key });
+        sendEmpty(ctx.res, 204);
+      },
+    },
+  ];
+}

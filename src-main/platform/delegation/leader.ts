@@ -1,0 +1,64 @@
+import { badRequest, notFound } from '../http/api-error.ts';
+import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
+import { optionalSeconds, optionalString, requiredString } from '../http/request-fields.ts';
+import type { Route } from '../http/router.ts';
+import { claimBody, grantFields, iso } from './leases.ts';
+import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+
+/**
+ * Leader election (§3.2, §4.2): one endpoint for the first claim and its renewal. A candidate
+ * is identified by the `candidate` string it sends; the holder campaigning again extends its
+ * claim (same leaseId and fencing token), anyone else follows until the holder's TTL passes.
+ */
+export function leaderRoutes(p: PlatformContext): Route[] {
+  const { leases, events } = p;
+  const enabled = p.features.leaderElection.supported;
+  const { minTtlSeconds, maxTtlSeconds } = p.features.leases;
+  const defaultTtl = p.features.leaderElection.leaseTtlSeconds;
+
+  return [
+    {
+      method: 'POST',
+      path: '/v1/leader/{key}/campaign',
+      capability: 'leaderElection',
+      enabled,
+      async handle(ctx) {
+        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
+        const candidate = requiredString(body, 'candidate');
+        const ttlMs = Math.max(optionalSeconds(body, 'ttlSeconds', defaultTtl, 0, maxTtlSeconds), minTtlSeconds) * 1000;
+        const outcome = leases.acquire('leader', ctx.params.key, candidate, ttlMs, true);
+        if (!outcome.granted) {
+          sendJson(ctx.res, 200, { leader: false, currentLeader: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
+          return;
+        }
+        const { claim } = outcome;
+        if (events.active) {
+          if (outcome.renewed) events.emit({ type: 'lease.renew', at: Date.now(), kind: 'leader', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, expiresAt: claim.expiresAt });
+          else events.emit({ type: 'lease.grant', at: Date.now(), ...grantFields(claim), previousHolder: outcome.previousHolder });
+        }
+        sendJson(ctx.res, 200, { leader: true, ...claimBody(claim) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/leader/{key}/resign',
+      capability: 'leaderElection',
+      enabled,
+      async handle(ctx) {
+        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
+        const { key } = ctx.params;
+        const leaseId = optionalString(body, 'leaseId');
+        const candidate = optionalString(body, 'candidate');
+        if (!leaseId && !candidate) throw badRequest('missing_field', 'the request body needs "leaseId" (from the campaign response) or "candidate"');
+        const holder = leases.holderOf('leader', key);
+        const mine = holder && (leaseId ? holder.leaseId === leaseId : holder.holder === candidate);
+        if (!holder || !mine) {
+          throw notFound('not_leader', `${leaseId ? `lease ${leaseId}` : `candidate "${candidate}"`} does not lead "${key}" (${holder ? `"${holder.holder}" does` : 'nobody does'}): nothing to resign`);
+        }
+        leases.release('leader', holder.leaseId);
+        if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'leader', name: key, holder: holder.holder, leaseId: holder.leaseId });
+        sendEmpty(ctx.res, 204);
+      },
+    },
+  ];
+}

@@ -1,0 +1,84 @@
+import { conflict, notFound } from '../http/api-error.ts';
+import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
+import { optionalSeconds, optionalString, requiredString } from '../http/request-fields.ts';
+import type { Route } from '../http/router.ts';
+import type { LeaseClaim } from '../store/lease-store.ts';
+import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+
+/**
+ * Leases (§3.1, §4.2): a claim on a name for a TTL, clamped into the declared bounds. Acquire
+ * never blocks and never re-enters: while a claim is live every other acquire, the holder's
+ * own included, answers `acquired: false`; the holder extends its claim with renew.
+ */
+export function leaseRoutes(p: PlatformContext): Route[] {
+  const { leases, events } = p;
+  const { supported: enabled, minTtlSeconds, maxTtlSeconds, defaultTtlSeconds } = p.features.leases;
+  const ttlMs = (body: Record<string, unknown>, fallback?: number): number | undefined => {
+    if (body.ttlSeconds === undefined && fallback === undefined) return undefined;
+    const seconds = optionalSeconds(body, 'ttlSeconds', fallback ?? defaultTtlSeconds, 0, maxTtlSeconds);
+    return Math.max(seconds, minTtlSeconds) * 1000;
+  };
+
+  return [
+    {
+      method: 'POST',
+      path: '/v1/leases/acquire',
+      capability: 'leases',
+      enabled,
+      async handle(ctx) {
+        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
+        const name = requiredString(body, 'name');
+        const holder = optionalString(body, 'holder') ?? 'anonymous';
+        const outcome = leases.acquire('lease', name, holder, ttlMs(body, defaultTtlSeconds)!, false);
+        if (!outcome.granted) {
+          sendJson(ctx.res, 200, { acquired: false, holder: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
+          return;
+        }
+        const { claim } = outcome;
+        if (events.active) events.emit({ type: 'lease.grant', at: Date.now(), ...grantFields(claim), previousHolder: outcome.previousHolder });
+        sendJson(ctx.res, 200, { acquired: true, ...claimBody(claim) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/leases/{leaseId}/renew',
+      capability: 'leases',
+      enabled,
+      async handle(ctx) {
+        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
+        const { leaseId } = ctx.params;
+        const outcome = leases.renew('lease', leaseId, ttlMs(body));
+        if (!outcome.ok && outcome.reason === 'expired') {
+          throw conflict('lease_expired', `lease ${leaseId} on "${outcome.claim.name}" expired at ${iso(outcome.claim.expiresAt)}; acquire the name again`);
+        }
+        if (!outcome.ok) throw notFound('lease_not_found', `no lease ${leaseId}: it was released, or expired and was taken over; acquire the name again`);
+        const { claim } = outcome;
+        if (events.active) events.emit({ type: 'lease.renew', at: Date.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId, expiresAt: claim.expiresAt });
+        sendEmpty(ctx.res, 204);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/leases/{leaseId}/release',
+      capability: 'leases',
+      enabled,
+      async handle(ctx) {
+        await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
+        const claim = leases.release('lease', ctx.params.leaseId);
+        if (!claim) throw notFound('lease_not_found', `no live lease ${ctx.params.leaseId} (already released or expired): nothing to release`);
+        if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId });
+        sendEmpty(ctx.res, 204);
+      },
+    },
+  ];
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function claimBody(claim: LeaseClaim): Record<string, unknown> {
+  return { leaseId: claim.leaseId, expiresAt: iso(claim.expiresAt), fencingToken: claim.fencingToken, ttlSeconds: claim.ttlMs / 1000 };
+}
+
+export function grantFields(claim: LeaseClaim) {
+  return { kind: claim.kind, name: claim.name, holder: claim.holder, leaseId: claim.leaseId, fencingToken: claim.fencingToken, expiresAt: claim.expiresAt };
+}

@@ -1,0 +1,27 @@
+import type { PlatformEventFeed } from '../events.ts';
+import type { Features } from '../features.ts';
+import type { AgentMemoryStore } from '../store/agent-memory-store.ts';
+import type { KvStore } from '../store/kv-store.ts';
+import type { LeaseStore } from '../store/lease-store.ts';
+import type { QueueStore } from '../store/queue-store.ts';
+import type { ResourceStore } from '../store/resource-store.ts';
+import type { TelemetryStore } from '../store/telemetry-store.ts';
+import type { TopicStore } from '../store/topic-store.ts';
+
+/** What the delegation routes share: the effective features, the stores and the live feed. */
+export interface PlatformContext {
+  features: Features;
+  events: PlatformEventFeed;
+  kv: KvStore;
+  resources: ResourceStore;
+  leases: LeaseStore;
+  queues: QueueStore;
+  topics: TopicStore;
+  agentMemory: AgentMemoryStore;
+  traces: TelemetryStore;
+  logs: TelemetryStore;
+  implementation: { name: string; version: string };
+}
+
+/** JSON request bodies other than telemetry batches and message payloads. */
+export const MAX_JSON_BODY_BYTES = 4 * 1024 * 1024;

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError, notFound } from '../http/api-error.ts';
+import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
+import { checkName, optionalSeconds, requiredString } from '../http/request-fields.ts';
+import type { Route } from '../http/router.ts';
+import type { PlatformContext } from './platform-context.ts';
+import type { QueueDispatch } from './queue-dispatch.ts';
+import { messageText, type MessageText } from './queue-messages.ts';
+
+type Outcome = 'replied' | 'timeout' | 'abandoned';
+
+interface PendingRequest {
+  subject: string;
+  finish: (outcome: Outcome, reply?: MessageText) => void;
+}
+
+/**
+ * Request/reply over a queue (§4.3 rule 2): the request is published with a `replyTo`, held
+ * open until a consumer posts to /v1/queues/reply or `timeoutSeconds` pass (504). With nobody
+ * consuming the subject it is refused at once (503). Pending requests live in memory: a
+ * request cannot outlive the connection that waits for it, and its message is withdrawn from
+ * the queue when it ends, so a late consumer never works on an answered or abandoned request.
+ */
+export class RequestReply {
+  private readonly pending = new Map<string, PendingRequest>();
+  private closed = false;
+
+  constructor(
+    private readonly p: PlatformContext,
+    private readonly dispatch: QueueDispatch,
+  ) {}
+
+  routes(): Route[] {
+    const q = this.p.features.queues;
+    const enabled = q.supported && q.requestReply;
+    return [
+      {
+        method: 'POST',
+        path: '/v1/queues/{subject}/request',
+        capability: q.supported ? 'queues.requestReply' : 'queues',
+        enabled,
+        handle: async (ctx) => {
+          const subject = checkName(ctx.params.subject, 'the subject');
+          const body = await readJsonObject(ctx.req, q.maxMessageBytes + 64 * 1024);
+          const message = messageText(body, q.maxMessageBytes, subject);
+          const timeoutSeconds = optionalSeconds(body, 'timeoutSeconds', 30, 0, q.maxRequestTimeoutSeconds);
+          if (!this.dispatch.hasConsumers(subject)) {
+            throw new ApiError(503, 'no_consumers', `nobody is consuming "${subject}": no receive on it in the last ${q.ackDeadlineSeconds} s`);
+          }
+          const reply = await this.await(subject, message, timeoutSeconds * 1000, ctx.res);
+          sendJson(ctx.res, 200, `{"body":${reply.body}${reply.headers ? `,"headers":${reply.headers}` : ''}}`);
+        },
+      },
+      {
+        method: 'POST',
+        path: '/v1/queues/reply',
+        capability: q.supported ? 'queues.requestReply' : 'queues',
+        enabled,
+        handle: async (ctx) => {
+          const body = await readJsonObject(ctx.req, q.maxMessageBytes + 64 * 1024);
+          const replyTo = requiredString(body, 'replyTo');
+          const request = this.pending.get(replyTo);
+          if (!request) throw notFound('request_not_found', `no request is waiting for reply ${replyTo}: it was answered already, timed out or its caller went away`);
+          request.finish('replied', messageText(body, q.maxMessageBytes, request.subject));
+          sendEmpty(ctx.res, 204);
+        },
+      },
+    ];
+  }
+
+  /** Answers every waiting request with 503: the server is stopping. */
+  close(): void {
+    this.closed = true;
+    for (const request of [...this.pending.values()]) request.finish('abandoned');
+  }
+
+  private await(subject: string, message: MessageText, timeoutMs: number, res: NodeJS.EventEmitter): Promise<MessageText> {
+    const replyTo = `rr-${randomBytes(12).toString('hex')}`;
+    return new Promise<MessageText>((resolve, reject) => {
+      const finish = (outcome: Outcome, reply?: MessageText): void => {
+        if (!this.pending.delete(replyTo)) return;
+        clearTimeout(timer);
+        res.off('close', abandon);
+        this.p.queues.dropRequest(replyTo);
+        const { events } = this.p;
+        if (events.active) events.emit({ type: 'queue.reply', at: Date.now(), subject, replyTo, outcome });
+        if (reply) resolve(reply);
+        else if (this.closed) reject(new ApiError(503, 'shutting_down', 'the platform server is shutting down; retry against its next start'));
+        else reject(new ApiError(504, 'reply_timeout', `no reply to the request on "${subject}" within ${timeoutMs / 1000} s`));
+      };
+      const abandon = (): void => finish('abandoned');
+      const timer = setTimeout(() => finish('timeout'), timeoutMs);
+      res.once('close', abandon);
+      this.pending.set(replyTo, { subject, finish });
+      this.dispatch.publish(subject, message.body, message.headers, replyTo);
+    });
+  }
+}

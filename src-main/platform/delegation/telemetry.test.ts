@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlatformEvent } from '../events.ts';
+import { startTestPlatform, type TestPlatform } from '../testing/platform-harness.ts';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform({ features: { traces: { maxBatch: 50, retainRecords: 20 }, logs: { retainRecords: 1000, retainSeconds: 1 } } });
+});
+afterAll(() => platform.close());
+
+const trace = (n: number) => ({ kind: 'step', flow: 'orders', runId: `r${n}`, durationMs: n, deployment: 'd1', instance: 'i1' });
+
+describe('telemetry (§4.6)', () => {
+  it('accepts a trace batch with 202, stores the records as sent and tells live listeners', async () => {
+    const seen: PlatformEvent[] = [];
+    const stop = platform.server.events.subscribe((e) => seen.push(e));
+    const res = await platform.call('POST', '/v1/traces', { json: [trace(1), trace(2)] });
+    stop();
+    expect(res.status).toBe(202);
+    expect(platform.server.traces.list({ limit: 2 }).map((r) => r.record)).toEqual([trace(2), trace(1)]);
+    expect(seen).toEqual([expect.objectContaining({ type: 'traces', records: [trace(1), trace(2)] })]);
+  });
+
+  it('accepts the {records: [...]} form and log records passed through untouched', async () => {
+    const record = { time: '2026-01-01T00:00:00.000Z', level: 'info', msg: 'hello', nested: { a: [1, 2] }, deployment: 'd1', instance: 'i1' };
+    expect((await platform.call('POST', '/v1/logs', { json: { records: [record] } })).status).toBe(202);
+    expect(platform.server.logs.list({ limit: 1 })[0].record).toEqual(record);
+  });
+
+  it('refuses a batch above maxBatch with 413 naming the limit', async () => {
+    const res = await platform.call('POST', '/v1/traces', { json: Array.from({ length: 51 }, (_, i) => trace(i)) });
+    expect(res.status).toBe(413);
+    expect(res.message).toContain('traces.maxBatch (50)');
+  });
+
+  it('refuses a batch that is not an array of objects with 400', async () => {
+    expect((await platform.call('POST', '/v1/traces', { json: { nope: 1 } })).status).toBe(400);
+    expect((await platform.call('POST', '/v1/logs', { json: [1, 2] })).status).toBe(400);
+  });
+
+  it('keeps at most retainRecords records, dropping the oldest', async () => {
+    for (let batch = 0; batch < 3; batch++) {
+      await platform.call('POST', '/v1/traces', { json: Array.from({ length: 10 }, (_, i) => trace(100 + batch * 10 + i)) });
+    }
+    const kept = platform.server.traces.list({ limit: 1000 });
+    expect(kept.length).toBeLessThanOrEqual(20);
+    expect(kept[0].record).toEqual(trace(129));
+  });
+
+  it('drops records older than retainSeconds', async () => {
+    await platform.call('POST', '/v1/logs', { json: [{ msg: 'old' }] });
+    await new Promise((r) => setTimeout(r, 1100));
+    await platform.call('POST', '/v1/logs', { json: [{ msg: 'new' }] });
+    // 100 more records trigger a prune (a prune also runs on a timer).
+    await platform.call('POST', '/v1/logs', { json: Array.from({ length: 100 }, () => ({ msg: 'filler' })) });
+    expect(platform.server.logs.list({ limit: 1000 }).some((r) => (r.record as { msg: string }).msg === 'old')).toBe(false);
+  });
+});

@@ -1,0 +1,44 @@
+import { badRequest, tooLarge } from '../http/api-error.ts';
+import { readJson, sendJson } from '../http/http-io.ts';
+import type { Route } from '../http/router.ts';
+import type { TelemetryStore } from '../store/telemetry-store.ts';
+import type { PlatformContext } from './platform-context.ts';
+
+const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * POST /v1/traces and /v1/logs (§4.6): a batch is a JSON array of records (or `{records: [...]}`),
+ * stored as sent in one transaction, published to the live feed, and answered 202.
+ */
+export function telemetryRoutes(p: PlatformContext): Route[] {
+  const { features, events } = p;
+  const batchRoute = (kind: 'traces' | 'logs', store: TelemetryStore): Route => {
+    const { supported, maxBatch } = features[kind];
+    return {
+      method: 'POST',
+      path: `/v1/${kind}`,
+      capability: kind,
+      enabled: supported,
+      async handle(ctx) {
+        const records = batchRecords(await readJson(ctx.req, MAX_BATCH_BYTES), kind);
+        if (records.length > maxBatch) {
+          throw tooLarge('batch_too_large', `the batch holds ${records.length} ${kind} records; send at most ${kind}.maxBatch (${maxBatch}) per request`);
+        }
+        if (records.length > 0) store.append(records);
+        if (events.active && records.length > 0) events.emit({ type: kind, at: Date.now(), records });
+        sendJson(ctx.res, 202, `{"accepted":${records.length}}`);
+      },
+    };
+  };
+  return [batchRoute('traces', p.traces), batchRoute('logs', p.logs)];
+}
+
+function batchRecords(body: unknown, kind: string): unknown[] {
+  const records = Array.isArray(body) ? body : (body as { records?: unknown } | undefined)?.records;
+  if (!Array.isArray(records)) throw badRequest('invalid_body', `a ${kind} batch is a JSON array of records, or an object {"records": [...]}`);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) throw badRequest('invalid_body', `${kind} record [${i}] must be a JSON object`);
+  }
+  return records;
+}

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seg, startTestPlatform, type TestPlatform } from '../testing/platform-harness.ts';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform({ features: { topics: { ackDeadlineSeconds: 1 } } });
+});
+afterAll(() => platform.close());
+
+interface TopicDelivery {
+  messageId: string;
+  handle: string;
+  body: unknown;
+}
+type Plane = { system?: boolean; deploymentId?: string };
+
+let topicCount = 0;
+const freshTopic = () => `events/t${++topicCount}`;
+const subscribe = async (subject: string, plane: Plane = {}, on = platform): Promise<string> => {
+  const res = await on.call('POST', `/v1/topics/${seg(subject)}/subscriptions`, { json: plane });
+  expect(res.status).toBe(201);
+  return (res.json as { subscriptionId: string }).subscriptionId;
+};
+const publish = (subject: string, body: unknown, plane: Plane = {}) => platform.call('POST', `/v1/topics/${seg(subject)}/publish`, { json: { body, ...plane } });
+const receive = (subject: string, subscriptionId: string, waitSeconds = 0, maxMessages = 10, on = platform) =>
+  on.call('POST', `/v1/topics/${seg(subject)}/receive`, { json: { subscriptionId, waitSeconds, maxMessages } });
+const bodies = (res: { json: unknown }) => (res.json as { messages: TopicDelivery[] }).messages.map((m) => m.body);
+const handles = (res: { json: unknown }) => (res.json as { messages: TopicDelivery[] }).messages.map((m) => m.handle);
+const ack = (subject: string, subscriptionId: string, hs: string[]) => platform.call('POST', `/v1/topics/${seg(subject)}/ack`, { json: { subscriptionId, handles: hs } });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.concurrent('topic subscriptions (§3.4 state table over HTTP)', () => {
+  it('creates a subscription (201) whose cursor starts at the end of the stream', async () => {
+    const topic = freshTopic();
+    await publish(topic, 'before anyone listened');
+    const sub = await subscribe(topic);
+    await publish(topic, 'after');
+    expect(bodies(await receive(topic, sub))).toEqual(['after']);
+  });
+
+  it('gives every subscription every message', async () => {
+    const topic = freshTopic();
+    const a = await subscribe(topic);
+    const b = await subscribe(topic);
+    for (const n of [1, 2, 3]) await publish(topic, n);
+    expect(bodies(await receive(topic, a))).toEqual([1, 2, 3]);
+    expect(bodies(await receive(topic, b))).toEqual([1, 2, 3]);
+  });
+
+  it('holds an empty receive for waitSeconds and answers 204 after the window', async () => {
+    const topic = freshTopic();
+    const res = await receive(topic, await subscribe(topic), 1);
+    expect(res.status).toBe(204);
+    expect(res.ms).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('delivers a message published during a poll at once', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    const polling = receive(topic, sub, 5);
+    await sleep(200);
+    await publish(topic, 'live');
+    const res = await polling;
+    expect(bodies(res)).toEqual(['live']);
+    expect(res.ms).toBeLessThan(1000);
+  });
+
+  it('advances the cursor on ack (204): acked messages never come again', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    await publish(topic, 'one');
+    await publish(topic, 'two');
+    const first = await receive(topic, sub, 0, 1);
+    expect(bodies(first)).toEqual(['one']);
+    expect((await ack(topic, sub, handles(first))).status).toBe(204);
+    expect(bodies(await receive(topic, sub))).toEqual(['two']);
+    await sleep(1100);
+    // 'two' was not acked: it comes again after the ack deadline; 'one' does not.
+    expect(bodies(await receive(topic, sub))).toEqual(['two']);
+  });
+
+  it('does not hand in-flight messages out twice before their deadline, but hands out new ones', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    await publish(topic, 'a');
+    expect(bodies(await receive(topic, sub))).toEqual(['a']);
+    await publish(topic, 'b');
+    expect(bodies(await receive(topic, sub))).toEqual(['b']);
+  });
+
+  it('redelivers unacked messages to a receive already waiting when their deadline passes', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    await publish(topic, 'unacked');
+    await receive(topic, sub);
+    const res = await receive(topic, sub, 5);
+    expect(bodies(res)).toEqual(['unacked']);
+    expect(res.ms).toBeGreaterThan(700);
+    expect(res.ms).toBeLessThan(2500);
+  });
+
+  it('removes a subscription on DELETE (204); a second DELETE is 404 and receive is 404', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    expect((await platform.call('DELETE', `/v1/topics/${seg(topic)}/subscriptions/${sub}`)).status).toBe(204);
+    expect((await platform.call('DELETE', `/v1/topics/${seg(topic)}/subscriptions/${sub}`)).status).toBe(404);
+    const res = await receive(topic, sub);
+    expect(res.status).toBe(404);
+    expect(res.code).toBe('subscription_not_found');
+  });
+
+  it('answers 404 to a receive with an unknown subscription or one of another subject', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    expect((await receive(topic, 'sub-unknown')).status).toBe(404);
+    expect((await receive(`${topic}-other`, sub)).status).toBe(404);
+  });
+
+  it('has no nack route', async () => {
+    const res = await platform.call('POST', '/v1/topics/x/nack', { json: {} });
+    expect(res.status).toBe(404);
+    expect(res.code).toBe('route_not_found');
+  });
+
+  it('ends a receive waiting on a subscription that gets deleted', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    const polling = receive(topic, sub, 5);
+    await sleep(100);
+    await platform.call('DELETE', `/v1/topics/${seg(topic)}/subscriptions/${sub}`);
+    const res = await polling;
+    expect(res.status).toBe(204);
+    expect(res.ms).toBeLessThan(1000);
+  });
+});
+
+describe.concurrent('topic planes (§4.4)', () => {
+  it('routes system: true to the platform plane, apart from deployment traffic of the same subject', async () => {
+    const subject = 'config/changed';
+    const platformSub = await subscribe(subject, { system: true });
+    const deploymentSub = await subscribe(subject, { deploymentId: 'orders' });
+    await publish(subject, 'platform-wide', { system: true, deploymentId: 'orders' });
+    await publish(subject, 'deployment-only', { deploymentId: 'orders' });
+    expect(bodies(await receive(subject, platformSub))).toEqual(['platform-wide']);
+    expect(bodies(await receive(subject, deploymentSub))).toEqual(['deployment-only']);
+  });
+
+  it('keeps deployments\' own topics apart', async () => {
+    const subject = 'cache/flush';
+    const a = await subscribe(subject, { deploymentId: 'a' });
+    await publish(subject, 'from b', { deploymentId: 'b' });
+    expect((await receive(subject, a)).status).toBe(204);
+  });
+});
+
+describe.concurrent('subscription expiry', () => {
+  it('expires a subscription idle beyond topics.subscriptionIdleSeconds: receive is then 404', async () => {
+    const short = await startTestPlatform({ features: { topics: { subscriptionIdleSeconds: 1 } } });
+    try {
+      const sub = await subscribe('idle', {}, short);
+      expect((await receive('idle', sub, 0, 1, short)).status).toBe(204);
+      await sleep(1300);
+      const res = await receive('idle', sub, 0, 1, short);
+      expect(res.status).toBe(404);
+      expect(res.message).toContain('expired after 1 s');
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('keeps a subscription alive while a receive waits on it', async () => {
+    const short = await startTestPlatform({ features: { topics: { subscriptionIdleSeconds: 1 } } });
+    try {
+      const sub = await subscribe('busy', {}, short);
+      expect((await receive('busy', sub, 1.5, 1, short)).status).toBe(204);
+      expect((await receive('busy', sub, 0, 1, short)).status).toBe(204);
+    } finally {
+      await short.close();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import { notFound } from '../http/api-error.ts';
+import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
+import { checkName, optionalBoolean, optionalCount, optionalSeconds, optionalString, requiredString, settleHandles, type JsonObject } from '../http/request-fields.ts';
+import type { Route } from '../http/router.ts';
+import type { Subscription, TopicMessage } from '../store/topic-store.ts';
+import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+import { messageText, topicMessagesJson } from './queue-messages.ts';
+import { WaitingReceivers } from './waiting-receivers.ts';
+
+/**
+ * The plane a topic lives on: `system: true` routes to the platform plane, anything else to the
+ * publishing deployment's own. The subject name is never parsed to decide.
+ */
+export function topicPlane(body: JsonObject): string {
+  return optionalBoolean(body, 'system') ? 'platform' : `deployment/${optionalString(body, 'deploymentId') ?? ''}`;
+}
+
+/**
+ * Topics (§3.4, §4.4): fan-out to every subscription. A subscription starts at the end of the
+ * stream, receives with the queue's long-poll semantics, and acks by moving its cursor; there
+ * is no nack. Unacked deliveries come again after topics.ackDeadlineSeconds.
+ */
+export class TopicRoutes {
+  readonly waiting: WaitingReceivers<TopicMessage>;
+
+  constructor(private readonly p: PlatformContext) {
+    this.waiting = new WaitingReceivers((id) => p.topics.redeliveryAt(id));
+  }
+
+  /** Expires idle subscriptions (a waiting receive counts as activity) and drops consumed messages. */
+  sweep(): void {
+    const expired = this.p.topics.sweep((id) => this.waiting.has(id));
+    if (this.p.events.active) {
+      for (const s of expired) this.p.events.emit({ type: 'topic.expire', at: Date.now(), plane: s.plane, subject: s.subject, subscriptionId: s.id });
+    }
+  }
+
+  routes(): Route[] {
+    const { topics, events, features } = this.p;
+    const t = features.topics;
+    const enabled = t.supported;
+    const ackDeadlineMs = t.ackDeadlineSeconds * 1000;
+    const subscription = (id: string, subject: string): Subscription => {
+      const sub = topics.get(id);
+      if (!sub || sub.subject !== subject) {
+        throw notFound(
+          'subscription_not_found',
+          `no subscription ${id} on topic "${subject}": it was deleted, or expired after ${t.subscriptionIdleSeconds} s without a receive or ack; subscribe again`,
+        );
+      }
+      return sub;
+    };
+
+    return [
+      {
+        method: 'POST',
+        path: '/v1/topics/{subject}/publish',
+        capability: 'topics',
+        enabled,
+        handle: async (ctx) => {
+          const subject = checkName(ctx.params.subject, 'the subject');
+          const body = await readJsonObject(ctx.req, t.maxMessageBytes + 64 * 1024);
+          const message = messageText(body, t.maxMessageBytes, subject);
+          const plane = topicPlane(body);
+          const id = topics.publish(plane, subject, message.body, message.headers);
+          if (events.active) events.emit({ type: 'topic.publish', at: Date.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body) });
+          for (const subId of topics.subscribersOf(plane, subject) ?? []) this.waiting.wake(subId);
+          sendJson(ctx.res, 202, `{"messageId":"${id}"}`);
+        },
+      },
+      {
+        method: 'POST',
+        path: '/v1/topics/{subject}/subscriptions',
+        capability: 'topics',
+        enabled,
+        handle: async (ctx) => {
+          const subject = checkName(ctx.params.subject, 'the subject');
+          const plane = topicPlane(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES));
+          const sub = topics.subscribe(plane, subject);
+          if (events.active) events.emit({ type: 'topic.subscribe', at: Date.now(), plane, subject, subscriptionId: sub.id });
+          sendJson(ctx.res, 201, {
+            subscriptionId: sub.id,
+            subject,
+            system: plane === 'platform',
+            createdAt: new Date(sub.createdAt).toISOString(),
+            idleExpirySeconds: t.subscriptionIdleSeconds,
+          });
+        },
+      },
+      {
+        method: 'POST',
+        path: '/v1/topics/{subject}/receive',
+        capability: 'topics',
+        enabled,
+        handle: async (ctx) => {
+          const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
+          const sub = subscription(requiredString(body, 'subscriptionId'), ctx.params.subject);
+          const waitSeconds = optionalSeconds(body, 'waitSeconds', t.pollTimeoutSeconds, 0, t.pollTimeoutSeconds);
+          const maxMessages = optionalCount(body, 'maxMessages', 1, 1, t.maxBatch);
+          topics.touch(sub);
+          const pending = this.waiting.receive(sub.id, waitSeconds * 1000, () => {
+            const batch = topics.take(sub, maxMessages, ackDeadlineMs);
+            if (events.active && batch.length > 0) {
+              events.emit({ type: 'topic.deliver', at: Date.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, messageIds: batch.map((m) => String(m.id)) });
+            }
+            return batch;
+          });
+          ctx.res.once('close', pending.cancel);
+          const batch = await pending.result;
+          topics.touch(sub);
+          if (batch.length === 0) sendEmpty(ctx.res, 204);
+          else sendJson(ctx.res, 200, topicMessagesJson(batch));
+        },
+      },
+      {
+        method: 'POST',
+        path: '/v1/topics/{subject}/ack',
+        capability: 'topics',
+        enabled,
+        handle: async (ctx) => {
+          const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
+          const handles = settleHandles(body);
+          const sub = topics.get(requiredString(body, 'subscriptionId'));
+          // Like a queue ack, an ack that settles nothing (unknown subscription or handle) is still 204.
+          if (sub && sub.subject === ctx.params.subject) {
+            const before = sub.cursor;
+            const cursor = topics.ack(sub, handles.map(Number).filter(Number.isSafeInteger));
+            if (events.active && cursor !== before) {
+              events.emit({ type: 'topic.ack', at: Date.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, cursor: String(cursor) });
+            }
+          }
+          sendEmpty(ctx.res, 204);
+        },
+      },
+      {
+        method: 'DELETE',
+        path: '/v1/topics/{subject}/subscriptions/{subscriptionId}',
+        capability: 'topics',
+        enabled,
+        handle: (ctx) => {
+          const { subject, subscriptionId } = ctx.params;
+          const existing = topics.get(subscriptionId);
+          if (!existing || existing.subject !== subject) throw notFound('subscription_not_found', `no subscription ${subscriptionId} on topic "${subject}" (already removed or expired)`);
+          topics.unsubscribe(subscriptionId);
+          // A receive still waiting on the removed subscription ends now, empty.
+          this.waiting.endAll(subscriptionId);
+          if (events.active) events.emit({ type: 'topic.unsubscribe', at: Date.now(), plane: existing.plane, subject, subscriptionId });
+          sendEmpty(ctx.res, 204);
+        },
+      },
+    ];
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The live feed of everything the platform does, for the studio's panels. Emitters check
+ * `active` before building an event, so with nobody listening a feed costs one property read.
+ * Events never carry KV values or secrets; queue and topic events carry the JSON message body.
+ */
+export type PlatformEvent = { at: number } & (
+  | { type: 'kv.put'; namespace: string; key: string; version: number; bytes: number; created: boolean }
+  | { type: 'kv.delete'; namespace: string; key: string }
+  | { type: 'lease.grant'; kind: LeaseKind; name: string; holder: string; leaseId: string; fencingToken: number; expiresAt: number; previousHolder?: string }
+  | { type: 'lease.renew'; kind: LeaseKind; name: string; holder: string; leaseId: string; expiresAt: number }
+  | { type: 'lease.release'; kind: LeaseKind; name: string; holder: string; leaseId: string }
+  | { type: 'queue.publish'; subject: string; messageId: string; consumerGroups: string[]; body: unknown; replyTo?: string }
+  | { type: 'queue.deliver' | 'queue.redeliver'; subject: string; consumerGroup: string; messageId: string; deliveryCount: number }
+  | { type: 'queue.ack'; subject: string; consumerGroup: string; messageId: string }
+  | { type: 'queue.nack'; subject: string; consumerGroup: string; messageId: string; delaySeconds: number }
+  | { type: 'queue.reply'; subject: string; replyTo: string; outcome: 'replied' | 'timeout' | 'abandoned' }
+  | { type: 'topic.publish'; plane: string; subject: string; messageId: string; body: unknown }
+  | { type: 'topic.subscribe' | 'topic.unsubscribe' | 'topic.expire'; plane: string; subject: string; subscriptionId: string }
+  | { type: 'topic.deliver'; plane: string; subject: string; subscriptionId: string; messageIds: string[] }
+  | { type: 'topic.ack'; plane: string; subject: string; subscriptionId: string; cursor: string }
+  | { type: 'traces'; records: unknown[] }
+  | { type: 'logs'; records: unknown[] }
+);
+
+export type LeaseKind = 'lease' | 'leader';
+export type PlatformEventListener = (event: PlatformEvent) => void;
+
+export class PlatformEventFeed {
+  private readonly listeners = new Set<PlatformEventListener>();
+
+  /** Read before building an event: false means nobody listens and nothing should be built. */
+  get active(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** Listens to every event from now on; returns the function that stops listening. */
+  subscribe(listener: PlatformEventListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  emit(event: PlatformEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener is the listener's problem; the platform keeps serving.
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { Router, type Route } from './router.ts';
+
+const route = (method: Route['method'], path: string): Route => ({ method, path, capability: 'test', enabled: true, handle() {} });
+const router = new Router().add(
+  route('POST', '/v1/queues/{subject}/publish'),
+  route('POST', '/v1/queues/reply'),
+  route('GET', '/v1/agent-memory/{agentId}/threads/{threadKey}'),
+  route('DELETE', '/v1/agent-memory/{agentId}/threads/{threadKey}'),
+  route('GET', '/v1/agent-memory/{agentId}/threads'),
+);
+
+describe('router', () => {
+  it('matches templates and decodes each parameter exactly once', () => {
+    const m = router.match('POST', '/v1/queues/orders%2Fnew%2520x/publish');
+    expect(m).toMatchObject({ kind: 'route', params: { subject: 'orders/new%20x' } });
+  });
+
+  it('prefers static segments over parameters', () => {
+    expect(router.match('POST', '/v1/queues/reply')).toMatchObject({ kind: 'route', route: { path: '/v1/queues/reply' } });
+  });
+
+  it('reports the methods a known path answers', () => {
+    expect(router.match('PUT', '/v1/agent-memory/a/threads/t')).toEqual({ kind: 'wrong-method', allow: ['GET', 'DELETE'] });
+  });
+
+  it('matches nothing for unknown paths, empty parameters and trailing slashes', () => {
+    expect(router.match('GET', '/v1/agent-memory/a/threads/')).toEqual({ kind: 'none' });
+    expect(router.match('GET', '/v1/agent-memory//threads')).toEqual({ kind: 'none' });
+    expect(router.match('GET', '/v1/other')).toEqual({ kind: 'none' });
+  });
+
+  it('refuses malformed percent-encoding with a 400 naming the parameter', () => {
+    expect(() => router.match('POST', '/v1/queues/%zz/publish')).toThrow(/subject is not valid percent-encoding/);
+  });
+});

@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { resourceKinds, type ResourceStore } from '../store/resource-store.ts';
+
+/**
+ * Loads resources from a directory laid out by kind, `<dir>/env/**` and `<dir>/template/**`;
+ * a file's path below its kind folder is the resource name, e.g. `template/emails/welcome.txt`
+ * becomes the template `emails/welcome.txt`. Existing resources of the same name are replaced.
+ * Returns how many were loaded.
+ */
+export function seedResourcesFromDir(store: ResourceStore, dir: string): number {
+  let count = 0;
+  for (const kind of resourceKinds) {
+    const root = join(dir, kind);
+    let files: string[];
+    try {
+      files = readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    for (const file of files) {
+      const name = relative(root, file).split(sep).join('/');
+      store.write(kind, name, readFileSync(file), `seed:${dir}`);
+      count++;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestPlatform } from './testing/platform-harness.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'flow-platform-restart-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('the platform server across a restart', () => {
+  it('keeps entries, secrets, subscriptions and counters, and never reissues a version or fencing token', async () => {
+    const first = await startTestPlatform({ dataDir });
+    const put = await first.call('PUT', '/v1/kv/user/entry?key=kept', { body: 'kept value' });
+    await first.call('PUT', '/v1/kv/user_secrets/entry?key=token', { body: 'secret value' });
+    const doomed = await first.call('PUT', '/v1/kv/user/entry?key=doomed', { body: 'x' });
+    await first.call('DELETE', '/v1/kv/user/entry?key=doomed');
+    const lease = (await first.call('POST', '/v1/leases/acquire', { json: { name: 'n', ttlSeconds: 1 } })).json as { fencingToken: number };
+    const sub = ((await first.call('POST', '/v1/topics/t/subscriptions', { json: {} })).json as { subscriptionId: string }).subscriptionId;
+    await first.call('PUT', '/v1/kv/user_volatile/entry?key=v', { body: 'gone after restart' });
+    await first.close();
+
+    const second = await startTestPlatform({ dataDir });
+    try {
+      const kept = await second.call('GET', '/v1/kv/user/entry?key=kept');
+      expect(kept.text).toBe('kept value');
+      expect(kept.headers.get('x-object-version')).toBe(put.headers.get('x-object-version'));
+      expect((await second.call('GET', '/v1/kv/user_secrets/entry?key=token')).text).toBe('secret value');
+      expect((await second.call('GET', '/v1/kv/user_volatile/entry?key=v')).status).toBe(404);
+      const recreated = await second.call('PUT', '/v1/kv/user/entry?key=doomed', { body: 'y' });
+      expect(Number(recreated.headers.get('x-object-version'))).toBeGreaterThan(Number(doomed.headers.get('x-object-version')));
+      await new Promise((r) => setTimeout(r, 1000));
+      const next = (await second.call('POST', '/v1/leases/acquire', { json: { name: 'n', ttlSeconds: 1 } })).json as { fencingToken: number };
+      expect(next.fencingToken).toBeGreaterThan(lease.fencingToken);
+      await second.call('POST', '/v1/topics/t/publish', { json: { body: 'after restart' } });
+      const received = await second.call('POST', '/v1/topics/t/receive', { json: { subscriptionId: sub, waitSeconds: 0 } });
+      expect((received.json as { messages: Array<{ body: string }> }).messages.map((m) => m.body)).toEqual(['after restart']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('answers waiting long polls with 503 when it stops, and stops promptly', async () => {
+    const platform = await startTestPlatform();
+    const polling = platform.call('POST', '/v1/queues/q/receive', { json: { consumerGroup: 'g', waitSeconds: 10 } });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    await platform.close();
+    expect(performance.now() - started).toBeLessThan(1000);
+    const res = await polling;
+    expect(res.status).toBe(503);
+    expect(res.code).toBe('shutting_down');
+  });
+});

@@ -1,0 +1,252 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { agentMemoryRoutes } from './delegation/agent-memory.ts';
+import { discoveryRoutes } from './delegation/discovery.ts';
+import { kvRoutes } from './delegation/kv.ts';
+import { leaderRoutes } from './delegation/leader.ts';
+import { leaseRoutes } from './delegation/leases.ts';
+import type { PlatformContext } from './delegation/platform-context.ts';
+import { QueueDispatch } from './delegation/queue-dispatch.ts';
+import { RequestReply } from './delegation/queue-request-reply.ts';
+import { queueRoutes } from './delegation/queues.ts';
+import { resourceRoutes } from './delegation/resources.ts';
+import { telemetryRoutes } from './delegation/telemetry.ts';
+import { TopicRoutes } from './delegation/topics.ts';
+import { PlatformEventFeed } from './events.ts';
+import { loadFeaturesFile, resolveFeatures, type FeatureOverrides, type Features } from './features.ts';
+import { ApiError } from './http/api-error.ts';
+import { bearerAuth } from './http/bearer-auth.ts';
+import { sendError } from './http/http-io.ts';
+import { Router } from './http/router.ts';
+import { seedResourcesFromDir } from './management/seed-resources.ts';
+import { AgentMemoryStore } from './store/agent-memory-store.ts';
+import { openDatabase, type Db } from './store/database.ts';
+import { KvStore } from './store/kv-store.ts';
+import { LeaseStore } from './store/lease-store.ts';
+import { ObjectVersions } from './store/object-versions.ts';
+import { QueueStore } from './store/queue-store.ts';
+import { ResourceStore } from './store/resource-store.ts';
+import { SecretCipher } from './store/secret-cipher.ts';
+import { TelemetryStore, type TelemetryRecord } from './store/telemetry-store.ts';
+import { TopicStore } from './store/topic-store.ts';
+
+export interface PlatformServerOptions {
+  /** Interface to bind; 127.0.0.1 unless told otherwise. */
+  host?: string;
+  /** 0 (the default) picks a free port; read it back from `url`. */
+  port?: number;
+  /** Where the database and the secret key file live; created when missing. */
+  dataDir: string;
+  /** Bearer token every route but discovery requires. Absent: a fresh one is minted. `false`: no authentication. */
+  token?: string | false;
+  /** A features file path (JSON or YAML), overrides of the defaults, or resolved features. */
+  features?: string | FeatureOverrides;
+  /** Loads `<dir>/env/**` and `<dir>/template/**` as resources at start. */
+  seedResourcesDir?: string;
+  /** Told about failures answered with 500 (never with request bodies or secret values). Default: stderr. */
+  onInternalError?: (err: Error, where: string) => void;
+}
+
+export interface PlatformServer {
+  /** Base URL of the delegation API, e.g. `http://127.0.0.1:43817` (routes are under /v1). */
+  readonly url: string;
+  /** The bearer token clients must send, or undefined when authentication is off. */
+  readonly token: string | undefined;
+  readonly dataDir: string;
+  readonly features: Features;
+  /** Live feed of KV writes, lease changes, queue and topic traffic, traces and logs. */
+  readonly events: PlatformEventFeed;
+  /** Stored trace and log records, newest first. */
+  readonly traces: TelemetryReader;
+  readonly logs: TelemetryReader;
+  /** Resources served by GET /v1/resources/content; the management side writes here. */
+  readonly resources: ResourceStore;
+  /** Every route served, and whether its capability is on (switched-off routes answer 501). */
+  readonly routes: ReadonlyArray<{ method: string; path: string; capability: string; enabled: boolean }>;
+  /** Stops listening, answers waiting long polls with 503, and closes the database. */
+  close(): Promise<void>;
+}
+
+export interface TelemetryReader {
+  list(options?: { limit?: number; beforeId?: number }): TelemetryRecord[];
+}
+
+const IMPLEMENTATION = {
+  name: 'flow-studio-platform',
+  version: (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+};
+
+/**
+ * Starts the platform server: the Platform Delegation API v1 over node:http, backed by SQLite
+ * in `dataDir`. Resolves once it listens.
+ *
+ * @example
+ * const platform = await startPlatformServer({ dataDir: '/tmp/flow-data' });
+ * process.env.FLOW_PLATFORM_API_URL = platform.url;
+ * process.env.FLOW_PLATFORM_API_TOKEN = platform.token;
+ * const stop = platform.events.subscribe((e) => console.log(e.type));
+ */
+export async function startPlatformServer(options: PlatformServerOptions): Promise<PlatformServer> {
+  const features = typeof options.features === 'string' ? loadFeaturesFile(options.features) : resolveFeatures(options.features);
+  const token = options.token === false ? undefined : (options.token ?? randomBytes(24).toString('base64url'));
+  const onInternalError = options.onInternalError ?? ((err, where) => console.error(`platform server: ${where}: ${err.stack ?? err.message}`));
+
+  const db = openDatabase(options.dataDir);
+  try {
+    return await serve(db, options, features, token, onInternalError);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+async function serve(
+  db: Db,
+  options: PlatformServerOptions,
+  features: Features,
+  token: string | undefined,
+  onInternalError: (err: Error, where: string) => void,
+): Promise<PlatformServer> {
+  const versions = new ObjectVersions(db);
+  const events = new PlatformEventFeed();
+  const p: PlatformContext = {
+    features,
+    events,
+    kv: new KvStore(db, versions, SecretCipher.openOrCreate(options.dataDir)),
+    resources: new ResourceStore(db),
+    leases: new LeaseStore(db),
+    queues: new QueueStore(db),
+    topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000),
+    agentMemory: new AgentMemoryStore(db, versions),
+    traces: new TelemetryStore(db, 'trace_records', { records: features.traces.retainRecords, seconds: features.traces.retainSeconds }),
+    logs: new TelemetryStore(db, 'log_records', { records: features.logs.retainRecords, seconds: features.logs.retainSeconds }),
+    implementation: IMPLEMENTATION,
+  };
+  if (options.seedResourcesDir) seedResourcesFromDir(p.resources, options.seedResourcesDir);
+
+  const dispatch = new QueueDispatch(p.queues, features, events);
+  const requestReply = new RequestReply(p, dispatch);
+  const topics = new TopicRoutes(p);
+  const router = new Router().add(
+    ...discoveryRoutes(p),
+    ...kvRoutes(p),
+    ...resourceRoutes(p),
+    ...leaseRoutes(p),
+    ...leaderRoutes(p),
+    ...queueRoutes(p, dispatch),
+    ...requestReply.routes(),
+    ...topics.routes(),
+    ...agentMemoryRoutes(p),
+    ...telemetryRoutes(p),
+  );
+  const authorize = token === undefined ? undefined : bearerAuth(token);
+  const handler = requestHandler(router, authorize, onInternalError);
+
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: (features.queues.maxRequestTimeoutSeconds + 60) * 1000 }, handler);
+  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  // Expiry of idle topic subscriptions and telemetry retention: periodic, never per request.
+  const sweepMs = Math.min(30_000, (features.topics.subscriptionIdleSeconds * 1000) / 4);
+  const sweeper = setInterval(() => {
+    try {
+      topics.sweep();
+      p.traces.prune();
+      p.logs.prune();
+    } catch (err) {
+      onInternalError(err as Error, 'periodic sweep');
+    }
+  }, Math.max(sweepMs, 250));
+  sweeper.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    token,
+    dataDir: options.dataDir,
+    features,
+    events,
+    traces: p.traces,
+    logs: p.logs,
+    resources: p.resources,
+    routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),
+    close: () =>
+      (closing ??= (async () => {
+        clearInterval(sweeper);
+        dispatch.waiting.close();
+        topics.waiting.close();
+        requestReply.close();
+        await stopListening(server);
+        db.close();
+      })()),
+  };
+}
+
+function requestHandler(
+  router: Router,
+  authorize: ((req: IncomingMessage) => void) | undefined,
+  onInternalError: (err: Error, where: string) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const noQuery = new URLSearchParams();
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    if (err instanceof ApiError) return sendError(res, err);
+    const where = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+    onInternalError(err as Error, where);
+    sendError(res, new ApiError(500, 'internal_error', `the platform server failed on ${where}: ${(err as Error).message}`));
+  };
+  return (req, res) => {
+    try {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      const match = router.match(req.method ?? 'GET', path);
+      if (authorize && !(match.kind === 'route' && match.route.public)) authorize(req);
+      if (match.kind === 'none') {
+        throw new ApiError(404, 'route_not_found', `no route ${req.method} ${path.slice(0, 200)} in the delegation API v1; the routes are listed at /v1/openapi.json`);
+      }
+      if (match.kind === 'wrong-method') {
+        throw new ApiError(405, 'method_not_allowed', `${path.slice(0, 200)} does not answer ${req.method}; it answers ${match.allow.join(', ')}`, {
+          allow: match.allow.join(', '),
+        });
+      }
+      const { route, params } = match;
+      if (!route.enabled) {
+        throw new ApiError(501, 'not_implemented', `${route.capability} is switched off on this platform server; the runtime degrades it per its unsupported policy`);
+      }
+      const done = route.handle({ req, res, params, query: q === -1 ? noQuery : new URLSearchParams(url.slice(q + 1)) });
+      if (done) done.catch((err: unknown) => fail(req, res, err));
+    } catch (err) {
+      fail(req, res, err);
+    }
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Stops accepting connections and closes each kept-alive connection as soon as it is idle (the
+ * answers in progress finish first); whatever is still open after 2 s is cut.
+ */
+function stopListening(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 20);
+    const force = setTimeout(() => server.closeAllConnections(), 2000);
+    server.close(() => {
+      clearInterval(idleSweep);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,94 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database.ts';
+import { deleteConflict, writeConflict, type DeleteOutcome, type ObjectVersions, type WriteOutcome } from './object-versions.ts';
+import type { SecretCipher } from './secret-cipher.ts';
+
+export interface KvEntry {
+  value: Buffer;
+  version: number;
+}
+
+/** Namespaces whose values are sealed at rest (§2.5). */
+export const isSecretNamespace = (namespace: string): boolean => namespace.endsWith('_secrets');
+/** Namespaces holding state that is cheap to lose: kept in memory, gone on restart. */
+export const isVolatileNamespace = (namespace: string): boolean => namespace.endsWith('_volatile');
+
+/**
+ * Key/value entries by namespace. Any namespace name is accepted as given; `*_secrets` values
+ * are encrypted with AES-256-GCM before they reach SQLite, `*_volatile` ones never do.
+ */
+export class KvStore {
+  private readonly volatile = new Map<string, Map<string, KvEntry>>();
+  private readonly select: Statement<[string, string]>;
+  private readonly selectVersion: Statement<[string, string]>;
+  private readonly insert: Statement<[string, string, Buffer, number, number]>;
+  private readonly update: Statement<[Buffer, number, number, string, string]>;
+  private readonly remove: Statement<[string, string]>;
+  private readonly putTx: (ns: string, key: string, value: Buffer, expected: number) => WriteOutcome;
+  private readonly deleteTx: (ns: string, key: string, expected: number) => DeleteOutcome;
+
+  constructor(
+    db: Db,
+    private readonly versions: ObjectVersions,
+    private readonly cipher: SecretCipher,
+  ) {
+    this.select = db.prepare('SELECT value, version FROM kv_entries WHERE namespace = ? AND key = ?');
+    this.selectVersion = db.prepare('SELECT version FROM kv_entries WHERE namespace = ? AND key = ?').pluck();
+    this.insert = db.prepare('INSERT INTO kv_entries (namespace, key, value, version, updated_at) VALUES (?, ?, ?, ?, ?)');
+    this.update = db.prepare('UPDATE kv_entries SET value = ?, version = ?, updated_at = ? WHERE namespace = ? AND key = ?');
+    this.remove = db.prepare('DELETE FROM kv_entries WHERE namespace = ? AND key = ?');
+
+    this.putTx = db.transaction((ns: string, key: string, value: Buffer, expected: number): WriteOutcome => {
+      const current = this.selectVersion.get(ns, key) as number | undefined;
+      const conflict = writeConflict(expected, current);
+      if (conflict) return { ok: false, conflict };
+      const version = this.versions.next();
+      const stored = isSecretNamespace(ns) ? this.cipher.seal(value, sealContext(ns, key)) : value;
+      if (current === undefined) this.insert.run(ns, key, stored, version, Date.now());
+      else this.update.run(stored, version, Date.now(), ns, key);
+      return { ok: true, version, created: current === undefined };
+    });
+    this.deleteTx = db.transaction((ns: string, key: string, expected: number): DeleteOutcome => {
+      const current = this.selectVersion.get(ns, key) as number | undefined;
+      if (current === undefined) return { ok: true, deleted: false };
+      const conflict = deleteConflict(expected, current);
+      if (conflict) return { ok: false, conflict };
+      this.remove.run(ns, key);
+      this.versions.rememberDeleted();
+      return { ok: true, deleted: true };
+    });
+  }
+
+  get(ns: string, key: string): KvEntry | undefined {
+    if (isVolatileNamespace(ns)) return this.volatile.get(ns)?.get(key);
+    const row = this.select.get(ns, key) as KvEntry | undefined;
+    if (row && isSecretNamespace(ns)) row.value = this.cipher.open(row.value, sealContext(ns, key));
+    return row;
+  }
+
+  put(ns: string, key: string, value: Buffer, expected: number): WriteOutcome {
+    if (!isVolatileNamespace(ns)) return this.putTx(ns, key, value, expected);
+    let entries = this.volatile.get(ns);
+    const current = entries?.get(key)?.version;
+    const conflict = writeConflict(expected, current);
+    if (conflict) return { ok: false, conflict };
+    const version = this.versions.next();
+    if (!entries) this.volatile.set(ns, (entries = new Map()));
+    // Copy: the request's buffer may be a slice of a pooled allocation.
+    entries.set(key, { value: Buffer.from(value), version });
+    return { ok: true, version, created: current === undefined };
+  }
+
+  delete(ns: string, key: string, expected: number): DeleteOutcome {
+    if (!isVolatileNamespace(ns)) return this.deleteTx(ns, key, expected);
+    const entries = this.volatile.get(ns);
+    const current = entries?.get(key)?.version;
+    if (current === undefined) return { ok: true, deleted: false };
+    const conflict = deleteConflict(expected, current);
+    if (conflict) return { ok: false, conflict };
+    entries!.delete(key);
+    return { ok: true, deleted: true };
+  }
+}
+
+const sealContext = (ns: string, key: string): string => `kv\0${ns}\0${key}`;

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database.ts';
+
+/** A message as one consumer group receives it. `body` is the JSON text stored at publish. */
+export interface QueueDelivery {
+  id: number;
+  messageId: string;
+  group: string;
+  body: string;
+  headers: string | null;
+  replyTo: string | null;
+  publishedAt: number;
+  deliveryCount: number;
+  /** What the consumer sends back to ack or nack this delivery, and only this one. */
+  handle: string;
+}
+
+export interface SettledDelivery {
+  group: string;
+  messageId: string;
+}
+
+/** Consumer group holding messages published while no group had ever received on the subject. */
+const UNCLAIMED = '';
+
+/**
+ * Queue messages (§3.3): one row per message per consumer group, so every group sees every
+ * message and, inside a group, each delivery goes to one receiver. A delivered row stays with
+ * a deadline (`visible_at`) and a fresh receipt; an ack deletes it, a nack or the deadline makes
+ * it visible again. The handle carries the receipt, so a handle from an earlier delivery can
+ * never settle a later one.
+ *
+ * A group comes into being on its first receive. Messages published before the subject had
+ * any group wait for the first one; a group added later starts with messages published after it.
+ */
+export class QueueStore {
+  private readonly groups = new Map<string, string[]>();
+  private readonly insert: Statement<[string, string, string, string, string | null, string | null, number, number]>;
+  private readonly insertGroup: Statement<[string, string, number]>;
+  private readonly adoptUnclaimed: Statement<[string, string]>;
+  private readonly claimStmt: Statement<{ subject: string; grp: string; now: number; deadline: number; limit: number }>;
+  private readonly ackStmt: Statement<[number, string, string, number]>;
+  private readonly nackStmt: Statement<[number, number, string, string, number]>;
+  private readonly nextVisible: Statement<[string, string, number]>;
+  private readonly dropRequestStmt: Statement<[string]>;
+
+  readonly publish: (subject: string, body: string, headers: string | null, replyTo?: string) => { messageId: string; groups: string[] };
+  readonly addGroup: (subject: string, group: string) => void;
+  readonly ack: (subject: string, handles: string[]) => SettledDelivery[];
+  readonly nack: (subject: string, handles: string[], delayMs: number) => SettledDelivery[];
+
+  constructor(db: Db) {
+    // A pending request died with the process that held it; its message must not be delivered.
+    db.prepare('DELETE FROM queue_items WHERE reply_to IS NOT NULL').run();
+    for (const row of db.prepare('SELECT subject, grp FROM queue_groups ORDER BY created_at').all() as Array<{ subject: string; grp: string }>) {
+      this.groupList(row.subject).push(row.grp);
+    }
+    this.insert = db.prepare(
+      `INSERT INTO queue_items (message_id, subject, grp, body, headers, reply_to, published_at, visible_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertGroup = db.prepare('INSERT OR IGNORE INTO queue_groups (subject, grp, created_at) VALUES (?, ?, ?)');
+    this.adoptUnclaimed = db.prepare(`UPDATE queue_items SET grp = ? WHERE subject = ? AND grp = '${UNCLAIMED}'`);
+    this.claimStmt = db.prepare(
+      `UPDATE queue_items SET visible_at = @deadline, delivery_count = delivery_count + 1, receipt = lower(hex(randomblob(8)))
+       WHERE id IN (SELECT id FROM queue_items WHERE subject = @subject AND grp = @grp AND visible_at <= @now ORDER BY visible_at, id LIMIT @limit)
+       RETURNING id, message_id AS messageId, grp AS "group", body, headers, reply_to AS replyTo, published_at AS publishedAt,
+         delivery_count AS deliveryCount, receipt`,
+    );
+    this.ackStmt = db.prepare(
+      'DELETE FROM queue_items WHERE id = ? AND subject = ? AND receipt = ? AND visible_at > ? RETURNING grp AS "group", message_id AS messageId',
+    );
+    this.nackStmt = db.prepare(
+      `UPDATE queue_items SET visible_at = ?, receipt = NULL WHERE id = ? AND subject = ? AND receipt = ? AND visible_at > ?
+       RETURNING grp AS "group", message_id AS messageId`,
+    );
+    this.nextVisible = db.prepare('SELECT MIN(visible_at) FROM queue_items WHERE subject = ? AND grp = ? AND visible_at > ?').pluck();
+    this.dropRequestStmt = db.prepare('DELETE FROM queue_items WHERE reply_to = ?');
+
+    this.publish = db.transaction((subject: string, body: string, headers: string | null, replyTo?: string) => {
+      const messageId = randomUUID();
+      const now = Date.now();
+      const groups = this.groupsOf(subject);
+      for (const grp of groups.length > 0 ? groups : [UNCLAIMED]) this.insert.run(messageId, subject, grp, body, headers, replyTo ?? null, now, now);
+      return { messageId, groups: [...groups] };
+    });
+    this.addGroup = db.transaction((subject: string, group: string) => {
+      const groups = this.groupList(subject);
+      if (groups.includes(group)) return;
+      this.insertGroup.run(subject, group, Date.now());
+      if (groups.length === 0) this.adoptUnclaimed.run(group, subject);
+      groups.push(group);
+    });
+    this.ack = db.transaction((subject: string, handles: string[]) => this.settle(handles, (id, receipt) => this.ackStmt.get(id, subject, receipt, Date.now())));
+    this.nack = db.transaction((subject: string, handles: string[], delayMs: number) => {
+      const now = Date.now();
+      return this.settle(handles, (id, receipt) => this.nackStmt.get(now + delayMs, id, subject, receipt, now));
+    });
+  }
+
+  hasGroup(subject: string, group: string): boolean {
+    return this.groups.get(subject)?.includes(group) ?? false;
+  }
+
+  groupsOf(subject: string): readonly string[] {
+    return this.groups.get(subject) ?? [];
+  }
+
+  /** Takes up to `limit` visible messages for the group, making them invisible until `deadline`. */
+  claim(subject: string, group: string, limit: number, ackDeadlineMs: number): QueueDelivery[] {
+    const now = Date.now();
+    const rows = this.claimStmt.all({ subject, grp: group, now, deadline: now + ackDeadlineMs, limit }) as Array<
+      Omit<QueueDelivery, 'handle'> & { receipt: string }
+    >;
+    if (rows.length > 1) rows.sort((a, b) => a.id - b.id);
+    return rows.map(({ receipt, ...row }) => ({ ...row, handle: `${row.id}.${receipt}` }));
+  }
+
+  /** When the group's next invisible message (in flight or nack-delayed) becomes visible. */
+  nextVisibleAt(subject: string, group: string): number | undefined {
+    return (this.nextVisible.get(subject, group, Date.now()) as number | null) ?? undefined;
+  }
+
+  /** Removes a finished request's message from every group: nobody waits for its reply any more. */
+  dropRequest(replyTo: string): void {
+    this.dropRequestStmt.run(replyTo);
+  }
+
+  private settle(handles: string[], apply: (id: number, receipt: string) => unknown): SettledDelivery[] {
+    const settled: SettledDelivery[] = [];
+    for (const handle of handles) {
+      const dot = handle.indexOf('.');
+      const id = Number(handle.slice(0, dot));
+      if (dot < 1 || !Number.isSafeInteger(id)) continue;
+      const row = apply(id, handle.slice(dot + 1)) as SettledDelivery | undefined;
+      if (row) settled.push(row);
+    }
+    return settled;
+  }
+
+  private groupList(subject: string): string[] {
+    let list = this.groups.get(subject);
+    if (!list) this.groups.set(subject, (list = []));
+    return list;
+  }
+}
