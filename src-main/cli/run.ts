@@ -1,31 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LoadError, formatProblem } from '../runtime/core/errors.ts';
-import { createLogger, SecretRedactor } from '../runtime/core/logger.ts';
+import { consoleSink, createLogger, SecretRedactor, type Logger } from '../runtime/core/logger.ts';
 import { discoverIntegrations, readDefinitions } from '../runtime/core/load/integration-files.ts';
 import { Runtime } from '../runtime/core/runtime.ts';
 import { registry } from '../runtime/registry.ts';
+import { envFilesIn, envResourceNames, foldEnvResources } from '../runtime/services/env-resources.ts';
+import { deferredLogSink } from '../runtime/services/log-forwarding.ts';
+import { selectPlatformServices } from '../runtime/services/select-services.ts';
+
+const USAGE = `usage: flow-studio run <file-or-folder> [--data-dir D]
+
+Starts the flows and runs until SIGINT/SIGTERM.
+Without FLOW_PLATFORM_API_URL, a platform server starts in this process on 127.0.0.1 with a
+fresh token, keeping its data in --data-dir (default $XDG_DATA_HOME/flow-studio/platform); the
+flows reach it over HTTP exactly as a deployed runtime reaches a remote one. With
+FLOW_PLATFORM_API_URL set (RUNTIME_SERVICES_MODULE=api), that platform is used instead.
+FLOW_PLATFORM_FEATURES names a features file (JSON or YAML) for the embedded platform, e.g. to
+switch a capability off. FLOW_DEPLOYMENT_ID and FLOW_INSTANCE_ID name this runtime.
+Env resources are folded in beneath the process environment and above declared defaults: those
+named in FLOW_ENV_RESOURCES (JSON array or comma-separated, in order), else, with the embedded
+platform, each integration's env/** files in path order. FLOW_SNAPSHOT_ID reads a version
+tag's frozen resources.`;
+
+interface EmbeddedPlatform {
+  url: string;
+  close(): Promise<void>;
+}
 
 /** Starts every integration under the path and runs until SIGINT/SIGTERM. */
 export async function main(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
-  if (positionals.length !== 1) {
-    console.error('usage: flow-studio run <file-or-folder>');
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (err) {
+    console.error(`flow-studio run: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (parsed.positionals.length !== 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  const integrations = discoverIntegrations(parsed.positionals[0]);
   const redactor = new SecretRedactor();
-  const log = createLogger({ level: (process.env.LOG_LEVEL as 'info') ?? 'info', redactor });
+  const shipping = deferredLogSink();
+  const log = createLogger({ level: (process.env.LOG_LEVEL as 'info') ?? 'info', redactor, sinks: [consoleSink, shipping.sink] });
+
+  const env: Record<string, string | undefined> = { ...process.env };
+  let embedded: EmbeddedPlatform | undefined;
+  if (!env.FLOW_PLATFORM_API_URL && env.RUNTIME_SERVICES_MODULE !== 'none') {
+    embedded = await startEmbeddedPlatform(parsed.values['data-dir'], integrations.map((files) => dirname(files[0])), env, log);
+  } else if (env.FLOW_PLATFORM_API_URL && !env.RUNTIME_SERVICES_MODULE) {
+    // A platform address alone says what is meant.
+    env.RUNTIME_SERVICES_MODULE = 'api';
+  }
+
+  // The platform credential is masked should a definition ever echo it.
+  redactor.add(env.FLOW_PLATFORM_API_TOKEN);
+  const services = await selectPlatformServices(env, log).catch(async (err: unknown) => {
+    await embedded?.close();
+    throw err;
+  });
+  shipping.forwardTo(services.telemetry.logSink);
+  const shutdown = async (): Promise<void> => {
+    await services.close();
+    await embedded?.close();
+  };
+
   const runtimes: Runtime[] = [];
   try {
-    for (const files of discoverIntegrations(positionals[0])) {
-      const runtime = Runtime.load(readDefinitions(files), { registry, env: process.env, log, redactor });
-      runtimes.push(runtime);
+    for (const files of integrations) {
+      // Env resources fold in beneath the process environment (spec 2 §4.4): those listed in
+      // FLOW_ENV_RESOURCES, else with the embedded platform those seeded from <integration>/env/.
+      const listed = envResourceNames(env);
+      const names = listed.length > 0 || !embedded ? listed : envFilesIn(dirname(files[0]));
+      const runtimeEnv = await foldEnvResources(env, services.resources, names);
+      runtimes.push(Runtime.load(readDefinitions(files), { registry, env: runtimeEnv, log, redactor, services }));
     }
   } catch (err) {
+    await shutdown();
     if (!(err instanceof LoadError)) throw err;
     for (const p of err.problems) console.error(formatProblem(p));
     return 1;
   }
-  for (const r of runtimes) await r.start();
+  try {
+    for (const r of runtimes) await r.start();
+  } catch (err) {
+    await Promise.all(runtimes.map((r) => r.stop()));
+    await shutdown();
+    throw err;
+  }
   for (const r of runtimes) {
     for (const c of r.describe().connectors) if (c.details) log.info(`connector ${c.name} ready`, c.details);
   }
@@ -36,5 +106,32 @@ export async function main(argv: string[]): Promise<number> {
   });
   log.info('stopping');
   await Promise.all(runtimes.map((r) => r.stop()));
+  // Services outlive the runtimes so in-flight acks and the last telemetry still reach the platform.
+  await shutdown();
   return 0;
+}
+
+/**
+ * The platform server in this process, for `run` without a remote platform: 127.0.0.1, a free
+ * port, a token minted for this launch. Template and env resources found beside the definitions
+ * (`<integration>/template/**`, `<integration>/env/**`) are loaded into it.
+ */
+async function startEmbeddedPlatform(
+  dataDirArg: string | undefined,
+  integrationDirs: string[],
+  env: Record<string, string | undefined>,
+  log: Logger,
+): Promise<EmbeddedPlatform> {
+  const { startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
+  const dataDir = resolve(dataDirArg ?? join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'flow-studio', 'platform'));
+  const token = randomBytes(24).toString('base64url');
+  const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined });
+  let seeded = 0;
+  for (const dir of integrationDirs) seeded += seedResourcesFromDir(server.resources, dir);
+  env.RUNTIME_SERVICES_MODULE = 'api';
+  env.FLOW_PLATFORM_API_URL = server.url;
+  env.FLOW_PLATFORM_API_TOKEN = token;
+  delete env.FLOW_PLATFORM_API_TOKEN_FILE;
+  log.info(`embedded platform listening on ${server.url}`, { dataDir, resources: seeded });
+  return { url: server.url, close: () => server.close() };
 }

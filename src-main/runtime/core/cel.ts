@@ -20,6 +20,10 @@ export interface CelFunction {
 
 export interface CompiledCel {
   readonly source: string;
+  /**
+   * The value, or a Promise of it when the expression called a function that had to wait (a
+   * secret or template resource not read yet). `await` the result where that can happen.
+   */
   evaluate(activation: CelActivation): unknown;
 }
 
@@ -40,14 +44,18 @@ const ARITHMETIC: Record<string, (a: number, b: number) => number> = {
   '/': (a, b) => a / b,
 };
 
-export function createCelEnvironment(functions: readonly CelFunction[] = []): CelEnvironment {
-  return new CelEnvironment(functions);
+export function createCelEnvironment(functions: readonly CelFunction[] = [], onCompile?: (source: string) => void): CelEnvironment {
+  return new CelEnvironment(functions, onCompile);
 }
 
 export class CelEnvironment {
   private readonly env: Environment;
 
-  constructor(functions: readonly CelFunction[]) {
+  /** `onCompile` sees every expression compiled, e.g. to read ahead what its function calls need. */
+  constructor(
+    functions: readonly CelFunction[],
+    private readonly onCompile?: (source: string) => void,
+  ) {
     this.env = new Environment({
       unlistedVariablesAreDyn: true,
       homogeneousAggregateLiterals: false,
@@ -64,6 +72,7 @@ export class CelEnvironment {
 
   /** Compiles once; throws CelCompileError naming what is wrong and where in the expression. */
   compile(source: string): CompiledCel {
+    this.onCompile?.(source);
     let program: (ctx: CelActivation) => unknown;
     try {
       program = this.env.parse(source) as unknown as (ctx: CelActivation) => unknown;
@@ -75,7 +84,10 @@ export class CelEnvironment {
     return {
       source,
       evaluate(activation: CelActivation): unknown {
-        return fromCel(program(activation));
+        const value = program(activation);
+        // An async function (secret(), templateResource() on a cold cache) makes the result a
+        // Promise; callers that may meet one await it, the common sync path stays sync.
+        return value instanceof Promise ? value.then(fromCel) : fromCel(value);
       },
     };
   }

@@ -57,7 +57,13 @@ export function defineSource<const S extends SettingsSpec>(def: Omit<SourceDef<S
 
 /* ---------- Loaded settings: what a component receives, typed from its declaration ---------- */
 
-type Present<T extends Setting> = T extends { required: true } ? true : T extends { default: unknown } ? true : false;
+type Present<T extends Setting> = T extends { required: true }
+  ? true
+  : T extends { defaultAppliedByComponent: true }
+    ? false
+    : T extends { default: unknown }
+      ? true
+      : false;
 
 export type LoadedValue<T extends Setting> = T extends StringSetting
   ? T['enum'] extends readonly (infer E)[]
@@ -133,6 +139,8 @@ export interface BuildContext {
 
 export interface SourceContext extends BuildContext {
   flowName: string;
+  /** Messages the flow takes at once (workers plus buffer), for sources that pull only what fits. */
+  capacity: number;
   /** Runs one message through the flow, respecting `workers` and `buffer`; never rejects. */
   submit(msg: Message): Promise<FlowResult>;
 }

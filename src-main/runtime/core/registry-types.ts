@@ -7,6 +7,12 @@ export interface CelFunctionDef {
   signature: string;
   description: string;
   create(host: RuntimeHost): CelFunction['handler'];
+  /**
+   * Reads ahead, before sources start, what the function's calls with a literal first argument
+   * need (`secret("api-token")` gives `[["api-token"]]`), so those calls answer synchronously
+   * from the first message on. Reporting failures (a missing secret) is the function's business.
+   */
+  prefetch?(host: RuntimeHost, calls: string[][]): Promise<void>;
 }
 
 /** Every component the loader can build, by type. */

@@ -1,6 +1,7 @@
 import type { FlowResult, RunContext } from './engine/chain.ts';
 import type { Message } from './message.ts';
 import type { PlatformServices } from '../services/platform-services.ts';
+import type { ExchangeHub } from './exchange-hub.ts';
 
 /** What a running component can reach beyond its own settings. */
 export interface RuntimeHost {
@@ -10,6 +11,10 @@ export interface RuntimeHost {
   env(name: string): string | undefined;
   /** Masks secret values in text meant for people (error bodies, messages). */
   redact(text: string): string;
+  /** Adds a value read from a secret store to what logs, traces and errors mask. */
+  protectSecret(value: string): void;
   readonly identity: { deploymentId: string; instanceId: string };
   readonly services: PlatformServices;
+  /** Where server connectors report the requests they answer, for whoever watches (the studio). */
+  readonly exchanges?: ExchangeHub;
 }

@@ -1,4 +1,5 @@
 import { errorMessage } from './errors.ts';
+import type { ExchangeObserver } from './exchange-hub.ts';
 import type { LoadedDefinition } from './load/definition-loader.ts';
 import { loadDefinition, type LoadOptions } from './load/definition-loader.ts';
 import type { DefinitionText } from './load/integration-files.ts';
@@ -18,6 +19,7 @@ export interface RuntimeDescription {
 export class Runtime {
   private started = false;
   private readonly log: Logger;
+  private detachTraces: (() => void) | undefined;
 
   private constructor(
     readonly definition: LoadedDefinition,
@@ -36,9 +38,17 @@ export class Runtime {
     return this.definition.traces;
   }
 
+  /** Watches the requests this runtime's servers answer (and SSE frames they write); returns the unsubscribe. */
+  observe(observer: ExchangeObserver): () => void {
+    return this.definition.exchanges.add(observer);
+  }
+
   async start(): Promise<void> {
     const startedConnectors: typeof this.definition.connectors = [];
+    // Traces go to the platform while this runtime runs (a no-op when the platform takes none).
+    this.detachTraces = this.definition.host.services.telemetry.attachTraces(this.traces);
     try {
+      await this.definition.prepare?.();
       for (const c of this.definition.connectors) {
         await c.instance.start?.();
         startedConnectors.push(c);
@@ -48,6 +58,7 @@ export class Runtime {
     } catch (err) {
       for (const flow of this.definition.flows.values()) await flow.source?.stop().catch(() => {});
       for (const c of startedConnectors.reverse()) await c.instance.stop?.().catch(() => {});
+      this.detachTraces();
       throw err;
     }
     this.log.info('runtime started', { flows: [...this.definition.flows.keys()], services: this.definition.host.services.implementation });
@@ -74,6 +85,7 @@ export class Runtime {
     for (const c of [...this.definition.connectors].reverse()) {
       await c.instance.stop?.().catch((err) => this.log.warn('connector did not stop cleanly', { connector: c.name, error: errorMessage(err) }));
     }
+    this.detachTraces?.();
     this.log.info('runtime stopped');
   }
 

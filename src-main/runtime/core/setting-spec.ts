@@ -24,6 +24,12 @@ interface SettingBase {
   example?: unknown;
   /** Hidden from the editor's completion (still validated), e.g. test-only overrides. */
   hidden?: boolean;
+  /**
+   * The component applies `default` itself rather than the loader (docs and schema still show it):
+   * for a default that only fills a gap another source left, e.g. an option a connection string
+   * may already set. The setting then arrives undefined when it was not written.
+   */
+  defaultAppliedByComponent?: boolean;
 }
 
 export interface StringSetting extends SettingBase {

@@ -23,10 +23,32 @@ export interface TraceEvent {
   instance?: string;
 }
 
+/**
+ * A call a step made while it ran (an outbound HTTP request, a platform call), reported into its
+ * run's trace so an inspector can show it under the step.
+ */
+export interface TraceSpan {
+  kind: 'http' | 'platform';
+  flow: string;
+  runId: string;
+  correlationId: string;
+  /** What was called, e.g. `GET https://api.example.com/v1/items` or `kv.get`. */
+  name: string;
+  startedAt: number;
+  durationMs: number;
+  /** The HTTP status of the answer, when there was one. */
+  status?: number;
+  error?: string;
+  /** Plain data: method, url, attempts, cache hit, namespace… */
+  detail?: Record<string, unknown>;
+}
+
 export interface TraceSink {
   /** Ask for input/output snapshots of every step (costs a copy per step). */
   snapshots?: boolean;
   emit(event: TraceEvent): void;
+  /** Receives calls made by steps; sinks without it are never asked to build one. */
+  span?(span: TraceSpan): void;
 }
 
 /**
@@ -37,6 +59,8 @@ export class TraceHub {
   private readonly sinks = new Set<TraceSink>();
   active = false;
   snapshots = false;
+  /** True while some sink takes spans; callers check it before building one. */
+  spans = false;
   /** Applied to every event before a sink sees it; secrets never reach the trace view. */
   redactor: SecretRedactor | undefined;
 
@@ -60,8 +84,21 @@ export class TraceHub {
     }
   }
 
+  span(span: TraceSpan): void {
+    if (!this.spans) return;
+    if (this.redactor && this.redactor.size > 0) span = this.redactor.redactValue(span) as TraceSpan;
+    for (const s of this.sinks) {
+      try {
+        s.span?.(span);
+      } catch {
+        // As with events: the flow never fails because of who watches it.
+      }
+    }
+  }
+
   private refresh(): void {
     this.active = this.sinks.size > 0;
     this.snapshots = [...this.sinks].some((s) => s.snapshots === true);
+    this.spans = [...this.sinks].some((s) => typeof s.span === 'function');
   }
 }

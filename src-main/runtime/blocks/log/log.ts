@@ -9,10 +9,18 @@ export const log = implementBlock(logDef, (s, ctx) => {
     process(msg, run) {
       const act = activationOf(msg);
       const text = s.message.evaluate(act);
-      const fields: Record<string, unknown> = { correlationId: msg.correlationId, step: ctx.path, runId: run.runId };
-      for (const [k, e] of fieldEntries) fields[k] = toSnapshot(e.evaluate(act));
-      ctx.log[s.level](typeof text === 'string' ? text : JSON.stringify(toSnapshot(text)), fields);
-      return msg;
+      const values = fieldEntries.map(([, e]) => e.evaluate(act));
+      const write = (t: unknown, vs: unknown[]): typeof msg => {
+        const fields: Record<string, unknown> = { correlationId: msg.correlationId, step: ctx.path, runId: run.runId };
+        fieldEntries.forEach(([k], i) => (fields[k] = toSnapshot(vs[i])));
+        ctx.log[s.level](typeof t === 'string' ? t : JSON.stringify(toSnapshot(t)), fields);
+        return msg;
+      };
+      // Only an expression that waited (e.g. a secret read the first time) makes the step async.
+      if (text instanceof Promise || values.some((v) => v instanceof Promise)) {
+        return Promise.all([text, ...values]).then(([t, ...vs]) => write(t, vs));
+      }
+      return write(text, values);
     },
   };
 });

@@ -7,7 +7,15 @@ import { switchDef } from './switch.def.ts';
 export const switchBlock = implementBlock(switchDef, (s) => ({
   async process(msg, run) {
     const act = activationOf(msg);
-    const chosen = s.cases.find((c) => isTrue(c.when.evaluate(act)))?.steps ?? s.default;
+    let chosen = s.default;
+    for (const c of s.cases) {
+      const verdict = c.when.evaluate(act);
+      // A condition that waited (a secret read the first time) is awaited; others are not.
+      if (isTrue(verdict instanceof Promise ? await verdict : verdict)) {
+        chosen = c.steps;
+        break;
+      }
+    }
     if (!chosen) return msg;
     const result = await chosen.run(msg, run);
     if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a switch case failed');

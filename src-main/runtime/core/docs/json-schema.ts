@@ -127,7 +127,8 @@ export function settingSchema(s: Setting): Schema {
       schema = {};
       break;
   }
-  return stripUndefined({ ...schema, description: s.description, markdownDescription: hoverText(s), default: s.default, examples: s.example === undefined ? undefined : [s.example] });
+  // `doNotSuggest` (yaml-language-server) keeps a hidden setting out of completion while it still validates.
+  return stripUndefined({ ...schema, description: s.description, markdownDescription: hoverText(s), default: s.default, examples: s.example === undefined ? undefined : [s.example], doNotSuggest: s.hidden ? true : undefined });
 }
 
 export function hoverText(s: Setting): string {

@@ -1,6 +1,6 @@
-import { Halt, type Block } from '../component.ts';
+import { Halt, type Block, type StepResult } from '../component.ts';
 import { errorMessage } from '../errors.ts';
-import { toSnapshot, type Message, type MessageError, type Outcome } from '../message.ts';
+import { Message, toSnapshot, type MessageError, type Outcome } from '../message.ts';
 import type { TraceHub } from '../trace.ts';
 
 export interface FlowResult {
@@ -35,34 +35,90 @@ export interface Step {
 export class Chain {
   constructor(readonly steps: readonly Step[]) {}
 
-  async run(msg: Message, run: RunContext): Promise<FlowResult> {
+  run(msg: Message, run: RunContext): Promise<FlowResult> {
+    try {
+      const result = this.start(msg, run);
+      return result instanceof Promise ? result : Promise.resolve(result);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * Like run, but answers synchronously when every block does: most flows are a few sync blocks,
+   * and an async function per run costs more than the blocks themselves on the hot path.
+   */
+  start(msg: Message, run: RunContext): FlowResult | Promise<FlowResult> {
+    return this.runFrom(0, msg, run);
+  }
+
+  private runFrom(first: number, msg: Message, run: RunContext): FlowResult | Promise<FlowResult> {
     let current = msg;
-    for (const step of this.steps) {
+    for (let i = first; i < this.steps.length; i++) {
+      const step = this.steps[i];
       const trace = run.trace;
       const started = trace ? Date.now() : 0;
       const t0 = trace ? performance.now() : 0;
       const input = trace?.snapshots ? snapshot(current) : undefined;
-      let result: Awaited<ReturnType<Block['process']>>;
+      let result: StepResult | PromiseLike<StepResult>;
       try {
-        result = await step.block.process(current, run);
+        result = step.block.process(current, run);
       } catch (err) {
-        const error: MessageError = { message: errorMessage(err), step: step.path };
-        if (trace) emitStep(run, step, current, started, t0, 'failed', input, error.message);
-        return { outcome: 'failed', message: current, error };
+        return failedAt(run, step, current, started, t0, input, err);
       }
-      if (result === null) {
-        if (trace) emitStep(run, step, current, started, t0, 'dropped', input);
-        return { outcome: 'dropped', message: current };
-      }
-      if (result instanceof Halt) {
-        if (trace) emitStep(run, step, result.message, started, t0, 'completed', input);
-        return { outcome: 'completed', message: result.message, halted: true };
-      }
-      current = result;
-      if (trace) emitStep(run, step, current, started, t0, 'completed', input);
+      if (result instanceof Promise || isThenable(result)) return this.resume(i, result, current, run, started, t0, input);
+      const next = afterStep(run, step, current, result, started, t0, input);
+      if (!(next instanceof Message)) return next;
+      current = next;
     }
     return { outcome: 'completed', message: current };
   }
+
+  /** A block answered with a promise: wait for it, then carry on with the rest of the steps. */
+  private async resume(
+    i: number,
+    pending: PromiseLike<StepResult>,
+    current: Message,
+    run: RunContext,
+    started: number,
+    t0: number,
+    input: unknown,
+  ): Promise<FlowResult> {
+    const step = this.steps[i];
+    let result: StepResult;
+    try {
+      result = await pending;
+    } catch (err) {
+      return failedAt(run, step, current, started, t0, input, err);
+    }
+    const next = afterStep(run, step, current, result, started, t0, input);
+    return next instanceof Message ? this.runFrom(i + 1, next, run) : next;
+  }
+}
+
+function failedAt(run: RunContext, step: Step, msg: Message, started: number, t0: number, input: unknown, err: unknown): FlowResult {
+  const error: MessageError = { message: errorMessage(err), step: step.path };
+  if (run.trace) emitStep(run, step, msg, started, t0, 'failed', input, error.message);
+  return { outcome: 'failed', message: msg, error };
+}
+
+/** The message to go on with, or the chain's result when the step dropped or halted it. */
+function afterStep(run: RunContext, step: Step, current: Message, result: StepResult, started: number, t0: number, input: unknown): Message | FlowResult {
+  const trace = run.trace;
+  if (result === null) {
+    if (trace) emitStep(run, step, current, started, t0, 'dropped', input);
+    return { outcome: 'dropped', message: current };
+  }
+  if (result instanceof Halt) {
+    if (trace) emitStep(run, step, result.message, started, t0, 'completed', input);
+    return { outcome: 'completed', message: result.message, halted: true };
+  }
+  if (trace) emitStep(run, step, result, started, t0, 'completed', input);
+  return result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<StepResult> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function snapshot(msg: Message): unknown {

@@ -42,6 +42,11 @@ export class FlowRunner {
     return this.opts.name;
   }
 
+  /** Messages the flow takes before a submit is held back: workers plus buffer. */
+  get capacity(): number {
+    return this.opts.workers + this.opts.buffer;
+  }
+
   /** Messages running or waiting. */
   get inFlight(): number {
     return this.active + this.queue.length + this.heldSubmits;
@@ -101,8 +106,9 @@ export class FlowRunner {
     }
     // One slot freed: one held submit takes it; probes only look, so all of them may re-check.
     this.held.shift()?.();
-    for (const wake of this.readyProbes.splice(0)) wake();
-    if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
+    // Guarded: an empty splice still allocates, and this runs once per message.
+    if (this.readyProbes.length > 0) for (const wake of this.readyProbes.splice(0)) wake();
+    if (this.idleWaiters.length > 0 && this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   private async execute(msg: Message, depth: number): Promise<FlowResult> {
@@ -120,7 +126,8 @@ export class FlowRunner {
     const input = run.trace?.snapshots ? { body: toSnapshot(msg.body), vars: toSnapshot(msg.vars) } : undefined;
     let result: FlowResult;
     try {
-      result = await this.opts.steps.run(msg, run);
+      const first = this.opts.steps.start(msg, run);
+      result = first instanceof Promise ? await first : first;
       if (result.outcome === 'failed' && this.opts.onError) result = await this.recover(result, run);
     } catch (err) {
       result = { outcome: 'failed', message: msg, error: { message: errorMessage(err) } };

@@ -27,6 +27,16 @@ export const flowSpec = {
     description: 'Messages queued beyond the busy workers before the source is held back.',
   },
   steps: { type: 'steps', default: [], description: 'The blocks each message runs through, top to bottom.' },
+  leader: {
+    type: 'boolean',
+    default: false,
+    description:
+      "Only the elected instance of the deployment runs this flow's source (a schedule, a queue); when it dies another takes over within the leader TTL. Needs the platform's leader election.",
+  },
+  leaderKey: {
+    type: 'string',
+    description: 'Election key shared by the flows that must have one leader between them; defaults to `<deployment id>/<flow name>`.',
+  },
   onError: {
     type: 'steps',
     description:

@@ -10,7 +10,10 @@ import type { ComponentRegistry } from '../registry-types.ts';
 import type { RuntimeHost } from '../runtime-host.ts';
 import type { SettingsSpec } from '../setting-spec.ts';
 import { TraceHub } from '../trace.ts';
+import { ExchangeHub } from '../exchange-hub.ts';
 import { noPlatformServices, type PlatformServices } from '../../services/platform-services.ts';
+import { leaderGatedSource } from '../../services/leader-gated-source.ts';
+import { CelPrefetch } from './cel-prefetch.ts';
 import { envEntrySpec, flowSpec, FLOW_SOURCE_KEY, STEP_NAME_KEY, TOP_LEVEL_KEYS } from './definition-format.ts';
 import type { DeclaredEnv } from './env-vars.ts';
 import { loadSettings, problem, suggest, type SettingsLoadContext } from './settings-loader.ts';
@@ -30,6 +33,7 @@ export interface LoadOptions {
   identity?: { deploymentId: string; instanceId: string };
   log?: Logger;
   traces?: TraceHub;
+  exchanges?: ExchangeHub;
   /** Learns the values of `secret: true` variables so logs, traces and errors never show them. */
   redactor?: SecretRedactor;
 }
@@ -48,6 +52,8 @@ export interface LoadedFlow {
   runner: FlowRunner;
   sourceType?: string;
   source?: Source;
+  /** The leader-election key when only the elected instance runs this flow's source. */
+  leader?: string;
 }
 
 export interface LoadedDefinition {
@@ -58,7 +64,10 @@ export interface LoadedDefinition {
   flows: Map<string, LoadedFlow>;
   host: RuntimeHost;
   traces: TraceHub;
+  exchanges: ExchangeHub;
   redactor: SecretRedactor;
+  /** Reads ahead what CEL functions need (secrets, templates); the runtime awaits it before starting sources. */
+  prepare?(): Promise<void>;
 }
 
 interface Declared<T> {
@@ -77,8 +86,9 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
   const files = texts.map((t) => new YamlFile(t.file, t.text));
   const log = options.log ?? silentLogger;
   const traces = options.traces ?? new TraceHub();
-  const identity = options.identity ?? { deploymentId: 'local', instanceId: 'local-1' };
+  const exchanges = options.exchanges ?? new ExchangeHub();
   const services = options.services ?? noPlatformServices;
+  const identity = options.identity ?? services.identity;
   const redactor = options.redactor ?? new SecretRedactor();
   traces.redactor = redactor;
 
@@ -107,7 +117,8 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
   // Declared variables and their values.
   const env: DeclaredEnv[] = [];
   const envValues = new Map<string, string>();
-  const cel = createCelEnvironmentFor(options.registry, () => host);
+  const prefetch = new CelPrefetch(options.registry.celFunctions);
+  const cel = createCelEnvironmentFor(options.registry, () => host, (source) => prefetch.record(source));
   const baseCtx = (file: YamlFile): SettingsLoadContext => ({
     file,
     problems,
@@ -159,8 +170,10 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
   const host: RuntimeHost = {
     env: (n) => envValues.get(n),
     redact: (text) => redactor.redact(text),
+    protectSecret: (value) => redactor.add(value),
     identity,
     services,
+    exchanges,
     runFlow: (name: string, msg: Message, parent: RunContext): Promise<FlowResult> => {
       const flow = flows.get(name);
       if (!flow) return Promise.resolve({ outcome: 'failed', message: msg, error: { message: `no flow named "${name}"` } });
@@ -346,6 +359,11 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
     flows.set(d.name, flow);
     const sourceNode = isMap(d.node) ? (d.node.get(FLOW_SOURCE_KEY, true) as Node | undefined) : undefined;
     if (sourceNode) sourcesToBuild.push({ flow, node: sourceNode, decl: d });
+    if (settings.leader) {
+      // Replicas of one deployment elect per flow; another deployment's flow of the same name is not a rival.
+      flow.leader = settings.leaderKey ?? `${identity.deploymentId}/${d.name}`;
+      if (!sourceNode) problems.push({ location: d.file.at(d.keyNode), path: `${path}.leader`, message: 'leader: true elects the instance that runs the source, and this flow has no source' });
+    }
   }
 
   for (const { flow, node, decl } of sourcesToBuild) {
@@ -370,27 +388,34 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
     const ctx: SourceContext = {
       ...buildContext(path, decl.file, flow.name),
       flowName: flow.name,
+      capacity: flow.runner.capacity,
       submit: (msg) => flow.runner.submit(msg),
     };
     try {
       flow.source = impl.create(settings as never, ctx);
       flow.sourceType = type;
+      if (flow.leader) {
+        const refusal = services.refusalAtLoad('leaderElection', 'leader: true');
+        if (refusal) throw new Error(refusal);
+        flow.source = leaderGatedSource(flow.source, { key: flow.leader, services, log: ctx.log });
+      }
     } catch (err) {
       problems.push({ location: decl.file.at(typeNode ?? node), path, message: errorMessage(err) });
     }
   }
 
   if (problems.length > 0) throw new LoadError(sortProblems(problems));
-  return { files: texts.map((t) => t.file), env, envValues, connectors, flows, host, traces, redactor };
+  return { files: texts.map((t) => t.file), env, envValues, connectors, flows, host, traces, exchanges, redactor, prepare: () => prefetch.run(host) };
 }
 
-function createCelEnvironmentFor(registry: ComponentRegistry, host: () => RuntimeHost): CelEnvironment {
+function createCelEnvironmentFor(registry: ComponentRegistry, host: () => RuntimeHost, onCompile: (source: string) => void): CelEnvironment {
   return createCelEnvironment(
     registry.celFunctions.map((f) => {
       let handler: ((...args: never[]) => unknown) | undefined;
       // The host exists only once loading is under way; functions bind to it on first call.
       return { signature: f.signature, description: f.description, handler: (...args: never[]) => (handler ??= f.create(host()))(...args) };
     }),
+    onCompile,
   );
 }
 

@@ -63,7 +63,7 @@ export function loadSettings(
     if (seen.has(name)) continue;
     if (setting.required) {
       problem(ctx, map ?? node, `${path}.${name}`, `missing required setting "${name}" (${setting.description})`);
-    } else if (setting.default !== undefined) {
+    } else if (setting.default !== undefined && !setting.defaultAppliedByComponent) {
       out[name] = defaultValue(setting, ctx);
     }
   }

@@ -1,0 +1,51 @@
+import { Halt, implementBlock } from '../../core/component.ts';
+import { activationOf } from '../../core/activation.ts';
+import { FlowError } from '../../core/errors.ts';
+import { sleep } from '../../services/deliveries.ts';
+import type { HeldLease, LeaseService } from '../../services/platform-services.ts';
+import { lockDef } from './lock.def.ts';
+
+export const lock = implementBlock(lockDef, (s, ctx) => {
+  const refusal = ctx.host.services.refusalAtLoad('leases', 'a lock');
+  if (refusal) throw new Error(refusal);
+  return {
+    async process(msg, run) {
+      const name = await s.name.evaluate(activationOf(msg));
+      if (typeof name !== 'string' || name === '') throw new FlowError(`${ctx.path}.lock.name must be a non-empty string, got ${JSON.stringify(name)}`);
+      const lease = await acquire(ctx.host.services.leases, name, s.ttl, s.wait);
+      if (!lease) {
+        if (s.onBusy === 'drop') return null;
+        throw new FlowError(`lock "${name}" is held by another holder${s.wait > 0 ? ` and was not released within ${s.wait} ms` : ''}`, { status: 409 });
+      }
+      try {
+        const result = await s.steps.run(msg, run);
+        if (lease.lost.aborted) {
+          throw new FlowError(`${(lease.lost.reason as Error).message}; the steps ran partly without the lock, another holder may have run them too`);
+        }
+        if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a step inside the lock failed');
+        if (result.outcome === 'dropped') return null;
+        return result.halted ? new Halt(result.message) : result.message;
+      } finally {
+        await lease.release();
+      }
+    },
+  };
+});
+
+/**
+ * Tries at once, then again after a growing, jittered pause until `waitMs` has passed. Acquire
+ * never blocks on the platform, so waiting is polling; the jitter keeps contenders from
+ * retrying in lockstep.
+ */
+async function acquire(leases: LeaseService, name: string, ttlMs: number, waitMs: number): Promise<HeldLease | undefined> {
+  const deadline = Date.now() + waitMs;
+  let pause = 20;
+  for (;;) {
+    const lease = await leases.acquire(name, ttlMs);
+    if (lease) return lease;
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    await sleep(Math.min(pause * (0.5 + Math.random()), left));
+    pause = Math.min(pause * 2, 250);
+  }
+}

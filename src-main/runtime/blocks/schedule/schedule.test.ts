@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatformServer, type PlatformServer } from '../../../platform/index.ts';
+import { problemsOf, startYaml } from '../../testing/load-yaml.ts';
+import { apiEnv, runtimeOn, until, type RuntimeOnPlatform } from '../../services/testing/runtime-on-platform.ts';
+
+let dir: string;
+let platform: PlatformServer;
+
+// Short leadership numbers so takeover is quick: TTL 3 s, renew every second, observe every second.
+const TTL_MS = 3000;
+const OBSERVE_MS = 1000;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'flow-schedule-'));
+  platform = await startPlatformServer({
+    dataDir: join(dir, 'data'),
+    features: { leaderElection: { leaseTtlSeconds: TTL_MS / 1000, renewIntervalSeconds: 1, observeIntervalSeconds: OBSERVE_MS / 1000 } },
+  });
+});
+afterAll(async () => {
+  await platform.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const leaderSchedule = `flows:
+  tick:
+    leader: true
+    source: {type: schedule, interval: 200ms}
+    steps:
+      - log: {message: '"tick"'}
+`;
+
+const ticks = (r: RuntimeOnPlatform): number => r.logs.filter((l) => l.msg === 'tick').length;
+
+describe('the schedule source', () => {
+  it('runs the flow every interval with the due time in vars.scheduledAt, and checks its settings', async () => {
+    const { runtime, logs } = await startYaml(`flows:\n  t:\n    source: {type: schedule, interval: 100ms, body: {job: x}}\n    steps:\n      - log: {message: 'body.job + " " + vars.scheduledAt'}\n`);
+    try {
+      await until(() => logs.filter((l) => l.msg.startsWith('x ')).length >= 3, 2000, 'three runs');
+      expect(logs.find((l) => l.msg.startsWith('x '))!.msg).toMatch(/^x \d{4}-\d\d-\d\dT/);
+    } finally {
+      await runtime.stop();
+    }
+    expect(problemsOf(`flows:\n  t:\n    source: {type: schedule}\n`)).toEqual(['flows.yaml:3:13 flows.t.source: a schedule needs exactly one of interval or cron']);
+    expect(problemsOf(`flows:\n  t:\n    source: {type: schedule, cron: "0 25 * * *"}\n`)[0]).toMatch(/cron hour: "25" is not between 0 and 23/);
+  });
+
+  it('refuses leader: true on a flow without a source', () => {
+    expect(problemsOf(`flows:\n  t:\n    leader: true\n`)).toEqual([
+      'flows.yaml:2:3 flows.t.leader: leader: true elects the instance that runs the source, and this flow has no source',
+    ]);
+  });
+
+  it('runs on the leader only; when the leader stops cleanly the other takes over at its next look', async () => {
+    const a = await runtimeOn(platform, leaderSchedule, { instanceId: 'a', deploymentId: 'clean' });
+    await until(() => ticks(a) > 0, 3000, 'a to lead');
+    const b = await runtimeOn(platform, leaderSchedule, { instanceId: 'b', deploymentId: 'clean' });
+    try {
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(ticks(b)).toBe(0);
+      expect(ticks(a)).toBeGreaterThan(3);
+      const stopped = Date.now();
+      await a.stop();
+      await until(() => ticks(b) > 0, OBSERVE_MS + 1500, 'b to take over');
+      // Resigning frees the key at once: no need to wait out the TTL.
+      expect(Date.now() - stopped).toBeLessThan(OBSERVE_MS + 1000);
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('lets the other instance take over within the lease TTL when the leader is killed', async () => {
+    const definition = join(dir, 'integration');
+    await import('node:fs').then((fs) => fs.mkdirSync(definition, { recursive: true }));
+    writeFileSync(join(definition, 'tick.yaml'), leaderSchedule);
+    const child: ChildProcess = spawn(process.execPath, ['bin/flow-studio.js', 'run', definition], {
+      cwd: process.cwd(),
+      env: { ...process.env, ...apiEnv(platform, { instanceId: 'killed', deploymentId: 'crash' }), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let childTicks = 0;
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      childTicks = (output.match(/"msg":"tick"/g) ?? []).length;
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let b: RuntimeOnPlatform | undefined;
+    try {
+      // A cold start of the CLI (TypeScript loader) can take long on a busy machine.
+      await until(() => childTicks > 0, 45_000, `the child to lead (output so far: ${output.slice(-500)})`);
+      b = await runtimeOn(platform, leaderSchedule, { instanceId: 'survivor', deploymentId: 'crash' });
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(ticks(b)).toBe(0);
+      child.kill('SIGKILL');
+      const killed = Date.now();
+      const survivor = b;
+      await until(() => ticks(survivor) > 0, TTL_MS + OBSERVE_MS + 2000, 'the survivor to take over');
+      const takeover = Date.now() - killed;
+      // The claim outlives its holder by at most one TTL; the survivor looks every observe interval.
+      expect(takeover).toBeLessThanOrEqual(TTL_MS + OBSERVE_MS + 300);
+    } finally {
+      child.kill('SIGKILL');
+      await b?.stop();
+    }
+  }, 70_000);
+});

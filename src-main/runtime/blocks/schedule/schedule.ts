@@ -1,0 +1,58 @@
+import { implementSource } from '../../core/component.ts';
+import { deepCopy, Message } from '../../core/message.ts';
+import { parseCron, type CronSchedule } from './cron.ts';
+import { scheduleSourceDef } from './schedule.def.ts';
+
+export const scheduleSource = implementSource(
+  scheduleSourceDef,
+  (s, ctx) => {
+    const cron: CronSchedule | undefined = s.cron !== undefined ? parseCron(s.cron, s.timezone) : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let running = 0;
+    let active = false;
+
+    const dueAfter = (t: number): number => (cron ? cron.next(new Date(t)).getTime() : t + s.interval!);
+
+    const arm = (due: number): void => {
+      if (!active) return;
+      // Timers drift and clamp at ~24.8 days; re-arm toward the due time until it has come.
+      const wait = Math.min(Math.max(0, due - Date.now()), 2 ** 31 - 1);
+      timer = setTimeout(() => (Date.now() + 1 < due ? arm(due) : fire(due)), wait);
+    };
+
+    const fire = (due: number): void => {
+      arm(dueAfter(Math.max(due, Date.now())));
+      if (running > 0 && !s.overlap) {
+        ctx.log.debug('schedule tick skipped: the previous run is still going', { scheduledAt: new Date(due).toISOString() });
+        return;
+      }
+      running++;
+      const msg = new Message(deepCopy(s.body), { scheduledAt: new Date(due).toISOString() });
+      void ctx.submit(msg).finally(() => running--);
+    };
+
+    return {
+      async start() {
+        active = true;
+        arm(dueAfter(Date.now()));
+      },
+      async stop() {
+        active = false;
+        clearTimeout(timer);
+      },
+      describe: () => ({ schedule: s.cron ?? `every ${s.interval} ms`, timezone: cron ? s.timezone : undefined }),
+    };
+  },
+  (s) => {
+    if ((s.interval === undefined) === (s.cron === undefined)) return ['a schedule needs exactly one of interval or cron'];
+    if (s.interval !== undefined && s.interval <= 0) return ['interval must be longer than 0'];
+    if (s.cron !== undefined) {
+      try {
+        parseCron(s.cron);
+      } catch (err) {
+        return [(err as Error).message];
+      }
+    }
+    return [];
+  },
+);

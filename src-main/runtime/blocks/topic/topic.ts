@@ -1,0 +1,41 @@
+import { implementSource } from '../../core/component.ts';
+import type { TopicSubscription } from '../../services/platform-services.ts';
+import { AckBatcher } from '../queue/ack-batcher.ts';
+import { Consumer } from '../queue/queue-consumer.ts';
+import { deliveryMessage } from '../queue/wire-message.ts';
+import { topicSourceDef } from './topic.def.ts';
+
+export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
+  const refusal = ctx.host.services.refusalAtLoad('topics', 'a topic source');
+  if (refusal) throw new Error(refusal);
+  const topics = ctx.host.services.topics;
+  let subscription: TopicSubscription | undefined;
+  let consumer: Consumer | undefined;
+
+  return {
+    async start() {
+      subscription = await topics.subscribe(s.subject, { system: s.system });
+      const sub = subscription;
+      const acks = new AckBatcher((handles) => sub.ack(handles), Math.max(1, topics.maxBatch));
+      consumer = new Consumer({
+        capacity: ctx.capacity,
+        maxBatch: topics.maxBatch,
+        waitMs: s.pollWait ?? topics.pollTimeoutMs,
+        receive: (o) => sub.receive(o),
+        toMessage: (d) => deliveryMessage(d, s.subject),
+        submit: (msg) => ctx.submit(msg),
+        // No nack on a topic (spec 1 §4.4): the delivery is acknowledged whatever the flow did.
+        settle: (d) => acks.add(d.handle),
+        log: ctx.log,
+      });
+      consumer.start();
+    },
+    async stop() {
+      await consumer?.stop();
+      await subscription?.close();
+      consumer = undefined;
+      subscription = undefined;
+    },
+    describe: () => ({ subject: s.subject, system: s.system, subscription: subscription?.id }),
+  };
+});

@@ -1,0 +1,177 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FlowResult } from '../../core/engine/chain.ts';
+import { formatDuration } from '../../core/duration.ts';
+import { errorMessage } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import { Message } from '../../core/message.ts';
+import { BadRequestError } from './bad-request.ts';
+import { noteExchange } from './exchange-capture.ts';
+import { BodyTooLargeError, declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
+import { decodeBody, headerValue, queryOf } from './request-message.ts';
+import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
+import type { RoutePattern } from './route-pattern.ts';
+import type { Routable } from './route-table.ts';
+import type { SseRegistry } from './sse-registry.ts';
+import type { SseStream, StreamRules } from './sse-stream.ts';
+
+export interface RouteOptions {
+  flowName: string;
+  pattern: RoutePattern;
+  methods: readonly string[] | undefined;
+  /** Header names as written; each lands in the variable of that name. */
+  headers: readonly string[];
+  correlationIdHeader: string | undefined;
+  rawBodyVar: string | undefined;
+  rawBody: boolean;
+  /** 0 waits forever. */
+  timeoutMs: number;
+  maxBodyBytes: number;
+  response: ResponseRules;
+  /** Set on SSE routes. */
+  sse: (StreamRules & { streamVar: string; maxStreams: number | undefined; registry: SseRegistry }) | undefined;
+  submit(msg: Message): Promise<FlowResult>;
+  log: Logger;
+}
+
+/**
+ * One flow's route: turns a request into the flow's input message and the flow's result into the
+ * response (spec 2 §2.2–2.6). Everything refused before the flow runs (405 is the table's; 413,
+ * 400, 503 here) never reaches it.
+ */
+export class HttpRoute implements Routable {
+  readonly flowName: string;
+  readonly pattern: RoutePattern;
+  readonly methods: readonly string[] | undefined;
+  /** Set by the source's start/stop; a stopped route answers 503. */
+  active = false;
+  private openStreams = 0;
+  private readonly headerVars: ReadonlyArray<readonly [string, string]>;
+  private readonly correlationHeader: string | undefined;
+
+  constructor(private readonly o: RouteOptions) {
+    this.flowName = o.flowName;
+    this.pattern = o.pattern;
+    this.methods = o.methods;
+    this.headerVars = o.headers.map((h) => [h, h.toLowerCase()] as const);
+    this.correlationHeader = o.correlationIdHeader?.toLowerCase();
+  }
+
+  get isStream(): boolean {
+    return this.o.sse !== undefined;
+  }
+
+  /** Answers the request, whatever happens; never rejects. */
+  async handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string): Promise<void> {
+    try {
+      await this.answer(req, res, params, queryString);
+    } catch (err) {
+      this.o.log.error('http route failed', { flow: this.flowName, error: errorMessage(err) });
+      if (!res.headersSent) sendError(res, 500, 'internal error while answering the request', this.o.response.closeConnection);
+      else res.destroy();
+    }
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string): Promise<void> {
+    const o = this.o;
+    // Refused before `100 Continue` went out: the client will not send its body, so do not wait for it.
+    const close = o.response.closeConnection || (req.headers.expect !== undefined && expectsContinue(req));
+    if (!this.active) return sendError(res, 503, `flow "${this.flowName}" is not running`, close);
+    if (o.sse?.maxStreams !== undefined && this.openStreams >= o.sse.maxStreams) {
+      return sendError(res, 503, `${this.pattern.text} has ${o.sse.maxStreams} open streams, its maxStreams; try again later`, close, { 'retry-after': '1' });
+    }
+    if (declaredTooLarge(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes);
+    // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
+    if (expectsContinue(req)) res.writeContinue();
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, o.maxBodyBytes);
+    } catch (err) {
+      // Too large while streaming: the rest of the upload is dropped, never read into memory.
+      if (err instanceof BodyTooLargeError) refuseTooLarge(req, res, o.maxBodyBytes);
+      return; // otherwise the client left mid-body; nobody is there to answer
+    }
+    noteExchange(req, { body: raw });
+    let body: unknown;
+    try {
+      body = decodeBody(raw, req.headers['content-type'], o.rawBody);
+      if (body instanceof Promise) body = await body;
+    } catch (err) {
+      if (err instanceof BadRequestError) return sendError(res, 400, err.message, close);
+      throw err;
+    }
+    const msg = new Message(body, this.varsOf(req, params, queryString, raw), this.correlationIdOf(req));
+    noteExchange(req, { correlationId: msg.correlationId });
+    if (o.sse) return this.stream(msg, req, res, o.sse);
+    // The timer answers 504 itself; a result arriving later finds the response sent and is dropped.
+    const timer = o.timeoutMs > 0 ? setTimeout(answerTimeout, o.timeoutMs, this, res) : undefined;
+    const result = await o.submit(msg);
+    clearTimeout(timer);
+    sendResult(res, result, o.response);
+  }
+
+  describe(): Record<string, unknown> {
+    return { flow: this.flowName, path: this.pattern.text, methods: this.methods ?? 'any', sse: this.isStream };
+  }
+
+  private varsOf(req: IncomingMessage, params: Record<string, string> | undefined, queryString: string, raw: Buffer): Record<string, unknown> {
+    const vars: Record<string, unknown> = { method: req.method, query: queryOf(queryString) };
+    if (params) for (const k in params) vars[k] = params[k];
+    for (const [name, lower] of this.headerVars) {
+      const v = headerValue(req.headers, lower);
+      if (v !== undefined) vars[name] = v;
+    }
+    if (this.o.rawBodyVar !== undefined) vars[this.o.rawBodyVar] = raw.toString('utf8');
+    return vars;
+  }
+
+  private correlationIdOf(req: IncomingMessage): string | undefined {
+    if (this.correlationHeader === undefined) return undefined;
+    return headerValue(req.headers, this.correlationHeader) || undefined;
+  }
+
+  /**
+   * An SSE route (spec 2 §3.1): the flow's first frame turns the response into an event stream;
+   * a flow that ends first answers as any route does. The timeout bounds the wait for either.
+   */
+  private async stream(msg: Message, req: IncomingMessage, res: ServerResponse, sse: NonNullable<RouteOptions['sse']>): Promise<void> {
+    this.openStreams++;
+    const stream = sse.registry.open(res, sse, () => this.openStreams--);
+    msg.vars[sse.streamVar] = stream.address;
+    noteExchange(req, { stream: stream.address });
+    const running = this.o.submit(msg);
+    const first = await this.firstOf(running, stream);
+    if (stream.state === 'pending') {
+      stream.discard();
+      if (first === undefined || first === 'committed') return sendError(res, 504, this.timeoutText(), this.o.response.closeConnection);
+      return sendResult(res, first, this.o.response);
+    }
+    await stream.finish(await running);
+  }
+
+  private firstOf(running: Promise<FlowResult>, stream: SseStream): Promise<FlowResult | 'committed' | undefined> {
+    return new Promise((resolve) => {
+      const timer = this.o.timeoutMs > 0 ? setTimeout(resolve, this.o.timeoutMs, undefined) : undefined;
+      stream.onCommit = () => {
+        clearTimeout(timer);
+        resolve('committed');
+      };
+      void running.then((r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+    });
+  }
+
+  /** The flow took longer than the timeout: 504, and whatever it answers later is dropped. */
+  timedOut(res: ServerResponse): void {
+    sendError(res, 504, this.timeoutText(), this.o.response.closeConnection);
+  }
+
+  private timeoutText(): string {
+    return `flow "${this.flowName}" did not answer within ${formatDuration(this.o.timeoutMs)}`;
+  }
+}
+
+function answerTimeout(route: HttpRoute, res: ServerResponse): void {
+  route.timedOut(res);
+}

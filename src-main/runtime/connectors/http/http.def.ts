@@ -1,0 +1,68 @@
+import { defineConnector } from '../../core/component.ts';
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'] as const;
+
+export const httpDef = defineConnector({
+  type: 'http',
+  summary: 'An HTTP server; each flow with an http source adds a route to it.',
+  description:
+    'One server per connector. Host and port come from the settings, else `$HTTP_HOST` / `$HTTP_PORT`, else `0.0.0.0:8080`; an explicit port 0 lets the OS pick and the bound port is reported. The request becomes the flow’s input message and the flow’s final message the response. CORS is inert unless `cors.allowedOrigins` is non-empty.',
+  settings: {
+    host: { type: 'string', description: 'Interface to bind; default `$HTTP_HOST`, else 0.0.0.0. An explicit value wins over the variable.', example: '127.0.0.1' },
+    port: {
+      type: 'int',
+      minimum: 0,
+      maximum: 65535,
+      description: 'Port to bind; default `$HTTP_PORT`, else 8080. Explicit 0 lets the OS pick; an explicit value wins over the variable.',
+      example: 8080,
+    },
+    basePath: { type: 'string', description: 'Prefix of all routes.', example: '/api' },
+    keepAlive: { type: 'boolean', description: 'Enable HTTP keep-alives; unset keeps the server default (on), false closes each connection after its response.' },
+    requestTimeout: { type: 'duration', default: '30s', description: 'How long a handler waits for the flow before answering 504; a route’s `timeout` overrides it.' },
+    readTimeout: { type: 'duration', description: 'Longest time to receive a whole request (headers and body).' },
+    writeTimeout: { type: 'duration', description: 'Longest time a response write may stay blocked on a slow client before the connection is closed.' },
+    idleTimeout: { type: 'duration', description: 'How long an idle keep-alive connection waits for its next request.' },
+    cors: {
+      type: 'object',
+      description: 'Cross-origin access for browsers; inert unless allowedOrigins is non-empty. When enabled, OPTIONS preflights are answered and CORS headers are added on every route.',
+      fields: {
+        allowedOrigins: {
+          type: 'list',
+          description: 'Origins allowed, exact matches; a single `*` allows any.',
+          items: { type: 'string', description: 'An origin such as https://app.example.com, or *.' },
+          example: ['https://app.example.com'],
+        },
+        allowedMethods: {
+          type: 'list',
+          default: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+          description: 'Methods a preflight allows.',
+          items: { type: 'string', enum: HTTP_METHODS, description: 'An HTTP method.' },
+        },
+        allowedHeaders: {
+          type: 'list',
+          description: 'Request headers a preflight allows; default echo the requested headers.',
+          items: { type: 'string', description: 'A header name.' },
+        },
+        exposedHeaders: {
+          type: 'list',
+          description: 'Response headers the browser may read.',
+          items: { type: 'string', description: 'A header name.' },
+        },
+        allowCredentials: {
+          type: 'boolean',
+          default: false,
+          description: 'Allow cookies and credentials; the request’s origin is echoed instead of `*`.',
+        },
+        maxAge: { type: 'duration', description: 'How long a browser may cache a preflight answer.' },
+      },
+    },
+  },
+  example: `connectors:
+  http:
+    type: http
+    port: 8080
+    basePath: /api
+    cors:
+      allowedOrigins: [https://app.example.com]
+      allowCredentials: true`,
+});

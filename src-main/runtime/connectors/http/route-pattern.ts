@@ -1,0 +1,96 @@
+/**
+ * A route path such as `/orders/{id}/items/{item}`: literal segments and whole-segment `{name}`
+ * parameters, which land in `vars.<name>`.
+ */
+export interface RoutePattern {
+  /** As written (after the basePath), e.g. `/api/orders/{id}`. */
+  readonly text: string;
+  /** The same path with parameter names erased: two routes with one shape are the same route. */
+  readonly shape: string;
+  readonly segments: readonly Segment[];
+  readonly hasParams: boolean;
+}
+
+type Segment = { literal: string } | { param: string };
+
+const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** Parses a route path; throws an Error saying what is wrong with it. */
+export function parseRoutePattern(text: string): RoutePattern {
+  if (!text.startsWith('/')) throw new Error(`route path "${text}" must start with /`);
+  if (text.includes('?') || text.includes('#')) throw new Error(`route path "${text}" must not contain a query (?) or fragment (#)`);
+  const seen = new Set<string>();
+  const segments: Segment[] = text
+    .split('/')
+    .slice(1)
+    .map((part) => {
+      const m = PARAM.exec(part);
+      if (m) {
+        if (seen.has(m[1])) throw new Error(`route path "${text}" names parameter {${m[1]}} twice`);
+        seen.add(m[1]);
+        return { param: m[1] };
+      }
+      if (part.includes('{') || part.includes('}')) {
+        throw new Error(`route path "${text}": "${part}" is not a parameter; a parameter is a whole segment like {id} (letters, digits, _)`);
+      }
+      return { literal: part };
+    });
+  const shape = '/' + segments.map((s) => ('param' in s ? '{}' : s.literal)).join('/');
+  return { text, shape, segments, hasParams: seen.size > 0 };
+}
+
+/** Joins a basePath and a route path: `/api` + `/orders` → `/api/orders`. */
+export function joinBasePath(basePath: string | undefined, path: string): string {
+  if (!basePath) return path;
+  const base = '/' + basePath.replace(/^\/+|\/+$/g, '');
+  if (base === '/') return path;
+  return path === '/' ? base : base + path;
+}
+
+/** Thrown when a path parameter's percent-encoding is broken (answered 400). */
+export class BadPathError extends Error {}
+
+/**
+ * Matches request path segments against a pattern; returns the decoded parameters or undefined.
+ * Literal segments compare decoded, so `/caf%C3%A9` reaches a route written `/café`.
+ */
+export function matchSegments(pattern: RoutePattern, parts: readonly string[]): Record<string, string> | undefined {
+  const segs = pattern.segments;
+  if (segs.length !== parts.length) return undefined;
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i];
+    if ('literal' in s && s.literal !== parts[i] && s.literal !== decode(parts[i])) return undefined;
+  }
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i];
+    if ('param' in s) {
+      if (parts[i] === '') return undefined;
+      params[s.param] = decode(parts[i]);
+    }
+  }
+  return params;
+}
+
+function decode(part: string): string {
+  if (!part.includes('%')) return part;
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new BadPathError(`path segment "${part}" has broken percent-encoding`);
+  }
+}
+
+/**
+ * Orders patterns so a more literal one is tried first: `/orders/new` before `/orders/{id}`,
+ * comparing segment by segment from the left.
+ */
+export function compareSpecificity(a: RoutePattern, b: RoutePattern): number {
+  const n = Math.min(a.segments.length, b.segments.length);
+  for (let i = 0; i < n; i++) {
+    const al = 'literal' in a.segments[i];
+    const bl = 'literal' in b.segments[i];
+    if (al !== bl) return al ? -1 : 1;
+  }
+  return b.segments.length - a.segments.length;
+}

@@ -1,0 +1,78 @@
+import { implementSource, type Settings } from '../../core/component.ts';
+import { HttpConnector } from './http.ts';
+import { HttpRoute } from './http-route.ts';
+import { DEFAULT_HEARTBEAT_MS, routeSourceDef } from './route-source.def.ts';
+import { joinBasePath, parseRoutePattern } from './route-pattern.ts';
+import { hasLineBreak } from './sse-frame.ts';
+
+type RouteSettings = Settings<typeof routeSourceDef.settings>;
+
+/**
+ * The `http` source: registers the flow's route on its connector when built, so `validate`
+ * already reports two flows claiming one method and path; serves it between start and stop.
+ */
+export const routeSource = implementSource(
+  routeSourceDef,
+  (s, ctx) => {
+    const connector = ctx.connector(s.connector);
+    if (!(connector instanceof HttpConnector)) throw new Error(`connector "${s.connector}" is not an http connector`);
+    const redact = (text: string): string => ctx.host.redact(text);
+    const response = {
+      responseHeaders: (s.responseHeaders ?? []).filter((h) => h.toLowerCase() !== 'content-type'),
+      closeConnection: connector.closeConnection,
+      redact,
+    };
+    const route = new HttpRoute({
+      flowName: ctx.flowName,
+      pattern: parseRoutePattern(joinBasePath(connector.basePath, s.path)),
+      methods: s.methods && [...new Set(s.methods)],
+      headers: s.headers ?? [],
+      correlationIdHeader: s.correlationIdHeader,
+      rawBodyVar: s.rawBodyVar,
+      rawBody: s.rawBody,
+      timeoutMs: s.timeout ?? connector.requestTimeoutMs,
+      maxBodyBytes: s.maxBodyBytes,
+      response,
+      sse: s.sse?.enabled
+        ? {
+            ...response,
+            streamVar: s.sse.streamVar,
+            finalEvent: s.sse.finalEvent,
+            finalEventName: s.sse.finalEventName,
+            closeOnComplete: s.sse.closeOnComplete,
+            // 0 means the default, not off: a stream without heartbeats dies silently behind proxies.
+            heartbeatMs: s.sse.heartbeat || DEFAULT_HEARTBEAT_MS,
+            maxDurationMs: s.sse.maxDuration || undefined,
+            maxStreams: s.sse.maxStreams,
+            writeTimeoutMs: connector.writeTimeoutMs,
+            registry: connector.streams,
+          }
+        : undefined,
+      submit: ctx.submit,
+      log: ctx.log,
+    });
+    connector.addRoute(route);
+    return {
+      async start() {
+        route.active = true;
+      },
+      async stop() {
+        route.active = false;
+      },
+      describe() {
+        const base = connector.url();
+        return { ...route.describe(), connector: s.connector, url: base === undefined ? undefined : base + route.pattern.text };
+      },
+    };
+  },
+  (s: RouteSettings) => {
+    const problems: string[] = [];
+    try {
+      parseRoutePattern(s.path);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+    if (hasLineBreak(s.sse?.finalEventName)) problems.push('sse.finalEventName must not contain a line break');
+    return problems;
+  },
+);

@@ -1,0 +1,47 @@
+import { createLogger, type LogRecord } from '../../../core/logger.ts';
+import { Runtime } from '../../../core/runtime.ts';
+import type { TraceEvent } from '../../../core/trace.ts';
+import { testRegistry } from './test-registry.ts';
+
+export interface Served {
+  /** Base URL of the first http connector, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  runtime: Runtime;
+  logs: LogRecord[];
+  /** Run-level trace events (one per finished flow run), newest last. */
+  runs: TraceEvent[];
+  /** Resolves when a log record with this message appears (or fails after the timeout). */
+  logged(msg: string, timeoutMs?: number): Promise<LogRecord>;
+  stop(): Promise<void>;
+}
+
+/** Starts a definition (with the test-only `wait` block available) and finds its http connector. */
+export async function serveYaml(yaml: string, env: Record<string, string> = {}): Promise<Served> {
+  const logs: LogRecord[] = [];
+  const runtime = Runtime.load([{ file: 'flows.yaml', text: yaml }], {
+    registry: testRegistry,
+    env,
+    log: createLogger({ level: 'debug', sinks: [(r) => logs.push(r)] }),
+  });
+  const runs: TraceEvent[] = [];
+  runtime.traces.add({ emit: (e) => void (e.kind === 'run' && runs.push(e)) });
+  await runtime.start();
+  const http = runtime.describe().connectors.find((c) => c.type === 'http');
+  const url = http?.details?.url;
+  if (typeof url !== 'string') throw new Error('the definition has no started http connector');
+  const logged = async (msg: string, timeoutMs = 3_000): Promise<LogRecord> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = logs.find((l) => l.msg === msg);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no log "${msg}" within ${timeoutMs}ms; got: ${logs.map((l) => l.msg).join(' | ')}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { url, runtime, logs, runs, logged, stop: () => runtime.stop(1_000) };
+}
+
+/** The usual connector block for tests: loopback, OS-chosen port. */
+export const LOOPBACK = `connectors:
+  http: {type: http, host: 127.0.0.1, port: 0}
+`;

@@ -1,0 +1,35 @@
+import { defineBlock, implementBlock, type AnyBlockImpl } from '../../../core/component.ts';
+import type { ComponentRegistry } from '../../../core/registry-types.ts';
+import { registry } from '../../../registry.ts';
+
+const waitDef = defineBlock({
+  type: 'wait',
+  summary: 'Test only: holds the message for a while, as a slow backend would.',
+  settings: { for: { type: 'duration', required: true, description: 'How long to hold the message.' } },
+});
+
+/** A block that only tests need: a flow that takes time (timeouts, disconnects, heartbeats). */
+const wait = implementBlock(waitDef, (s) => ({
+  async process(msg) {
+    await new Promise((resolve) => setTimeout(resolve, s.for));
+    return msg;
+  },
+}));
+
+const failDef = defineBlock({
+  type: 'fail',
+  summary: 'Test only: fails with the given message, as a block whose error quotes a value would.',
+  settings: { message: { type: 'string', required: true, description: 'The error message.' } },
+});
+
+const fail = implementBlock(failDef, (s) => ({
+  process() {
+    throw new Error(s.message);
+  },
+}));
+
+/** The runtime's registry plus test-only blocks. */
+export const testRegistry: ComponentRegistry = {
+  ...registry,
+  blocks: new Map<string, AnyBlockImpl>([...registry.blocks, ['wait', wait as unknown as AnyBlockImpl], ['fail', fail as unknown as AnyBlockImpl]]),
+};

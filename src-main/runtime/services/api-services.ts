@@ -1,0 +1,39 @@
+import type { Logger } from '../core/logger.ts';
+import { apiConfigFromEnv, identityFromEnv } from './api-config.ts';
+import { assembleServices, describeCapabilities, type AssembledServices, type AssembleOptions } from './assemble-services.ts';
+import { discover, type Discovery } from './discovery.ts';
+import { HttpTransport } from './http-transport.ts';
+
+export interface ApiServicesOptions {
+  /** Shipping bounds; tests shrink them. */
+  telemetry?: AssembleOptions['telemetry'];
+}
+
+/**
+ * The `api` services module: reads its configuration from the environment, discovers what the
+ * platform implements (retrying within the budget), and logs the implementation and each
+ * capability's state once at startup.
+ */
+export async function createApiServices(env: Record<string, string | undefined>, log: Logger, options: ApiServicesOptions = {}): Promise<AssembledServices> {
+  const config = apiConfigFromEnv(env);
+  const identity = identityFromEnv(env);
+  const transport = new HttpTransport(config);
+  let discovery: Discovery;
+  try {
+    discovery = await discover(transport, config.baseUrl, { budgetMs: config.discoveryBudgetMs }, log);
+  } catch (err) {
+    await transport.close();
+    throw err;
+  }
+  const impl = discovery.implementation?.name;
+  const implementation = impl ? `api (${impl}${discovery.implementation?.version ? ` ${discovery.implementation.version}` : ''})` : 'api';
+  const services = assembleServices({ transport, discovery, identity, log, implementation, telemetry: options.telemetry, snapshotId: config.snapshotId });
+  log.info(`platform services: ${implementation} at ${config.baseUrl}`, {
+    specVersion: discovery.specVersion,
+    deployment: identity.deploymentId,
+    instance: identity.instanceId,
+    capabilities: describeCapabilities(services),
+    ...(config.snapshotId ? { snapshot: config.snapshotId } : {}),
+  });
+  return services;
+}

@@ -1,0 +1,117 @@
+import type { Logger } from '../core/logger.ts';
+import type { PlatformTransport } from './api-http.ts';
+import { CAPABILITY_NAMES, type CapabilityName, type UnsupportedPolicy } from './capability.ts';
+import { PlatformError } from './platform-error.ts';
+
+/** The contract version this runtime speaks (spec 1 §9). */
+export const SPEC_VERSION = '1.0';
+
+/** One feature block: the common fields plus whatever numbers and flags the capability has. */
+export interface FeatureBlock {
+  supported: boolean;
+  unsupported?: UnsupportedPolicy;
+  [field: string]: unknown;
+}
+
+export interface Discovery {
+  /** False when discovery answered 501: nothing is implemented, every capability degrades. */
+  implemented: boolean;
+  specVersion?: string;
+  implementation?: { name?: string; version?: string };
+  features: Partial<Record<CapabilityName, FeatureBlock>>;
+}
+
+export interface DiscoveryOptions {
+  budgetMs: number;
+  /** First retry delay; it doubles up to `maxDelayMs`. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/**
+ * GET /v1/discovery, retried with backoff while the platform is unreachable or answers a
+ * transient failure, for at most the budget (spec 1 §7). A refusal that waiting cannot fix (401,
+ * 404) fails at once so a wrong token or URL is reported without a 30-second pause.
+ */
+export async function discover(transport: PlatformTransport, baseUrl: string, options: DiscoveryOptions, log: Logger): Promise<Discovery> {
+  const deadline = Date.now() + options.budgetMs;
+  let delay = options.initialDelayMs ?? 100;
+  const maxDelay = options.maxDelayMs ?? 2000;
+  let attempt = 0;
+  for (;;) {
+    attempt++;
+    let failure: Error;
+    try {
+      const res = await transport.call({ method: 'GET', path: '/v1/discovery', timeoutMs: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
+      if (res.status === 200) return parseDiscovery(res.json(), log);
+      if (res.status === 501) return { implemented: false, features: {} };
+      const refused = new PlatformError(res.route, res.status, res.body, `discovery at ${baseUrl}`);
+      if (!transient(res.status)) throw withHint(refused, res.status);
+      failure = refused;
+    } catch (err) {
+      if (err instanceof PlatformError) throw err;
+      failure = err as Error;
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      throw new Error(`the platform at ${baseUrl} did not answer discovery within ${Math.round(options.budgetMs / 1000)} s (${attempt} attempts): ${failure.message}. Start it, fix FLOW_PLATFORM_API_URL, or raise FLOW_PLATFORM_API_DISCOVERY_BUDGET`);
+    }
+    if (attempt === 1 || attempt % 10 === 0) log.warn('platform discovery failed; retrying', { url: baseUrl, attempt, error: failure.message });
+    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+    delay = Math.min(delay * 2, maxDelay);
+  }
+}
+
+function transient(status: number): boolean {
+  return status >= 500 || status === 429 || status === 408;
+}
+
+function withHint(err: PlatformError, status: number): Error {
+  if (status === 401 || status === 403) {
+    err.message += ' (check FLOW_PLATFORM_API_TOKEN, FLOW_PLATFORM_API_TOKEN_FILE or FLOW_PLATFORM_API_HEADERS)';
+  } else if (status === 404) {
+    err.message += ' (is FLOW_PLATFORM_API_URL the server root, without /v1?)';
+  }
+  return err;
+}
+
+/** Unknown fields and features are ignored (spec 1 §9); a malformed block reads as unsupported. */
+export function parseDiscovery(doc: unknown, log: Logger): Discovery {
+  const d = (doc && typeof doc === 'object' ? doc : {}) as Record<string, unknown>;
+  const specVersion = typeof d.specVersion === 'string' ? d.specVersion : undefined;
+  if (specVersion !== SPEC_VERSION) {
+    log.warn(`the platform speaks delegation API ${specVersion ?? '(no specVersion)'}; this runtime speaks ${SPEC_VERSION}. Continuing: unknown fields are ignored`, {
+      specVersion,
+    });
+  }
+  const impl = d.implementation && typeof d.implementation === 'object' ? (d.implementation as Record<string, unknown>) : undefined;
+  const rawFeatures = d.features && typeof d.features === 'object' ? (d.features as Record<string, unknown>) : {};
+  const features: Discovery['features'] = {};
+  for (const name of CAPABILITY_NAMES) {
+    const block = rawFeatures[name];
+    if (!block || typeof block !== 'object') continue;
+    const b = block as Record<string, unknown>;
+    const unsupported = b.unsupported === 'noop' || b.unsupported === 'error' ? b.unsupported : undefined;
+    features[name] = { ...b, supported: b.supported === true, unsupported };
+  }
+  return {
+    implemented: true,
+    specVersion,
+    implementation: impl ? { name: str(impl.name), version: str(impl.version) } : undefined,
+    features,
+  };
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A numeric field of a feature block, or the fallback when absent or not a positive number. */
+export function featureNumber(block: FeatureBlock | undefined, field: string, fallback: number): number {
+  const v = block?.[field];
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+export function featureFlag(block: FeatureBlock | undefined, field: string): boolean {
+  return block?.[field] === true;
+}

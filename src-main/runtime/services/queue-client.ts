@@ -1,0 +1,132 @@
+import type { Identity } from './api-config.ts';
+import { seg, type PlatformResponse, type PlatformTransport } from './api-http.ts';
+import type { Capability } from './capability.ts';
+import { parseDeliveries, sleep } from './deliveries.ts';
+import { PlatformError } from './platform-error.ts';
+import type { Delivery, QueueReply, QueueService, ReceiveOptions } from './platform-services.ts';
+
+export interface QueueLimits {
+  requestReply: boolean;
+  pollTimeoutMs: number;
+  maxBatch: number;
+}
+
+/** A request that got no reply: 503 nobody consumes the subject, 504 the timeout passed. */
+export class QueueRequestError extends Error {
+  constructor(
+    readonly status: 503 | 504,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QueueRequestError';
+  }
+}
+
+/**
+ * Queues over /v1/queues (spec 1 §3.3, §4.3): point-to-point work shared by the replicas of one
+ * deployment, which all receive as one consumer group (the deployment id). Publish is never
+ * retried; request/reply is refused up front when the platform did not declare it.
+ */
+export class QueueClient implements QueueService {
+  readonly requestReply: boolean;
+  readonly pollTimeoutMs: number;
+  readonly maxBatch: number;
+
+  constructor(
+    private readonly http: PlatformTransport,
+    private readonly cap: Capability,
+    private readonly identity: Identity,
+    limits: QueueLimits,
+  ) {
+    this.requestReply = limits.requestReply;
+    this.pollTimeoutMs = limits.pollTimeoutMs;
+    this.maxBatch = limits.maxBatch;
+  }
+
+  async publish(subject: string, body: unknown, headers?: Record<string, string>): Promise<void> {
+    const op = `queue publish ${subject}`;
+    if (!this.cap.usable) throw this.cap.unavailable(op);
+    const res = await this.post(`/v1/queues/${seg(subject)}/publish`, { body, headers });
+    if (res.status === 202 || res.status === 200) return;
+    if (res.status === 501) throw this.cap.unavailable(op);
+    throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  async request(subject: string, body: unknown, options: { timeoutMs: number; headers?: Record<string, string> }): Promise<QueueReply> {
+    const op = `queue request ${subject}`;
+    if (!this.cap.usable) throw this.cap.unavailable(op);
+    if (!this.requestReply) {
+      throw new Error(`${op}: the platform does not implement request/reply (features.queues.requestReply is false); publish and consume a reply subject instead`);
+    }
+    const timeoutSeconds = options.timeoutMs / 1000;
+    const res = await this.post(`/v1/queues/${seg(subject)}/request`, { body, headers: options.headers, timeoutSeconds }, options.timeoutMs + 5000);
+    if (res.status === 200) return replyBody(res);
+    if (res.status === 503) throw new QueueRequestError(503, `${op}: nobody is consuming "${subject}" (503)`);
+    if (res.status === 504) throw new QueueRequestError(504, `${op}: no reply within ${timeoutSeconds} s (504)`);
+    if (res.status === 501) throw this.cap.unavailable(op);
+    throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  async receive(subject: string, options: ReceiveOptions): Promise<Delivery[]> {
+    const op = `queue receive ${subject}`;
+    if (!this.cap.usable) return this.idle(op, options);
+    const res = await this.post(
+      `/v1/queues/${seg(subject)}/receive`,
+      { waitSeconds: options.waitMs / 1000, maxMessages: options.maxMessages, consumerGroup: this.identity.deploymentId },
+      options.waitMs + 10_000,
+      options.signal,
+    );
+    if (res.status === 200) return parseDeliveries(res.json());
+    if (res.status === 204) return [];
+    if (res.status === 501) return this.idle(op, options);
+    throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  async ack(subject: string, handles: string[]): Promise<void> {
+    await this.settle('ack', subject, { handles, consumerGroup: this.identity.deploymentId });
+  }
+
+  async nack(subject: string, handles: string[], delayMs: number): Promise<void> {
+    await this.settle('nack', subject, { handles, consumerGroup: this.identity.deploymentId, delaySeconds: delayMs / 1000 });
+  }
+
+  async reply(replyTo: string, body: unknown, headers?: Record<string, string>): Promise<void> {
+    const op = 'queue reply';
+    if (!this.cap.usable) throw this.cap.unavailable(op);
+    const res = await this.post('/v1/queues/reply', { replyTo, body, headers });
+    if (res.status === 204 || res.status === 200 || res.status === 202) return;
+    if (res.status === 501) throw this.cap.unavailable(op);
+    throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  private async settle(kind: 'ack' | 'nack', subject: string, json: Record<string, unknown>): Promise<void> {
+    const op = `queue ${kind} ${subject}`;
+    if (!this.cap.usable) return this.cap.refuseIfError(op);
+    const res = await this.post(`/v1/queues/${seg(subject)}/${kind}`, json);
+    if (res.status === 204 || res.status === 200) return;
+    if (res.status === 501) return this.cap.refuseIfError(op);
+    throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  /** `unsupported: noop`: nothing to receive. Waiting out the window keeps a loop from spinning. */
+  private async idle(op: string, options: ReceiveOptions): Promise<Delivery[]> {
+    this.cap.refuseIfError(op);
+    await sleep(options.waitMs, options.signal);
+    return [];
+  }
+
+  private post(path: string, json: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<PlatformResponse> {
+    return this.http.call({ method: 'POST', path, json, capability: this.cap, timeoutMs, signal });
+  }
+}
+
+/** The reply as the platform relays it: `{body, headers}`. */
+function replyBody(res: PlatformResponse): QueueReply {
+  if (res.body.length === 0) return { body: null, headers: {} };
+  const parsed = res.json<{ body?: unknown; headers?: unknown }>();
+  const headers: Record<string, string> = {};
+  if (parsed.headers && typeof parsed.headers === 'object') {
+    for (const [k, v] of Object.entries(parsed.headers)) if (typeof v === 'string') headers[k] = v;
+  }
+  return { body: parsed.body ?? null, headers };
+}

@@ -1,0 +1,43 @@
+import { seg, type PlatformTransport } from './api-http.ts';
+import type { Capability } from './capability.ts';
+import { PlatformError } from './platform-error.ts';
+import type { ResourceKind, ResourceStore } from './platform-services.ts';
+
+/**
+ * GET /v1/resources/content?kind=&name= (spec 1 §4.1). There is no watch: callers read a
+ * resource once per generation (a runtime's lifetime) and keep it.
+ *
+ * A deployed runtime carries `FLOW_SNAPSHOT_ID` and reads its version tag's frozen resources
+ * from GET /snapshots/{id}/resources/content instead (spec 2 §4.2), with the same query and answers.
+ */
+export class ResourcesClient implements ResourceStore {
+  private readonly path: string;
+
+  constructor(
+    private readonly http: PlatformTransport,
+    private readonly cap: Capability,
+    snapshotId?: string,
+  ) {
+    this.path = snapshotId ? `/snapshots/${seg(snapshotId)}/resources/content` : '/v1/resources/content';
+  }
+
+  async read(kind: ResourceKind, name: string): Promise<string | undefined> {
+    const op = `resource ${kind} ${name}`;
+    if (!this.cap.usable) return this.degraded(op);
+    const res = await this.http.call({ method: 'GET', path: this.path, query: { kind, name }, capability: this.cap });
+    if (res.status === 200) return Buffer.from(res.body).toString('utf8');
+    // A missing snapshot is a misconfigured deployment, not a missing resource.
+    if (res.status === 404 && !isSnapshotMissing(res.body)) return undefined;
+    if (res.status === 501) return this.degraded(op);
+    throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  private degraded(op: string): undefined {
+    this.cap.refuseIfError(op);
+    return undefined;
+  }
+}
+
+function isSnapshotMissing(body: Uint8Array): boolean {
+  return Buffer.from(body).includes('"snapshot_not_found"');
+}
