@@ -20,6 +20,10 @@ import { ApiError } from './http/api-error.ts';
 import { bearerAuth } from './http/bearer-auth.ts';
 import { sendError } from './http/http-io.ts';
 import { Router } from './http/router.ts';
+import { createPlatformInspection, type PlatformInspection } from './inspect/platform-inspection.ts';
+import { Management } from './management/management.ts';
+import { managementRoutes } from './management/management-routes.ts';
+import { keyFileProtection, type SecretKeyProtection } from './management/secret-key-protection.ts';
 import { seedResourcesFromDir } from './management/seed-resources.ts';
 import { AgentMemoryStore } from './store/agent-memory-store.ts';
 import { openDatabase, type Db } from './store/database.ts';
@@ -47,6 +51,8 @@ export interface PlatformServerOptions {
   seedResourcesDir?: string;
   /** Told about failures answered with 500 (never with request bodies or secret values). Default: stderr. */
   onInternalError?: (err: Error, where: string) => void;
+  /** How the key of the cluster secret store is kept; default a 0600 key file in `dataDir`. */
+  secretKeyProtection?: SecretKeyProtection;
 }
 
 export interface PlatformServer {
@@ -63,8 +69,12 @@ export interface PlatformServer {
   readonly logs: TelemetryReader;
   /** Resources served by GET /v1/resources/content; the management side writes here. */
   readonly resources: ResourceStore;
+  /** Integrations, resources, tags, cluster secrets and deployments, for in-process callers (the studio). */
+  readonly management: Management;
   /** Every route served, and whether its capability is on (switched-off routes answer 501). */
   readonly routes: ReadonlyArray<{ method: string; path: string; capability: string; enabled: boolean }>;
+  /** In-process views of what is stored, for the studio's panels (src-main/platform/inspect/). */
+  readonly inspect: PlatformInspection;
   /** Stops listening, answers waiting long polls with 503, and closes the database. */
   close(): Promise<void>;
 }
@@ -125,6 +135,7 @@ async function serve(
     implementation: IMPLEMENTATION,
   };
   if (options.seedResourcesDir) seedResourcesFromDir(p.resources, options.seedResourcesDir);
+  const management = new Management(db, options.dataDir, options.secretKeyProtection ?? keyFileProtection());
 
   const dispatch = new QueueDispatch(p.queues, features, events);
   const requestReply = new RequestReply(p, dispatch);
@@ -140,6 +151,7 @@ async function serve(
     ...topics.routes(),
     ...agentMemoryRoutes(p),
     ...telemetryRoutes(p),
+    ...managementRoutes(management, features),
   );
   const authorize = token === undefined ? undefined : bearerAuth(token);
   const handler = requestHandler(router, authorize, onInternalError);
@@ -172,7 +184,9 @@ async function serve(
     traces: p.traces,
     logs: p.logs,
     resources: p.resources,
+    management,
     routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),
+    inspect: createPlatformInspection({ db, context: p, dispatch, topicRoutes: topics }),
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);

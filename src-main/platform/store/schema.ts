@@ -1,3 +1,5 @@
+import { managementMigration } from './management-schema.ts';
+
 /**
  * The platform database, one migration per entry; `PRAGMA user_version` records how many ran.
  * Append new migrations; never edit one that has shipped.
@@ -125,4 +127,5 @@ export const migrations: string[] = [
   CREATE TABLE log_records (id INTEGER PRIMARY KEY, received_at INTEGER NOT NULL, record TEXT NOT NULL);
   CREATE INDEX log_records_age ON log_records (received_at);
   `,
+  managementMigration,
 ];

@@ -1,0 +1,40 @@
+import type { PlatformContext } from '../delegation/platform-context.ts';
+import type { QueueDispatch } from '../delegation/queue-dispatch.ts';
+import type { TopicRoutes } from '../delegation/topics.ts';
+import type { Db } from '../store/database.ts';
+import { AgentInspection } from './agent-inspection.ts';
+import { KvInspection } from './kv-inspection.ts';
+import { LeaseInspection } from './lease-inspection.ts';
+import { QueueInspection } from './queue-inspection.ts';
+import { TopicInspection } from './topic-inspection.ts';
+
+/**
+ * What the studio's platform panels read from the store, in process: queues, topics, KV,
+ * leases and agent memory as stored now. Reads never change state; the few writes (test
+ * publishes, purge, subscription delete, versioned KV edits, conversation delete) go through
+ * the store calls the delegation routes use and emit the same feed events.
+ */
+export interface PlatformInspection {
+  readonly queues: QueueInspection;
+  readonly topics: TopicInspection;
+  readonly kv: KvInspection;
+  readonly leases: LeaseInspection;
+  readonly agents: AgentInspection;
+}
+
+export interface InspectionParts {
+  db: Db;
+  context: PlatformContext;
+  dispatch: QueueDispatch;
+  topicRoutes: TopicRoutes;
+}
+
+export function createPlatformInspection({ db, context: p, dispatch, topicRoutes }: InspectionParts): PlatformInspection {
+  return {
+    queues: new QueueInspection(db, p.queues, dispatch, p.events, p.features),
+    topics: new TopicInspection(db, p.topics, topicRoutes, p.events, p.features),
+    kv: new KvInspection(db, p.kv, p.events, p.features),
+    leases: new LeaseInspection(db),
+    agents: new AgentInspection(db, p.agentMemory),
+  };
+}

@@ -1,0 +1,23 @@
+/** Helpers for text the platform stored as it came: message headers and bodies kept as JSON text. */
+
+/** Stored headers (JSON text of a string map, or null) as a map; anything unreadable is an empty map. */
+export function parseHeaders(text: string | null): Record<string, string> {
+  if (!text) return {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A stored body cut by SQL to a preview: the text, its full size, and whether the cut hid some of it. */
+export function previewText(body: string, bodyBytes: number): { body: string; bodyBytes: number; truncated: boolean } {
+  return { body, bodyBytes, truncated: Buffer.byteLength(body) < bodyBytes };
+}
+
+/** Refuses an empty name with a message saying what it is for. */
+export function requireName(value: string, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new Error(`${what} is empty; give one`);
+  return value;
+}

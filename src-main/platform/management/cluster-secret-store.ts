@@ -1,0 +1,167 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiError } from '../http/api-error.ts';
+import type { Db } from '../store/database.ts';
+import type { SecretKeyProtection } from './secret-key-protection.ts';
+
+export const SECRET_OBJECT_FILE = 'flow-secrets';
+const FORMAT = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const AAD = Buffer.from('flow-secrets');
+
+export interface SecretInfo {
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  updatedBy: string;
+}
+
+/**
+ * Cluster secrets (spec 2 §2.11). Every value is a key of one object, `flow-secrets`, kept as
+ * one AES-256-GCM sealed file beside the database, with its key protected outside the database;
+ * the database keeps names and timestamps only. Nothing here puts a value in an error message.
+ *
+ * A write seals the whole object to a temporary file and renames it over the old one before the
+ * name reaches the database, so a crash leaves at worst a value without a name, which the next
+ * start drops.
+ */
+export class ClusterSecretStore {
+  private key: Buffer | undefined;
+  private values: Map<string, string> | undefined;
+  private readonly path: string;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dataDir: string,
+    private readonly protection: SecretKeyProtection,
+  ) {
+    this.path = join(dataDir, SECRET_OBJECT_FILE);
+  }
+
+  /** Names and timestamps, by name. */
+  list(): SecretInfo[] {
+    return (this.db.prepare('SELECT name, created_at, updated_at, updated_by FROM cluster_secrets ORDER BY name').all() as SecretRow[]).map(info);
+  }
+
+  get(name: string): SecretInfo | undefined {
+    const row = this.db.prepare('SELECT name, created_at, updated_at, updated_by FROM cluster_secrets WHERE name = ?').get(name) as SecretRow | undefined;
+    return row && info(row);
+  }
+
+  /** Creates or overwrites; true when created. */
+  put(name: string, value: string, actor: string): boolean {
+    const existed = this.get(name) !== undefined;
+    const next = new Map(this.load());
+    next.set(name, value);
+    this.save(next);
+    const now = Date.now();
+    this.db
+      .prepare(
+        `INSERT INTO cluster_secrets (name, created_at, updated_at, updated_by) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+      )
+      .run(name, now, now, actor);
+    return !existed;
+  }
+
+  /** Deletes the name, then the value; false when there was no such secret. */
+  delete(name: string): boolean {
+    const removed = this.db.prepare('DELETE FROM cluster_secrets WHERE name = ?').run(name).changes === 1;
+    const values = this.load();
+    if (values.has(name)) {
+      const next = new Map(values);
+      next.delete(name);
+      this.save(next);
+    }
+    return removed;
+  }
+
+  /**
+   * The value, for the process that starts a deployment's runtime (the equivalent of a secret
+   * reference resolved into a pod's environment). In process only: no route calls it.
+   */
+  reveal(name: string): string | undefined {
+    if (!this.get(name)) return undefined;
+    return this.load().get(name);
+  }
+
+  private load(): Map<string, string> {
+    if (this.values) return this.values;
+    this.key ??= this.loadKey();
+    let sealed: Buffer | undefined;
+    try {
+      sealed = readFileSync(this.path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const values = new Map<string, string>(sealed ? Object.entries(this.open(sealed)) : []);
+    // Values whose name never reached the database (a crash mid-write) are dropped.
+    const names = new Set(this.db.prepare('SELECT name FROM cluster_secrets').pluck().all() as string[]);
+    let orphans = false;
+    for (const name of values.keys()) {
+      if (!names.has(name)) {
+        values.delete(name);
+        orphans = true;
+      }
+    }
+    if (orphans) this.save(values);
+    this.values = values;
+    return values;
+  }
+
+  private loadKey(): Buffer {
+    try {
+      return this.protection.loadKey(this.dataDir);
+    } catch (err) {
+      throw new ApiError(503, 'secret_store_unavailable', `the secret store is unavailable: its key is kept by ${this.protection.description}, which failed: ${(err as Error).message}`);
+    }
+  }
+
+  private save(values: Map<string, string>): void {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key!, iv);
+    cipher.setAAD(AAD);
+    const body = Buffer.concat([cipher.update(JSON.stringify(Object.fromEntries(values))), cipher.final()]);
+    const sealed = Buffer.concat([Buffer.from([FORMAT]), iv, cipher.getAuthTag(), body]);
+    const tmp = `${this.path}.tmp`;
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, sealed);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.path);
+    this.values = values;
+  }
+
+  private open(sealed: Buffer): Record<string, string> {
+    if (sealed[0] !== FORMAT || sealed.length < 1 + IV_BYTES + TAG_BYTES) {
+      throw new ApiError(503, 'secret_store_unavailable', `the secret store ${SECRET_OBJECT_FILE} has an unknown format; restore it from a backup`);
+    }
+    const decipher = createDecipheriv('aes-256-gcm', this.key!, sealed.subarray(1, 1 + IV_BYTES));
+    decipher.setAAD(AAD);
+    decipher.setAuthTag(sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
+    try {
+      const plain = Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
+      return JSON.parse(plain.toString('utf8')) as Record<string, string>;
+    } catch {
+      throw new ApiError(
+        503,
+        'secret_store_unavailable',
+        `the secret store ${SECRET_OBJECT_FILE} does not open with its key (${this.protection.description}): the key was replaced or the file altered`,
+      );
+    }
+  }
+}
+
+interface SecretRow {
+  name: string;
+  created_at: number;
+  updated_at: number;
+  updated_by: string;
+}
+
+const info = (r: SecretRow): SecretInfo => ({ name: r.name, createdAt: r.created_at, updatedAt: r.updated_at, updatedBy: r.updated_by });

@@ -1,0 +1,65 @@
+import { readBody, readJsonObject, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
+import { tooLarge } from '../http/api-error.ts';
+import type { Route } from '../http/router.ts';
+import { MAX_JSON_BODY_BYTES } from '../delegation/platform-context.ts';
+import type { Management } from './management.ts';
+import { actorOf, checkDefinitionFile, checkId } from './names.ts';
+import { contentOf, contentView, integrationView } from './views.ts';
+
+/** A bundle upload may hold every definition and resource of an integration at once. */
+export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+
+const integrationId = (raw: string): string => checkId(raw, 'the integration id', 'orders-api');
+
+/** Integrations, their definition files, and their bundle (download and upload). */
+export function integrationRoutes(m: Management): Route[] {
+  const route = (method: Route['method'], path: string, handle: Route['handle']): Route => ({ method, path, capability: 'management', enabled: true, handle });
+  return [
+    route('GET', '/integrations', (ctx) => {
+      sendJson(ctx.res, 200, { integrations: m.integrations.list().map(integrationView) });
+    }),
+    route('GET', '/integrations/{id}', (ctx) => {
+      sendJson(ctx.res, 200, integrationView(m.integrations.require(integrationId(ctx.params.id))));
+    }),
+    route('PUT', '/integrations/{id}', (ctx) => {
+      const id = integrationId(ctx.params.id);
+      const created = m.integrations.ensure(id, actorOf(ctx.req.headers['x-flow-actor']));
+      sendJson(ctx.res, created ? 201 : 200, integrationView(m.integrations.require(id)));
+    }),
+
+    route('GET', '/integrations/{id}/definitions', (ctx) => {
+      const id = integrationId(ctx.params.id);
+      const definitions = m.integrations.listDefinitions(id).map((d) => ({ ...d, updatedAt: new Date(d.updatedAt).toISOString() }));
+      sendJson(ctx.res, 200, { definitions });
+    }),
+    route('GET', '/integrations/{id}/definitions/{file}', (ctx) => {
+      const d = m.integrations.getDefinition(integrationId(ctx.params.id), ctx.params.file);
+      sendJson(ctx.res, 200, { file: d.file, bytes: d.bytes, updatedAt: new Date(d.updatedAt).toISOString(), updatedBy: d.updatedBy, ...contentView(d.content) });
+    }),
+    route('PUT', '/integrations/{id}/definitions/{file}', async (ctx) => {
+      const id = integrationId(ctx.params.id);
+      const file = checkDefinitionFile(ctx.params.file);
+      const actor = actorOf(ctx.req.headers['x-flow-actor']);
+      const content = contentOf(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES), true)!;
+      const created = m.integrations.putDefinition(id, file, content, actor);
+      const d = m.integrations.getDefinition(id, file);
+      sendJson(ctx.res, created ? 201 : 200, { file: d.file, bytes: d.bytes, updatedAt: new Date(d.updatedAt).toISOString(), updatedBy: d.updatedBy });
+    }),
+    route('DELETE', '/integrations/{id}/definitions/{file}', (ctx) => {
+      m.integrations.deleteDefinition(integrationId(ctx.params.id), ctx.params.file, actorOf(ctx.req.headers['x-flow-actor']));
+      sendEmpty(ctx.res, 204);
+    }),
+
+    route('GET', '/integrations/{id}/bundle', (ctx) => {
+      const id = integrationId(ctx.params.id);
+      sendBytes(ctx.res, 200, m.bundle(id), { 'content-type': 'application/x-tar', 'content-disposition': `attachment; filename="${id}.tar"` });
+    }),
+    route('PUT', '/integrations/{id}/bundle', async (ctx) => {
+      const id = integrationId(ctx.params.id);
+      const actor = actorOf(ctx.req.headers['x-flow-actor']);
+      const archive = await readBody(ctx.req, MAX_BUNDLE_BYTES, (max) => tooLarge('body_too_large', `the bundle is larger than ${max} bytes; split large files out of the integration`));
+      m.uploadBundle(id, archive, actor);
+      sendJson(ctx.res, 200, integrationView(m.integrations.require(id)));
+    }),
+  ];
+}
