@@ -1,0 +1,165 @@
+import type { RunLink } from '../../../shared/platform-views.ts';
+import type { TraceEvent, TraceHub } from '../../runtime/core/trace.ts';
+
+/** A finished run as the links need it. */
+export interface RunRef {
+  runId: string;
+  flow: string;
+  integration: string;
+  outcome: TraceEvent['outcome'];
+  correlationId: string;
+  startedAt: number;
+  endedAt: number;
+}
+
+/** A finished step of a block that talks to the platform (kv, lock). */
+interface PlatformStep {
+  block: string;
+  startedAt: number;
+  endedAt: number;
+  run: Omit<RunRef, 'outcome' | 'endedAt' | 'startedAt'>;
+}
+
+export interface RunLinksOptions {
+  /** Correlation ids remembered; the oldest are forgotten first. */
+  maxCorrelations?: number;
+  /** Platform steps remembered for matching writes to runs. */
+  maxSteps?: number;
+}
+
+/** Blocks whose platform calls are matched to runs by time. */
+const TIMED_BLOCKS = new Set(['kv-put', 'kv-delete', 'lock']);
+/** Clock slack between a step's bounds (ms, from Date.now at its start) and a platform event's time. */
+const SLACK_MS = 2;
+
+/**
+ * Which runs produced or consumed what the platform saw. Queue and topic messages carry the
+ * publisher's correlation id in a header, and the consuming run takes it over, so a message
+ * leads to its runs by correlation id. KV writes and leases carry nothing: they are matched to
+ * the kv or lock step that was running at that moment, which is exact unless two such steps
+ * overlapped (then the candidates are counted, not guessed).
+ */
+export class RunLinks {
+  private readonly byCorrelation = new Map<string, RunRef[]>();
+  private readonly outcomes = new Map<string, RunRef>();
+  private steps: PlatformStep[] = [];
+  private readonly maxCorrelations: number;
+  private readonly maxSteps: number;
+
+  constructor(options: RunLinksOptions = {}) {
+    this.maxCorrelations = options.maxCorrelations ?? 100_000;
+    this.maxSteps = options.maxSteps ?? 20_000;
+  }
+
+  /** Follows a runtime's traces (no snapshots, no spans); returns what stops it. */
+  watch(integration: string, traces: TraceHub): () => void {
+    return traces.add({ emit: (e) => this.record(integration, e) });
+  }
+
+  record(integration: string, e: TraceEvent): void {
+    if (e.kind === 'run') {
+      const ref: RunRef = {
+        runId: e.runId,
+        flow: e.flow,
+        integration,
+        outcome: e.outcome,
+        correlationId: e.correlationId,
+        startedAt: e.startedAt,
+        endedAt: e.startedAt + e.durationMs,
+      };
+      let list = this.byCorrelation.get(e.correlationId);
+      if (!list) {
+        this.byCorrelation.set(e.correlationId, (list = []));
+        if (this.byCorrelation.size > this.maxCorrelations) this.byCorrelation.delete(this.byCorrelation.keys().next().value!);
+      }
+      list.push(ref);
+      this.outcomes.set(e.runId, ref);
+      if (this.outcomes.size > this.maxCorrelations) this.outcomes.delete(this.outcomes.keys().next().value!);
+      return;
+    }
+    if (e.block === undefined || !TIMED_BLOCKS.has(e.block)) return;
+    this.steps.push({
+      block: e.block,
+      startedAt: e.startedAt,
+      endedAt: e.startedAt + e.durationMs,
+      run: { runId: e.runId, flow: e.flow, integration, correlationId: e.correlationId },
+    });
+    if (this.steps.length > this.maxSteps * 2) this.steps = this.steps.slice(-this.maxSteps);
+  }
+
+  /** Runs with this correlation id, in the order they ended. */
+  runs(correlationId: string): readonly RunRef[] {
+    return this.byCorrelation.get(correlationId) ?? [];
+  }
+
+  /**
+   * The run that published at `at`: one of the correlation's runs going on at that moment. It
+   * started no later than the publish (both clocks are this process's Date.now), so a consumer
+   * that started a moment after is never taken for it; of several, the earliest started.
+   */
+  producer(correlationId: string | undefined, at: number): RunLink | undefined {
+    if (!correlationId) return undefined;
+    let best: RunRef | undefined;
+    for (const r of this.runs(correlationId)) {
+      if (r.startedAt <= at && r.endedAt >= at - SLACK_MS && (!best || r.startedAt < best.startedAt)) best = r;
+    }
+    return best && link(best, 'producer');
+  }
+
+  /**
+   * The first run with the correlation id that started at or after a delivery at `at`: the run
+   * the delivery started. Runs that started before `publishedAt` (the publisher) never count.
+   */
+  consumerAfter(correlationId: string | undefined, group: string | undefined, at: number, publishedAt = 0): RunLink | undefined {
+    let best: RunRef | undefined;
+    for (const r of this.consumers(correlationId, group, publishedAt)) {
+      if (r.startedAt >= at && (!best || r.startedAt < best.startedAt)) best = r;
+    }
+    return best && link(best, 'consumer');
+  }
+
+  /** The consuming run that ended last at or before `at`: what an ack, nack or reply settled. */
+  consumerBefore(correlationId: string | undefined, group: string | undefined, at: number, publishedAt = 0): RunLink | undefined {
+    let best: RunRef | undefined;
+    for (const r of this.consumers(correlationId, group, publishedAt)) {
+      if (r.endedAt <= at + SLACK_MS && (!best || r.endedAt > best.endedAt)) best = r;
+    }
+    return best && link(best, 'consumer');
+  }
+
+  /**
+   * Runs that may have consumed a message: same correlation id, started after it was published,
+   * and of the integration named like the consumer group when there is one (a deployment
+   * receives as its deployment id).
+   */
+  private consumers(correlationId: string | undefined, group: string | undefined, publishedAt: number): RunRef[] {
+    if (!correlationId) return [];
+    const runs = this.runs(correlationId).filter((r) => r.startedAt >= publishedAt);
+    const ofGroup = group ? runs.filter((r) => r.integration === group) : [];
+    return ofGroup.length > 0 ? ofGroup : runs;
+  }
+
+  /**
+   * The run whose `blocks` step was running at `at`: exactly one, or a count of candidates.
+   * A step is known once it has finished, so a write by a step still running has none yet.
+   */
+  stepAt(at: number, blocks: readonly string[], role: RunLink['role']): { run?: RunLink; candidates: number } {
+    const ids = new Set<string>();
+    let only: PlatformStep | undefined;
+    for (let i = this.steps.length - 1; i >= 0; i--) {
+      const s = this.steps[i];
+      if (!blocks.includes(s.block) || s.startedAt > at + SLACK_MS || s.endedAt < at - SLACK_MS) continue;
+      if (!ids.has(s.run.runId)) {
+        ids.add(s.run.runId);
+        only = s;
+      }
+    }
+    if (ids.size !== 1) return { candidates: ids.size };
+    const outcome = this.outcomes.get(only!.run.runId)?.outcome ?? 'completed';
+    return { run: { runId: only!.run.runId, flow: only!.run.flow, integration: only!.run.integration, outcome, role }, candidates: 1 };
+  }
+}
+
+export function link(r: RunRef, role: RunLink['role']): RunLink {
+  return { runId: r.runId, flow: r.flow, integration: r.integration, outcome: r.outcome, role };
+}

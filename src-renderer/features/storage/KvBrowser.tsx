@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react';
+import { platformQueries } from '../../api/platform-queries.ts';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { useLiveQuery } from '../../components/use-live-query.ts';
+import { VirtualList } from '../../components/VirtualList.tsx';
+import { clockTime } from '../../shell/format.ts';
+import { useStudio } from '../../store/studio-store.ts';
+import { KeyTree } from './KeyTree.tsx';
+import { KvEntryPanel, Writer } from './KvEntryPanel.tsx';
+
+/** KV: namespaces → keys (slashes as a tree) → the entry; recent writes with the runs that made them. */
+export function KvBrowser() {
+  const at = useStudio((s) => s.platformAt);
+  const setAt = useStudio((s) => s.setPlatformAt);
+  const { namespace, key } = useStudio((s) => s.kvSelection);
+  const select = useStudio((s) => s.selectKv);
+  const query = { namespace, at };
+  const view = useLiveQuery(() => platformQueries.kvView(query), JSON.stringify(query), { intervalMs: 1_000, live: at === undefined });
+  const [newKey, setNewKey] = useState('');
+  const namespaces = view.data?.namespaces ?? [];
+
+  useEffect(() => {
+    if (namespace === undefined && namespaces.length > 0) select(namespaces[0].namespace);
+  }, [namespace, namespaces.length > 0]);
+
+  if (view.data && namespaces.length === 0 && namespace === undefined) {
+    return <EmptyState title="No key/value entries yet">Entries written by running flows (kv-put) appear here by namespace.</EmptyState>;
+  }
+  const info = namespaces.find((n) => n.namespace === namespace);
+  return (
+    <div className="pv-kv">
+      <nav className="pv-namespaces" aria-label="Namespaces">
+        {namespaces.map((n) => (
+          <button key={n.namespace} type="button" aria-current={n.namespace === namespace ? 'true' : undefined} onClick={() => select(n.namespace)}>
+            {n.namespace} <span className="muted">{n.keys}</span>
+            {n.secret ? <span className="pv-tag">keys only</span> : null}
+            {n.volatile ? <span className="pv-tag">memory</span> : null}
+          </button>
+        ))}
+      </nav>
+      <div className="pv-kv-keys">
+        {info?.secret ? <p className="muted pv-note">Secret namespace: keys are listed, values never leave the platform.</p> : null}
+        {!view.data?.live && view.data ? <p className="muted pv-note">Keys as of {clockTime(view.data.at)}; values are shown as they are now.</p> : null}
+        <KeyTree keys={view.data?.keys ?? []} selected={key} onSelect={(k) => namespace !== undefined && select(namespace, k)} />
+        {namespace !== undefined && !info?.secret ? (
+          <form
+            className="pv-new-key"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!newKey) return;
+              void platformQueries.writeKvEntry({ namespace, key: newKey, text: 'null', format: 'json', expectedVersion: 0 }).then(() => {
+                select(namespace, newKey);
+                setNewKey('');
+                view.refresh();
+              });
+            }}
+          >
+            <input aria-label="New key" placeholder="new/key" value={newKey} onChange={(e) => setNewKey(e.currentTarget.value)} />
+            <button type="submit">Create</button>
+          </form>
+        ) : null}
+      </div>
+      <div className="pv-kv-entry">
+        {namespace !== undefined && key !== undefined ? <KvEntryPanel key={`${namespace}\0${key}`} namespace={namespace} entryKey={key} onChanged={view.refresh} /> : <p className="muted">Pick a key.</p>}
+        <h4>Writes in {namespace}</h4>
+        <VirtualList
+          label="KV writes"
+          items={view.data?.writes ?? []}
+          rowHeight={28}
+          followTail
+          rowKey={(w) => w.seq}
+          empty={<p className="muted pv-empty">No write in the time shown.</p>}
+          renderRow={(w) => (
+            <div className={`pv-event action-${w.action}`} data-action={w.action}>
+              <span className="cell time">{clockTime(w.at)}</span>
+              <span className="cell pv-action">{w.action}</span>
+              <button type="button" className="link cell fields" onClick={() => namespace !== undefined && select(namespace, w.key)}>
+                {w.key} {w.version !== undefined ? `v${w.version}` : ''}
+              </button>
+              <Writer write={w} />
+              <button type="button" className="pv-icon" aria-label={`Show the platform as it was at ${clockTime(w.at)}`} onClick={() => setAt(w.at)}>
+                ↺
+              </button>
+            </div>
+          )}
+        />
+      </div>
+    </div>
+  );
+}
