@@ -1,47 +1,103 @@
-import { memo } from 'react';
-import type { LogFeedEvent } from '../../../shared/feed-events.ts';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
+import type { LogEntry } from '../../../shared/feed-events.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PanelHeader } from '../../components/PanelHeader.tsx';
 import { objectKey } from '../../components/object-key.ts';
 import { VirtualList } from '../../components/VirtualList.tsx';
 import { useStudio } from '../../store/studio-store.ts';
+import { clockTime } from '../../shell/format.ts';
+import { atLeast, mergeByTime, platformLine, runtimeLine, type LogLine } from './log-lines.ts';
+import './logs.css';
 
-/** Structured log records of running integrations, newest at the bottom. */
+/**
+ * A live tail of what the runtimes log and what the platform does, newest at the bottom: filter
+ * by level and text, follow or hold still, and jump from a line to the run that wrote it.
+ */
 export function LogsPanel() {
   const logs = useStudio((s) => s.logs);
+  const platform = useStudio((s) => s.platformEvents);
   const clear = useStudio((s) => s.clearLogs);
+  const runFilter = useStudio((s) => s.logRunFilter);
+  const showRunLogs = useStudio((s) => s.showRunLogs);
+  const showRun = useStudio((s) => s.showRun);
+  const [level, setLevel] = useState<LogEntry['level']>('debug');
+  const [withPlatform, setWithPlatform] = useState(true);
+  const [search, setSearch] = useState('');
+  const [follow, setFollow] = useState(true);
+  const text = useDeferredValue(search.trim().toLowerCase());
+
+  const lines = useMemo(() => {
+    const runtime = logs.map(runtimeLine);
+    const all = withPlatform ? mergeByTime(runtime, platform.map(platformLine)) : runtime;
+    return all.filter((l) => atLeast(l.level, level) && (!runFilter || l.runId === runFilter) && (!text || l.text.includes(text)));
+  }, [logs, platform, withPlatform, level, runFilter, text]);
+
   return (
-    <section className="panel" aria-labelledby="panel-title">
+    <section className="panel logs-panel" aria-labelledby="panel-title">
       <PanelHeader title="Logs">
+        <span className="muted" aria-label="log line count">
+          {lines.length} lines
+        </span>
         <button type="button" onClick={clear}>
           Clear
         </button>
       </PanelHeader>
+      <div className="filters" role="search" aria-label="Filter logs">
+        <select aria-label="Level" value={level} onChange={(e) => setLevel(e.target.value as LogEntry['level'])}>
+          <option value="debug">all levels</option>
+          <option value="info">info and above</option>
+          <option value="warn">warnings and errors</option>
+          <option value="error">errors only</option>
+        </select>
+        <input type="search" aria-label="Search logs" placeholder="search messages and fields" value={search} onChange={(e) => setSearch(e.target.value)} className="grow" />
+        <label>
+          <input type="checkbox" checked={withPlatform} onChange={(e) => setWithPlatform(e.target.checked)} /> platform
+        </label>
+        <label>
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow
+        </label>
+        {runFilter ? (
+          <span className="chip">
+            run {runFilter}{' '}
+            <button type="button" className="icon" aria-label="Show every run's lines" onClick={() => showRunLogs(undefined)}>
+              ×
+            </button>
+          </span>
+        ) : null}
+      </div>
       <VirtualList
+        key={follow ? 'follow' : 'still'}
         label="Logs"
-        items={logs}
+        items={lines}
         rowHeight={24}
-        followTail
+        followTail={follow}
         rowKey={objectKey}
-        renderRow={(l) => <LogRow event={l} />}
-        empty={<EmptyState title="No log records yet">Records written by running flows (the log block, connectors starting and stopping) appear here.</EmptyState>}
+        renderRow={(l) => <LogRow line={l} onRun={showRun} />}
+        empty={
+          <EmptyState title={logs.length + platform.length === 0 ? 'No log records yet' : 'No lines match'}>
+            Records written by running flows (the log block, connectors starting and stopping) and platform traffic appear here.
+          </EmptyState>
+        }
       />
     </section>
   );
 }
 
-const LogRow = memo(function LogRow({ event }: { event: LogFeedEvent }) {
-  const { time, level, msg, fields } = event.log;
-  // The integration has its own column; the rest of the record follows the message.
-  const { integration: _integration, ...others } = fields;
-  const rest = Object.keys(others).length > 0 ? JSON.stringify(others) : '';
+const LogRow = memo(function LogRow({ line, onRun }: { line: LogLine; onRun(runId: string): void }) {
+  const { runId: _runId, ...rest } = line.fields;
+  const fields = Object.keys(rest).length > 0 ? JSON.stringify(rest) : '';
   return (
-    <div className={`log-row level-${level}`}>
-      <span className="cell time">{time.slice(11, 23)}</span>
-      <span className="cell level">{level}</span>
-      <span className="cell origin muted">{event.integration ?? ''}</span>
-      <span className="cell msg">{msg}</span>
-      <span className="cell fields muted">{rest}</span>
+    <div className={`log-row level-${line.level}`} data-origin={line.origin}>
+      <span className="cell time">{clockTime(line.at)}</span>
+      <span className="cell level">{line.level}</span>
+      <span className="cell origin muted">{line.origin}</span>
+      <span className="cell msg">{line.msg}</span>
+      {line.runId ? (
+        <button type="button" className="link cell run-link" onClick={() => onRun(line.runId!)} title="Open the run that wrote this line">
+          run {line.runId}
+        </button>
+      ) : null}
+      <span className="cell fields muted">{fields}</span>
     </div>
   );
 });

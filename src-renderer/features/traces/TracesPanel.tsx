@@ -1,51 +1,74 @@
-import { memo } from 'react';
-import type { TraceFeedEvent } from '../../../shared/feed-events.ts';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { useCallback, useState } from 'react';
+import { traceQueries } from '../../api/trace-queries.ts';
 import { PanelHeader } from '../../components/PanelHeader.tsx';
-import { objectKey } from '../../components/object-key.ts';
-import { VirtualList } from '../../components/VirtualList.tsx';
-import { FEED_LIMITS } from '../../store/feed-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime } from '../../shell/format.ts';
+import { CompareView } from './CompareView.tsx';
+import { LiveTraces } from './LiveTraces.tsx';
+import { RunDetailView } from './RunDetailView.tsx';
+import { RunFiltersBar } from './RunFiltersBar.tsx';
+import { RunList } from './RunList.tsx';
+import './traces.css';
 
-/** Every run and step of running flows, live, newest at the bottom. */
+/**
+ * Every run of the studio's flows: a filterable list (newest first, any number of runs), a run's
+ * waterfall with the message before and after each step, and two runs compared step by step.
+ * The Live view shows the raw step feed as it happens.
+ */
 export function TracesPanel() {
-  const traces = useStudio((s) => s.traces);
-  const clear = useStudio((s) => s.clearTraces);
+  const view = useStudio((s) => s.tracesView);
+  const setView = useStudio((s) => s.setTracesView);
+  const selected = useStudio((s) => s.selectedRun);
+  const picks = useStudio((s) => s.comparePicks);
+  const comparing = useStudio((s) => s.comparing);
+  const setComparing = useStudio((s) => s.setComparing);
+  const runsCleared = useStudio((s) => s.runsCleared);
+  const [flows, setFlows] = useState<string[]>([]);
+  const onFlows = useCallback((f: string[]) => setFlows((prev) => (prev.join('\n') === f.join('\n') ? prev : f)), []);
+
   return (
-    <section className="panel" aria-labelledby="panel-title">
+    <section className="panel traces-panel" aria-labelledby="panel-title">
       <PanelHeader title="Traces">
-        <span className="muted" aria-label="trace count">
-          {traces.length} shown (last {FEED_LIMITS.traces})
-        </span>
-        <button type="button" onClick={clear}>
-          Clear
-        </button>
+        <div className="segmented" role="tablist" aria-label="Traces view">
+          <button type="button" role="tab" aria-selected={view === 'runs'} onClick={() => setView('runs')}>
+            Runs
+          </button>
+          <button type="button" role="tab" aria-selected={view === 'live'} onClick={() => setView('live')}>
+            Live
+          </button>
+        </div>
+        {view === 'runs' ? (
+          <>
+            <button type="button" disabled={picks.length !== 2} onClick={() => setComparing(true)} title="Pick two runs with their checkboxes">
+              Compare{picks.length ? ` (${picks.length}/2)` : ''}
+            </button>
+            <button type="button" onClick={() => void traceQueries.clear().then(runsCleared)}>
+              Clear runs
+            </button>
+          </>
+        ) : null}
       </PanelHeader>
-      <VirtualList
-        label="Traces"
-        items={traces}
-        rowHeight={26}
-        followTail
-        rowKey={objectKey}
-        renderRow={(t) => <TraceRow event={t} />}
-        empty={<EmptyState title="No traces yet">Run an integration and send it a request; each run and step appears here as it happens.</EmptyState>}
-      />
+      {view === 'live' ? (
+        <LiveTraces />
+      ) : (
+        <>
+          <RunFiltersBar flows={flows} />
+          <div className="traces-split">
+            <RunList onFlows={onFlows} />
+            <div className="traces-detail">
+              {comparing && picks.length === 2 ? (
+                <CompareView a={picks[0]} b={picks[1]} />
+              ) : selected ? (
+                <RunDetailView runId={selected} />
+              ) : (
+                <div className="empty-state">
+                  <h3>Pick a run</h3>
+                  <p>Its steps open as a waterfall; pick two with their checkboxes to compare them.</p>
+                </div>
+              )}
+            </div>
+          </div>
+        </>
+      )}
     </section>
   );
 }
-
-const TraceRow = memo(function TraceRow({ event }: { event: TraceFeedEvent }) {
-  const t = event.trace;
-  return (
-    <div className={`trace-row trace-${t.kind} outcome-${t.outcome}`} data-flow={t.flow} data-kind={t.kind}>
-      <span className="cell time">{clockTime(t.startedAt)}</span>
-      <span className="cell flow">{t.flow}</span>
-      <span className="cell kind">{t.kind === 'run' ? 'run' : (t.name ?? t.block ?? '')}</span>
-      <span className={`cell outcome`}>{t.outcome}</span>
-      <span className="cell duration">{t.durationMs.toFixed(1)} ms</span>
-      <span className="cell id muted">{t.correlationId}</span>
-      {t.error ? <span className="cell error">{t.error}</span> : null}
-    </div>
-  );
-});

@@ -1,0 +1,173 @@
+import type { CaptureDetail, CapturePage, CaptureQuery, CaptureSummary, VerificationNote } from '../../../shared/request-types.ts';
+import type { HttpExchangeRecord } from '../../runtime/core/exchange-hub.ts';
+import type { RunStore } from '../traces/run-store.ts';
+import { bodyView, headerOf } from './body-bytes.ts';
+import { parseCaptureSearch, type SearchableCapture } from './capture-search.ts';
+
+export interface CapturedExchange {
+  id: number;
+  integration: string;
+  record: HttpExchangeRecord;
+  /** Masks the runtime's secret values in what the window is shown. */
+  redact: (text: string) => string;
+  searchable: SearchableCapture;
+  verification?: VerificationNote;
+}
+
+export interface CaptureStoreOptions {
+  maxCaptures?: number;
+  /** Rough bytes of request and response bodies kept across all captures. */
+  maxBytes?: number;
+}
+
+/** Body characters a search looks through. */
+const SEARCH_BODY_CHARS = 64 * 1024;
+const VERIFY_BLOCK = 'notes-verify-request';
+
+/**
+ * Every request that reached a route of a running integration, newest last: the exact request
+ * (method, target, headers, body bytes) and the response, bounded by count and bytes. Each is
+ * linked to the run it started, through the run store.
+ */
+export class CaptureStore {
+  private captures: CapturedExchange[] = [];
+  private readonly byId = new Map<number, CapturedExchange>();
+  private nextId = 1;
+  private bytes = 0;
+  private readonly listeners = new Set<(capture: CaptureSummary) => void>();
+  private readonly maxCaptures: number;
+  private readonly maxBytes: number;
+
+  constructor(
+    private readonly runs: RunStore,
+    options: CaptureStoreOptions = {},
+  ) {
+    this.maxCaptures = options.maxCaptures ?? 2_000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  onCapture(listener: (capture: CaptureSummary) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  add(integration: string, record: HttpExchangeRecord, redact: (text: string) => string): CapturedExchange {
+    const id = this.nextId++;
+    const capture: CapturedExchange = { id, integration, record, redact, searchable: searchableOf(record, redact) };
+    this.captures.push(capture);
+    this.byId.set(id, capture);
+    this.bytes += sizeOf(record);
+    while (this.captures.length > 1 && (this.captures.length > this.maxCaptures || this.bytes > this.maxBytes)) {
+      const old = this.captures.shift()!;
+      this.byId.delete(old.id);
+      this.bytes -= sizeOf(old.record);
+    }
+    if (record.correlationId !== undefined && record.flow !== undefined) {
+      this.runs.linkRequest(record.correlationId, record.flow, {
+        captureId: id,
+        status: record.status,
+        route: record.route,
+        method: record.method,
+        startedAt: record.startedAt,
+      });
+    }
+    const summary = this.summaryOf(capture);
+    for (const l of this.listeners) l(summary);
+    return capture;
+  }
+
+  get(id: number): CapturedExchange | undefined {
+    return this.byId.get(id);
+  }
+
+  query(q: CaptureQuery): CapturePage {
+    const test = parseCaptureSearch(q?.search);
+    const limit = Math.max(1, Math.min(2_000, Number(q?.limit) || 500));
+    const rows: CaptureSummary[] = [];
+    let total = 0;
+    for (let i = this.captures.length - 1; i >= 0; i--) {
+      const c = this.captures[i];
+      if (!test(c.searchable)) continue;
+      total++;
+      if (rows.length < limit) rows.push(this.summaryOf(c));
+    }
+    return { total, rows };
+  }
+
+  detail(id: number): CaptureDetail | undefined {
+    const c = this.byId.get(id);
+    if (!c) return undefined;
+    const r = c.record;
+    const redactPairs = (pairs: Array<[string, string]>): Array<[string, string]> => pairs.map(([k, v]) => [k, c.redact(v)]);
+    const requestHeaders = redactPairs(r.requestHeaders);
+    const responseHeaders = redactPairs(r.responseHeaders);
+    const requestBody = bodyView(r.requestBody, headerOf(r.requestHeaders, 'content-type'));
+    const responseBody = bodyView(r.responseBody, headerOf(r.responseHeaders, 'content-type'));
+    responseBody.bytes = r.responseBytes;
+    responseBody.truncated = r.responseBytes > r.responseBody.byteLength;
+    if (requestBody.text !== undefined) requestBody.text = c.redact(requestBody.text);
+    if (responseBody.text !== undefined) responseBody.text = c.redact(responseBody.text);
+    return { ...this.summaryOf(c), requestHeaders, requestBody, responseHeaders, responseBody };
+  }
+
+  clear(): void {
+    this.captures = [];
+    this.byId.clear();
+    this.bytes = 0;
+  }
+
+  summaryOf(c: CapturedExchange): CaptureSummary {
+    const r = c.record;
+    const s: CaptureSummary = {
+      id: c.id,
+      integration: c.integration,
+      connector: r.connector,
+      method: r.method,
+      target: c.redact(r.target),
+      status: r.status,
+      startedAt: r.startedAt,
+      durationMs: r.durationMs,
+      ended: r.ended,
+      requestBytes: r.requestBody?.byteLength ?? 0,
+      stream: r.stream !== undefined,
+    };
+    if (r.flow !== undefined) s.flow = r.flow;
+    if (r.route !== undefined) s.route = r.route;
+    if (r.correlationId !== undefined) s.correlationId = r.correlationId;
+    const runId = this.runs.runIdForCapture(c.id);
+    if (runId !== undefined) s.runId = runId;
+    const verification = c.verification ?? (runId !== undefined ? this.verificationOf(c, runId) : undefined);
+    if (verification) s.verification = verification;
+    return s;
+  }
+
+  /**
+   * Whether notes-verify-request let the request through, in the block's own words: the run's
+   * verify step either completed or failed with the reason (no token known, signature mismatch,
+   * unsigned after the handshake). Remembered, since old runs lose their steps.
+   */
+  private verificationOf(c: CapturedExchange, runId: string): VerificationNote | undefined {
+    const step = this.runs.detail(runId)?.detail?.steps.find((s) => s.block === VERIFY_BLOCK);
+    if (!step) return undefined;
+    const handshake = (step.output as { vars?: { notesVerification?: unknown } } | undefined)?.vars?.notesVerification !== undefined;
+    c.verification =
+      step.outcome === 'failed'
+        ? { ok: false, reason: c.redact(step.error ?? 'notes-verify-request failed') }
+        : { ok: true, reason: handshake ? 'unsigned subscription handshake: the verification token was captured' : 'signature valid' };
+    return c.verification;
+  }
+}
+
+function searchableOf(r: HttpExchangeRecord, redact: (text: string) => string): SearchableCapture {
+  const text = (b: Uint8Array | undefined): string => (b && b.byteLength > 0 ? Buffer.from(b.buffer, b.byteOffset, Math.min(b.byteLength, SEARCH_BODY_CHARS)).toString('utf8') : '');
+  return {
+    path: redact(r.target).toLowerCase(),
+    status: r.status,
+    headers: redact([...r.requestHeaders, ...r.responseHeaders].map(([k, v]) => `${k}: ${v}`).join('\n')).toLowerCase(),
+    body: redact(`${text(r.requestBody)}\n${text(r.responseBody)}`).toLowerCase(),
+  };
+}
+
+function sizeOf(r: HttpExchangeRecord): number {
+  return (r.requestBody?.byteLength ?? 0) + r.responseBody.byteLength + 512;
+}

@@ -1,0 +1,97 @@
+import type { FeedEvent } from '../../../shared/feed-events.ts';
+import type { CaptureSummary, RequestProgress } from '../../../shared/request-types.ts';
+import type { RouteInfo } from '../../../shared/studio-api.ts';
+import { readDefinitions } from '../../runtime/core/load/integration-files.ts';
+import type { Runtime } from '../../runtime/core/runtime.ts';
+import { RunRecorder } from '../traces/run-recorder.ts';
+import { RunStore } from '../traces/run-store.ts';
+import { tracesApi, type TracesApi } from '../traces/traces-api.ts';
+import type { Workspace } from '../workspace.ts';
+import { CaptureStore } from './capture-store.ts';
+import { RequestHistory } from './request-history.ts';
+import { RequestSender } from './request-sender.ts';
+import { requestsApi, type RequestsApi } from './requests-api.ts';
+import { SavedRequests } from './saved-requests.ts';
+import { observeTraffic } from './traffic-observer.ts';
+
+export interface FireAndInspectOptions {
+  workspace: Workspace;
+  dataDir: string;
+  routesOf(integration: string): RouteInfo[] | undefined;
+  pushFeed(event: FeedEvent): void;
+  emitProgress(progress: RequestProgress): void;
+  emitCaptures(captures: CaptureSummary[]): void;
+}
+
+/** The Requests and Traces panels' backend: stores, recorder, sender, and their API methods. */
+export interface FireAndInspect {
+  readonly api: RequestsApi & TracesApi;
+  readonly runs: RunStore;
+  readonly captures: CaptureStore;
+  /** Called by the run manager for every runtime it loads; returns what stops watching it. */
+  watchRuntime(integration: string, runtime: Runtime): () => void;
+  /** A studio window listens (or the last one left): step snapshots on or off. */
+  setListening(listening: boolean): void;
+  close(): Promise<void>;
+}
+
+const CAPTURE_EVENT_MS = 100;
+
+export function startFireAndInspect(options: FireAndInspectOptions): FireAndInspect {
+  const runs = new RunStore();
+  const recorder = new RunRecorder(runs);
+  const captures = new CaptureStore(runs);
+  const history = new RequestHistory(options.dataDir);
+  const sender = new RequestSender();
+  const current = new Map<string, Runtime>();
+
+  // New captures go to the windows in small batches, so a burst of webhooks is one event.
+  let batch: CaptureSummary[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const stopCaptureEvents = captures.onCapture((c) => {
+    batch.push(c);
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      const out = batch;
+      batch = [];
+      options.emitCaptures(out);
+    }, CAPTURE_EVENT_MS);
+  });
+
+  const api = {
+    ...requestsApi({
+      captures,
+      history,
+      saved: new SavedRequests(options.workspace.root),
+      sender,
+      routesOf: options.routesOf,
+      runtimeOf: (id) => current.get(id),
+      definitionTexts: (id) => readDefinitions(options.workspace.definitionPaths(id)),
+      emitProgress: options.emitProgress,
+    }),
+    ...tracesApi(runs),
+  };
+
+  return {
+    api,
+    runs,
+    captures,
+    watchRuntime(integration, runtime) {
+      current.set(integration, runtime);
+      const stopRecording = recorder.attach(integration, runtime.traces);
+      const stopObserving = observeTraffic(integration, runtime, captures, options.pushFeed);
+      return () => {
+        stopRecording();
+        stopObserving();
+        if (current.get(integration) === runtime) current.delete(integration);
+      };
+    },
+    setListening: (listening) => recorder.setSnapshots(listening),
+    async close() {
+      stopCaptureEvents();
+      if (timer) clearTimeout(timer);
+      history.flush();
+      await sender.close();
+    },
+  };
+}

@@ -1,0 +1,211 @@
+import type {
+  CaptureDetail,
+  CapturePage,
+  CaptureQuery,
+  CaptureSummary,
+  ComposerRequest,
+  HistoryEntry,
+  RequestBody,
+  RequestEnvironments,
+  RequestProgress,
+  RequestTarget,
+  SavedRequest,
+  SendRequestInput,
+  SignatureResult,
+} from '../../../shared/request-types.ts';
+import type { RouteInfo } from '../../../shared/studio-api.ts';
+import type { Runtime } from '../../runtime/core/runtime.ts';
+import { StudioError } from '../studio-error.ts';
+import { encodeBody } from './body-bytes.ts';
+import { composerRequestOf, currentOrigin, replayRequestOf } from './capture-replay.ts';
+import type { CaptureStore } from './capture-store.ts';
+import { signForRoute, verifyStepOf } from './notes-signing.ts';
+import type { RequestHistory } from './request-history.ts';
+import type { RequestSender } from './request-sender.ts';
+import type { SavedRequests } from './saved-requests.ts';
+
+/** The StudioApi methods of the Requests panel. */
+export interface RequestsApi {
+  sendRequest(input: SendRequestInput): Promise<HistoryEntry>;
+  stopRequest(id: string): Promise<void>;
+  requestHistory(): Promise<HistoryEntry[]>;
+  clearRequestHistory(): Promise<void>;
+  savedRequests(): Promise<SavedRequest[]>;
+  saveRequest(request: ComposerRequest, file?: string): Promise<SavedRequest>;
+  deleteSavedRequest(file: string): Promise<void>;
+  requestEnvironments(): Promise<RequestEnvironments>;
+  saveRequestEnvironments(environments: RequestEnvironments): Promise<RequestEnvironments>;
+  signRequestBody(target: RequestTarget, body: RequestBody): Promise<SignatureResult>;
+  listCaptures(query: CaptureQuery): Promise<CapturePage>;
+  captureDetail(id: number): Promise<CaptureDetail | null>;
+  captureAsRequest(id: number): Promise<ComposerRequest>;
+  replayCapture(id: number, requestId: string): Promise<HistoryEntry>;
+  clearCaptures(): Promise<void>;
+}
+
+export interface RequestsContext {
+  captures: CaptureStore;
+  history: RequestHistory;
+  saved: SavedRequests;
+  sender: RequestSender;
+  routesOf(integration: string): RouteInfo[] | undefined;
+  runtimeOf(integration: string): Runtime | undefined;
+  definitionTexts(integration: string): Array<{ text: string }>;
+  emitProgress(progress: RequestProgress): void;
+}
+
+/** How long a sent request waits for its capture (the server records it as its response ends). */
+const CAPTURE_WAIT_MS = 300;
+
+export function requestsApi(ctx: RequestsContext): RequestsApi {
+  const inFlight = new Map<string, AbortController>();
+
+  const signatureFor = (target: RequestTarget | undefined, bytes: Uint8Array | string): SignatureResult => {
+    if (!target) return { ok: false, reason: 'pick a route first: the signature uses the verification token of the route\'s notes connector' };
+    const texts = safeTexts(ctx, target.integration);
+    return signForRoute(ctx.runtimeOf(target.integration), verifyStepOf(texts, target.flow), bytes);
+  };
+
+  const send = async (input: SendRequestInput, replayOf?: number): Promise<HistoryEntry> => {
+    if (typeof input?.id !== 'string' || input.id === '') throw new StudioError('a request needs an id');
+    if (inFlight.has(input.id)) throw new StudioError(`request ${input.id} is already being sent`);
+    const headers = (Array.isArray(input.headers) ? input.headers : []).map(([k, v]) => [String(k), String(v)] as [string, string]);
+    let body = input.body ?? { kind: 'none' };
+    let signature: HistoryEntry['signature'];
+    if (input.sign) {
+      // Signed over the exact bytes that go out, so the body is encoded once, here.
+      const encoded = encodeBody(body);
+      const signed = signatureFor(input.target, encoded.bytes ?? '');
+      if (!signed.ok) throw new StudioError(signed.reason);
+      signature = { header: signed.header, value: signed.value };
+      body = encoded.bytes ? { kind: 'bytes', base64: encoded.bytes.toString('base64'), contentType: encoded.contentType } : { kind: 'none' };
+    }
+    const request = { method: String(input.method || 'GET'), url: String(input.url), headers, body, target: input.target };
+    const sendHeaders = signature ? headers.filter(([k]) => k.toLowerCase() !== signature!.header.toLowerCase()) : headers;
+    const controller = new AbortController();
+    inFlight.set(input.id, controller);
+    const sentAt = Date.now();
+    const seen = watchCaptures(ctx.captures, request.method, request.url, sentAt);
+    try {
+      const response = await ctx.sender.send(
+        { ...request, headers: sendHeaders },
+        { id: input.id, signal: controller.signal, extraHeaders: signature ? [[signature.header, signature.value]] : undefined, onProgress: ctx.emitProgress },
+      );
+      const capture = await seen.wait(response.status === 0 ? 0 : CAPTURE_WAIT_MS);
+      const entry: HistoryEntry = { id: input.id, sentAt, request: { ...input, headers, body: input.body ?? { kind: 'none' } }, response };
+      delete (entry.request as Partial<SendRequestInput>).id;
+      if (signature) entry.signature = signature;
+      if (replayOf !== undefined) entry.replayOf = replayOf;
+      if (capture) {
+        entry.captureId = capture.id;
+        if (capture.runId) entry.runId = capture.runId;
+      }
+      ctx.history.add(entry);
+      return entry;
+    } finally {
+      seen.stop();
+      inFlight.delete(input.id);
+    }
+  };
+
+  return {
+    sendRequest: (input) => send(input),
+    async stopRequest(id) {
+      inFlight.get(id)?.abort();
+    },
+    async requestHistory() {
+      return ctx.history.list();
+    },
+    async clearRequestHistory() {
+      ctx.history.clear();
+    },
+    async savedRequests() {
+      return ctx.saved.list();
+    },
+    async saveRequest(request, file) {
+      return ctx.saved.save(request, file);
+    },
+    async deleteSavedRequest(file) {
+      ctx.saved.delete(file);
+    },
+    async requestEnvironments() {
+      return ctx.saved.environments();
+    },
+    async saveRequestEnvironments(environments) {
+      return ctx.saved.saveEnvironments(environments);
+    },
+    async signRequestBody(target, body) {
+      try {
+        return signatureFor(target, encodeBody(body).bytes ?? '');
+      } catch (err) {
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+      }
+    },
+    async listCaptures(query) {
+      return ctx.captures.query(query);
+    },
+    async captureDetail(id) {
+      return ctx.captures.detail(Number(id)) ?? null;
+    },
+    async captureAsRequest(id) {
+      return composerRequestOf(captured(ctx, id));
+    },
+    async replayCapture(id, requestId) {
+      const c = captured(ctx, id);
+      const request = replayRequestOf(c, currentOrigin(c, ctx.routesOf(c.integration)));
+      return send({ ...request, id: requestId }, c.id);
+    },
+    async clearCaptures() {
+      ctx.captures.clear();
+    },
+  };
+}
+
+function captured(ctx: RequestsContext, id: number) {
+  const c = ctx.captures.get(Number(id));
+  if (!c) throw new StudioError(`capture ${id} is no longer kept; newer captures pushed it out`);
+  return c;
+}
+
+function safeTexts(ctx: RequestsContext, integration: string): Array<{ text: string }> {
+  try {
+    return ctx.definitionTexts(integration);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Watches for the capture of a request the composer sends: same method and target, recorded at a
+ * route after it was sent. The server records a request as its response ends, which may be a
+ * moment after the composer has read it, hence the short wait.
+ */
+function watchCaptures(captures: CaptureStore, method: string, url: string, sentAt: number) {
+  let target = '';
+  try {
+    const u = new URL(url);
+    target = u.pathname + u.search;
+  } catch {
+    // Not a URL: nothing will be captured for it.
+  }
+  let found: CaptureSummary | undefined;
+  let wake: (() => void) | undefined;
+  const stop = captures.onCapture((c) => {
+    if (found || c.method !== method.toUpperCase() || c.target !== target || c.startedAt + 5 < sentAt) return;
+    found = c;
+    wake?.();
+  });
+  return {
+    stop,
+    wait(ms: number): Promise<CaptureSummary | undefined> {
+      if (found || ms <= 0) return Promise.resolve(found);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(found), ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(found);
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { RunDetail, RunStep } from '../../../shared/trace-types.ts';
+import { compareRuns } from './run-compare.ts';
+import { orderSteps, runDetailView } from './run-detail.ts';
+import type { StoredStep } from './run-store.ts';
+import { viewOf } from './value-view.ts';
+
+const stored = (step: string, startedAt: number, durationMs: number, block = 'set'): StoredStep => ({ step, block, startedAt, durationMs, outcome: 'completed' });
+
+describe('a run as a waterfall', () => {
+  it('reads a nested step after its parent, though the parent finished (and was recorded) last', () => {
+    // Recorded in the order steps finish: the switch's case step before the switch itself.
+    const steps = [stored('flows.f.steps[0]', 1, 1), stored('flows.f.steps[1].cases[0].steps[0]', 2, 1), stored('flows.f.steps[1]', 2, 2, 'switch'), stored('flows.f.steps[2]', 2, 1)];
+    expect(orderSteps(steps).map((s) => [s.stored.step, s.depth])).toEqual([
+      ['flows.f.steps[0]', 0],
+      ['flows.f.steps[1]', 0],
+      ['flows.f.steps[1].cases[0].steps[0]', 1],
+      ['flows.f.steps[2]', 0],
+    ]);
+  });
+
+  it('puts each call under the step that was running when it started, and marks platform blocks', () => {
+    const summary = { runId: 'r', integration: 'i', flow: 'f', correlationId: 'c', outcome: 'completed' as const, startedAt: 100, durationMs: 50, steps: 2 };
+    const view = runDetailView(summary, {
+      steps: [stored('flows.f.steps[0]', 100, 30, 'rest'), stored('flows.f.steps[1]', 131, 10, 'kv-get')],
+      calls: [{ kind: 'http', flow: 'f', runId: 'r', correlationId: 'c', name: 'GET http://x/items', startedAt: 105, durationMs: 20, status: 200 }],
+      snapshots: false,
+      bytes: 0,
+    });
+    expect(view.steps.map((s) => [s.category, s.calls.length])).toEqual([
+      ['http', 1],
+      ['platform', 0],
+    ]);
+  });
+
+  it('cuts long strings and lists for display, naming where the whole value is', () => {
+    const v = viewOf({ note: 'y'.repeat(5_000), items: Array.from({ length: 500 }, (_, i) => i) }, ['body']) as Record<string, { $truncated: { length: number; path: unknown[] } }>;
+    expect(v.note.$truncated).toMatchObject({ length: 5_000, path: ['body', 'note'] });
+    expect(v.items.$truncated).toMatchObject({ length: 500, path: ['body', 'items'] });
+  });
+});
+
+describe('comparing two runs', () => {
+  const s = (step: string, output: unknown, outcome: RunStep['outcome'] = 'completed'): RunStep => ({ index: 0, step, depth: 0, category: 'block', startedAt: 0, durationMs: 1, outcome, calls: [], output: { body: output, vars: {} } });
+  const detail = (runId: string, startedAt: number, steps: RunStep[]): RunDetail => ({
+    summary: { runId, integration: 'i', flow: 'f', correlationId: runId, outcome: 'completed', startedAt, durationMs: 1, steps: steps.length },
+    steps,
+    snapshots: true,
+  });
+
+  it('matches steps by path, shows a branch only one run took, and puts the earlier run first', () => {
+    const before = detail('a', 1, [s('flows.f.steps[0]', 1), s('flows.f.steps[1].cases[0].steps[0]', 'x'), s('flows.f.steps[2]', 3)]);
+    const after = detail('b', 2, [s('flows.f.steps[0]', 1), s('flows.f.steps[1].cases[1].steps[0]', 'y'), s('flows.f.steps[2]', 4)]);
+    const cmp = compareRuns(after, before);
+    expect(cmp.a.runId).toBe('a');
+    expect(cmp.steps.map((r) => [r.step, r.a !== undefined, r.b !== undefined, r.same])).toEqual([
+      ['flows.f.steps[0]', true, true, true],
+      ['flows.f.steps[1].cases[0].steps[0]', true, false, false],
+      ['flows.f.steps[1].cases[1].steps[0]', false, true, false],
+      ['flows.f.steps[2]', true, true, false],
+    ]);
+  });
+});

@@ -1,0 +1,112 @@
+import type { MessageSnapshot, RunCall, RunDetail, RunStep, RunSummary } from '../../../shared/trace-types.ts';
+import type { TraceSpan } from '../../runtime/core/trace.ts';
+import type { StoredDetail, StoredStep } from './run-store.ts';
+import { viewOf } from './value-view.ts';
+
+/** Blocks that call the platform: shown as platform calls in the waterfall. */
+const PLATFORM_BLOCK = /^(kv-|queue-|topic-|agent-memory-|lock$)/;
+/** Blocks that call out over HTTP. */
+const HTTP_BLOCK = /^(rest|rest-dynamic|notes-retrieve-.*|notes-query-datasource)$/;
+
+/**
+ * Puts a run's steps in the order a person reads them: a step, then the steps nested in it
+ * (switch cases, error chains), then its next sibling. Steps are recorded as they finish, so a
+ * parent arrives after its children; the tree comes from setting paths, not timestamps, whose
+ * millisecond resolution cannot order steps that run within one millisecond.
+ */
+export function orderSteps(steps: readonly StoredStep[]): Array<{ stored: StoredStep; depth: number; recorded: number }> {
+  const parentOf = steps.map((s, i) => {
+    let best = -1;
+    for (let j = 0; j < steps.length; j++) {
+      if (j === i || !s.step.startsWith(steps[j].step + '.')) continue;
+      if (best === -1 || steps[j].step.length > steps[best].step.length) best = j;
+    }
+    return best;
+  });
+  const children = new Map<number, number[]>();
+  for (let i = 0; i < steps.length; i++) {
+    const list = children.get(parentOf[i]) ?? [];
+    list.push(i);
+    children.set(parentOf[i], list);
+  }
+  const out: Array<{ stored: StoredStep; depth: number; recorded: number }> = [];
+  const visit = (parent: number, depth: number): void => {
+    for (const i of children.get(parent) ?? []) {
+      out.push({ stored: steps[i], depth, recorded: i });
+      visit(i, depth + 1);
+    }
+  };
+  visit(-1, 0);
+  return out;
+}
+
+/** The waterfall of one run: steps in reading order with their calls, messages cut for display. */
+export function runDetailView(summary: RunSummary, detail: StoredDetail | undefined): RunDetail {
+  if (!detail) return { summary, steps: [], snapshots: false };
+  const ordered = orderSteps(detail.steps);
+  const steps: RunStep[] = ordered.map(({ stored, depth }, index) => {
+    const step: RunStep = {
+      index,
+      step: stored.step,
+      depth,
+      category: categoryOf(stored.block),
+      startedAt: stored.startedAt,
+      durationMs: stored.durationMs,
+      outcome: stored.outcome,
+      calls: [],
+    };
+    if (stored.block !== undefined) step.block = stored.block;
+    if (stored.name !== undefined) step.name = stored.name;
+    if (stored.error !== undefined) step.error = stored.error;
+    if (stored.input !== undefined) step.input = snapshotView(stored.input);
+    if (stored.output !== undefined) step.output = snapshotView(stored.output);
+    return step;
+  });
+  for (const span of detail.calls) {
+    const owner = ownerOf(span, steps);
+    if (owner) {
+      owner.calls.push(callOf(span));
+      if (span.kind === 'http' && owner.category === 'block') owner.category = 'http';
+    }
+  }
+  const view: RunDetail = { summary, steps, snapshots: detail.snapshots };
+  if (detail.input !== undefined) view.input = snapshotView(detail.input);
+  if (detail.output !== undefined) view.output = snapshotView(detail.output);
+  return view;
+}
+
+/** The stored step at a reading-order index (what the window names), for the full value. */
+export function storedStepAt(detail: StoredDetail, index: number): StoredStep | undefined {
+  return orderSteps(detail.steps)[index]?.stored;
+}
+
+function snapshotView(value: unknown): MessageSnapshot {
+  const v = (value ?? {}) as { body?: unknown; vars?: unknown };
+  return { body: viewOf(v.body ?? null, ['body']), vars: viewOf(v.vars ?? {}, ['vars']) };
+}
+
+function categoryOf(block: string | undefined): RunStep['category'] {
+  if (block === undefined) return 'block';
+  if (PLATFORM_BLOCK.test(block)) return 'platform';
+  if (HTTP_BLOCK.test(block)) return 'http';
+  return 'block';
+}
+
+/** The innermost step running when the call started (a call belongs to the step that made it). */
+function ownerOf(span: TraceSpan, steps: RunStep[]): RunStep | undefined {
+  let best: RunStep | undefined;
+  for (const s of steps) {
+    // Step start times are whole milliseconds; allow one either side.
+    if (span.startedAt + 1 < s.startedAt || span.startedAt > s.startedAt + s.durationMs + 1) continue;
+    if (!best || s.depth > best.depth || (s.depth === best.depth && s.durationMs < best.durationMs)) best = s;
+  }
+  return best;
+}
+
+function callOf(span: TraceSpan): RunCall {
+  const call: RunCall = { kind: span.kind, name: span.name, startedAt: span.startedAt, durationMs: span.durationMs };
+  if (span.status !== undefined) call.status = span.status;
+  if (span.error !== undefined) call.error = span.error;
+  if (span.detail !== undefined) call.detail = span.detail;
+  return call;
+}

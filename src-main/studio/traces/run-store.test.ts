@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../runtime/core/trace.ts';
+import { RunStore } from './run-store.ts';
+
+const step = (runId: string, path: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+  kind: 'step',
+  flow: 'orders',
+  correlationId: `c-${runId}`,
+  runId,
+  step: path,
+  block: 'set',
+  startedAt: 1_000,
+  durationMs: 0.5,
+  outcome: 'completed',
+  ...extra,
+});
+const run = (runId: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+  kind: 'run',
+  flow: 'orders',
+  correlationId: `c-${runId}`,
+  runId,
+  startedAt: 1_000,
+  durationMs: 2,
+  outcome: 'completed',
+  ...extra,
+});
+
+describe('the run store', () => {
+  it('assembles a run from its step events when the run event arrives', () => {
+    const store = new RunStore();
+    store.record('shop', step('r1', 'flows.orders.steps[0]', { input: { body: { a: 1 }, vars: {} }, output: { body: { a: 2 }, vars: {} } }));
+    store.record('shop', run('r1', { input: { body: { customer: 'ana' }, vars: {} } }));
+    const found = store.detail('r1')!;
+    expect(found.summary).toMatchObject({ runId: 'r1', integration: 'shop', flow: 'orders', steps: 1, outcome: 'completed' });
+    expect(found.detail!.steps[0].output).toEqual({ body: { a: 2 }, vars: {} });
+    expect(found.detail!.snapshots).toBe(true);
+  });
+
+  it('keeps at most maxRuns (plus a tenth between evictions), dropping the oldest', () => {
+    const store = new RunStore({ maxRuns: 1_000 });
+    for (let i = 0; i < 2_500; i++) store.record('shop', run(`r${i}`));
+    expect(store.size).toBeLessThanOrEqual(1_100);
+    expect(store.summary('r0')).toBeUndefined();
+    expect(store.summary('r2499')).toBeDefined();
+    expect(store.query({ offset: 0, limit: 1 }).rows[0].runId).toBe('r2499');
+  });
+
+  it('keeps steps and messages only for the newest runs, within a byte budget', () => {
+    const store = new RunStore({ maxDetailedRuns: 10, maxDetailBytes: 1_000_000 });
+    const big = 'x'.repeat(100_000);
+    for (let i = 0; i < 30; i++) {
+      store.record('shop', step(`r${i}`, 'flows.orders.steps[0]', { input: { body: big, vars: {} } }));
+      store.record('shop', run(`r${i}`));
+    }
+    const kept = Array.from({ length: 30 }, (_, i) => store.detail(`r${i}`)!.detail !== undefined);
+    expect(kept.filter(Boolean).length).toBeLessThanOrEqual(5);
+    expect(kept.at(-1)).toBe(true);
+    expect(store.detail('r0')!.summary.runId).toBe('r0');
+  });
+
+  it('filters by flow, outcome, status class and text in the request body, newest first', () => {
+    const store = new RunStore();
+    store.addSummary({ runId: 'a', integration: 'i', flow: 'orders', correlationId: 'c1', outcome: 'completed', status: 200, startedAt: 1, durationMs: 1, steps: 1 }, '{"customer":"ana"}');
+    store.addSummary({ runId: 'b', integration: 'i', flow: 'orders', correlationId: 'c2', outcome: 'failed', status: 503, startedAt: 2, durationMs: 1, steps: 1, error: 'upstream down' }, '{"customer":"bo"}');
+    store.addSummary({ runId: 'c', integration: 'i', flow: 'billing', correlationId: 'c3', outcome: 'completed', status: 404, startedAt: 3, durationMs: 1, steps: 1 }, '{"customer":"ana"}');
+    const ids = (q: Partial<Parameters<RunStore['query']>[0]>) => store.query({ offset: 0, limit: 10, ...q }).rows.map((r) => r.runId);
+    expect(ids({})).toEqual(['c', 'b', 'a']);
+    expect(ids({ text: 'ANA' })).toEqual(['c', 'a']);
+    expect(ids({ flow: 'orders', text: 'ana' })).toEqual(['a']);
+    expect(ids({ status: '5xx' })).toEqual(['b']);
+    expect(ids({ status: '404' })).toEqual(['c']);
+    expect(ids({ outcome: 'failed', text: 'upstream' })).toEqual(['b']);
+    expect(store.query({ offset: 0, limit: 10 }).flows).toEqual(['billing', 'orders']);
+  });
+
+  it('answers a text filter over 100,000 runs in a few milliseconds', () => {
+    const store = new RunStore();
+    for (let i = 0; i < 100_000; i++) {
+      store.addSummary({ runId: `s${i}`, integration: 'i', flow: `f${i % 5}`, correlationId: `c${i}`, outcome: 'completed', status: 200, startedAt: i, durationMs: 1, steps: 3 }, `{"customer":"name-${i}"}`);
+    }
+    const t0 = performance.now();
+    const page = store.query({ text: 'name-99990', offset: 0, limit: 100 });
+    const ms = performance.now() - t0;
+    expect(page.total).toBe(1);
+    expect(ms).toBeLessThan(100);
+  });
+
+  it('links a captured request to its run, even when the run ends after the request was recorded', () => {
+    const store = new RunStore();
+    store.record('shop', run('r1'));
+    expect(store.linkRequest('c-r1', 'orders', { captureId: 7, status: 201, route: '/orders', method: 'POST', startedAt: 999 })).toBe('r1');
+    expect(store.summary('r1')).toMatchObject({ captureId: 7, status: 201, route: '/orders', method: 'POST' });
+    expect(store.query({ status: '201', offset: 0, limit: 5 }).total).toBe(1);
+
+    expect(store.linkRequest('c-r2', 'orders', { captureId: 8, status: 200, method: 'GET', startedAt: 1_000 })).toBeUndefined();
+    store.record('shop', run('r2'));
+    expect(store.runIdForCapture(8)).toBe('r2');
+  });
+});

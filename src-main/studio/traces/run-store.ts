@@ -1,0 +1,358 @@
+import type { RunPage, RunQuery, RunSummary } from '../../../shared/trace-types.ts';
+import type { TraceEvent, TraceSpan } from '../../runtime/core/trace.ts';
+import { approxSize } from './value-view.ts';
+
+/** One step as recorded, with the message before and after when snapshots were on. */
+export interface StoredStep {
+  step: string;
+  block?: string;
+  name?: string;
+  startedAt: number;
+  durationMs: number;
+  outcome: TraceEvent['outcome'];
+  error?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
+export interface StoredDetail {
+  steps: StoredStep[];
+  calls: TraceSpan[];
+  input?: unknown;
+  output?: unknown;
+  snapshots: boolean;
+  bytes: number;
+}
+
+interface RunRecord {
+  summary: RunSummary;
+  /** Lower-cased text the filter searches. */
+  haystack: string;
+  /** The start of the request body as text, part of the haystack. */
+  body: string;
+  /** Steps and messages; dropped for old runs to keep memory bounded (the summary stays). */
+  detail?: StoredDetail;
+}
+
+interface Pending {
+  integration: string;
+  steps: StoredStep[];
+  calls: TraceSpan[];
+}
+
+/** What a captured request tells about the run it started. */
+export interface RunRequestInfo {
+  captureId: number;
+  status: number;
+  route?: string;
+  method: string;
+  startedAt: number;
+}
+
+export interface RunStoreOptions {
+  /** Runs kept (up to a tenth more between evictions); the oldest go first. */
+  maxRuns?: number;
+  /** Runs that keep their steps and messages. */
+  maxDetailedRuns?: number;
+  /** Rough bytes of messages kept across all runs. */
+  maxDetailBytes?: number;
+}
+
+const MAX_PENDING_RUNS = 10_000;
+const BODY_TEXT_CHARS = 2_000;
+
+/**
+ * Every run the studio's runtimes traced, newest last: a summary of each (flow, route, status,
+ * outcome, duration), and for the newest ones their steps with the message before and after
+ * each. Bounded by count and by bytes. Filtering scans precomputed lower-cased text, which
+ * answers over 100,000 runs in a few milliseconds; the last result is kept for paging.
+ */
+export class RunStore {
+  private runs: RunRecord[] = [];
+  private readonly byId = new Map<string, RunRecord>();
+  private readonly byCorrelation = new Map<string, RunRecord[]>();
+  private readonly byCapture = new Map<number, RunRecord>();
+  private readonly flowCounts = new Map<string, number>();
+  private readonly pending = new Map<string, Pending>();
+  /** Requests whose run had not finished when they were captured (a stream the caller left). */
+  private readonly awaiting = new Map<string, RunRequestInfo>();
+  private detailed: RunRecord[] = [];
+  private detailHead = 0;
+  private detailBytes = 0;
+  private version = 0;
+  private cache: { key: string; version: number; matches: RunRecord[] } | undefined;
+  private readonly maxRuns: number;
+  private readonly maxDetailedRuns: number;
+  private readonly maxDetailBytes: number;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(options: RunStoreOptions = {}) {
+    this.maxRuns = options.maxRuns ?? 100_000;
+    this.maxDetailedRuns = options.maxDetailedRuns ?? 5_000;
+    this.maxDetailBytes = options.maxDetailBytes ?? 128 * 1024 * 1024;
+  }
+
+  get size(): number {
+    return this.runs.length;
+  }
+
+  /** Called after runs are added or changed (not per step). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Takes one trace event of a runtime of `integration`; a run event completes its run. */
+  record(integration: string, e: TraceEvent): void {
+    if (e.kind === 'step') {
+      this.pendingOf(e.runId, integration).steps.push(storedStep(e));
+      return;
+    }
+    const pending = this.pending.get(e.runId);
+    this.pending.delete(e.runId);
+    const steps = pending?.steps ?? [];
+    const calls = pending?.calls ?? [];
+    const snapshots = e.input !== undefined || steps.some((s) => s.input !== undefined);
+    const summary: RunSummary = {
+      runId: e.runId,
+      integration,
+      flow: e.flow,
+      correlationId: e.correlationId,
+      outcome: e.outcome,
+      startedAt: e.startedAt,
+      durationMs: e.durationMs,
+      steps: steps.length,
+    };
+    if (e.error !== undefined) summary.error = e.error;
+    const detail: StoredDetail = { steps, calls, input: e.input, output: e.output, snapshots, bytes: 0 };
+    detail.bytes = approxSize([e.input, e.output, ...steps.map((s) => [s.input, s.output])]);
+    const record: RunRecord = { summary, haystack: '', body: bodyText(e.input), detail };
+    const request = this.awaiting.get(e.correlationId);
+    if (request && request.startedAt <= e.startedAt + 1) {
+      this.awaiting.delete(e.correlationId);
+      applyRequest(record, request);
+      this.byCapture.set(request.captureId, record);
+    }
+    record.haystack = haystackOf(record);
+    this.add(record);
+  }
+
+  /** Takes a call a step made; it is placed under its step when the run is read. */
+  recordSpan(integration: string, span: TraceSpan): void {
+    this.pendingOf(span.runId, integration).calls.push(span);
+  }
+
+  /** Adds a finished run without steps (tests seed the store this way). */
+  addSummary(summary: RunSummary, bodyHint = ''): void {
+    const record: RunRecord = { summary, haystack: '', body: bodyHint };
+    record.haystack = haystackOf(record);
+    this.add(record);
+  }
+
+  /**
+   * Links a captured request to the run it started (same correlation id, started at or after the
+   * request); the run gains the route and status. A run still going is linked when it ends.
+   */
+  linkRequest(correlationId: string, flow: string | undefined, info: RunRequestInfo): string | undefined {
+    const candidates = this.byCorrelation.get(correlationId) ?? [];
+    for (let i = candidates.length - 1; i >= 0; i--) {
+      const r = candidates[i];
+      if (r.summary.captureId !== undefined || (flow !== undefined && r.summary.flow !== flow)) continue;
+      if (r.summary.startedAt + 1 < info.startedAt) break;
+      applyRequest(r, info);
+      r.haystack = haystackOf(r);
+      this.byCapture.set(info.captureId, r);
+      this.changed();
+      return r.summary.runId;
+    }
+    this.awaiting.set(correlationId, info);
+    if (this.awaiting.size > MAX_PENDING_RUNS) this.awaiting.delete(this.awaiting.keys().next().value!);
+    return undefined;
+  }
+
+  runIdForCapture(captureId: number): string | undefined {
+    return this.byCapture.get(captureId)?.summary.runId;
+  }
+
+  summary(runId: string): RunSummary | undefined {
+    return this.byId.get(runId)?.summary;
+  }
+
+  detail(runId: string): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
+    const r = this.byId.get(runId);
+    return r && { summary: r.summary, detail: r.detail };
+  }
+
+  query(q: RunQuery): RunPage {
+    const t0 = performance.now();
+    const matches = this.matching(q);
+    const offset = Math.max(0, Math.floor(q.offset));
+    const limit = Math.max(0, Math.min(1_000, Math.floor(q.limit)));
+    const rows = matches.slice(offset, offset + limit).map((r) => r.summary);
+    return {
+      total: matches.length,
+      stored: this.runs.length,
+      offset,
+      rows,
+      flows: [...this.flowCounts.keys()].sort(),
+      tookMs: performance.now() - t0,
+    };
+  }
+
+  clear(): void {
+    this.runs = [];
+    this.byId.clear();
+    this.byCorrelation.clear();
+    this.byCapture.clear();
+    this.flowCounts.clear();
+    this.awaiting.clear();
+    this.detailed = [];
+    this.detailHead = 0;
+    this.detailBytes = 0;
+    this.changed();
+  }
+
+  /** Newest first; the same filters over an unchanged store reuse the last answer. */
+  private matching(q: RunQuery): RunRecord[] {
+    const key = JSON.stringify([q.integration, q.flow, q.outcome, q.status, q.text?.trim().toLowerCase()]);
+    if (this.cache && this.cache.key === key && this.cache.version === this.version) return this.cache.matches;
+    const text = q.text?.trim().toLowerCase() || undefined;
+    const status = statusTest(q.status);
+    const out: RunRecord[] = [];
+    for (let i = this.runs.length - 1; i >= 0; i--) {
+      const r = this.runs[i];
+      const s = r.summary;
+      if (q.flow && s.flow !== q.flow) continue;
+      if (q.integration && s.integration !== q.integration) continue;
+      if (q.outcome && s.outcome !== q.outcome) continue;
+      if (status && !status(s.status)) continue;
+      if (text && !r.haystack.includes(text)) continue;
+      out.push(r);
+    }
+    this.cache = { key, version: this.version, matches: out };
+    return out;
+  }
+
+  private add(record: RunRecord): void {
+    const s = record.summary;
+    this.runs.push(record);
+    this.byId.set(s.runId, record);
+    const same = this.byCorrelation.get(s.correlationId);
+    if (same) same.push(record);
+    else this.byCorrelation.set(s.correlationId, [record]);
+    this.flowCounts.set(s.flow, (this.flowCounts.get(s.flow) ?? 0) + 1);
+    if (record.detail) {
+      this.detailed.push(record);
+      this.detailBytes += record.detail.bytes;
+      this.trimDetail();
+    }
+    // Up to a tenth more is let in before the oldest go, so eviction costs one array copy per
+    // 10,000 runs, not one per run; then the store is back at maxRuns.
+    if (this.runs.length > this.maxRuns + Math.floor(this.maxRuns / 10)) this.evict(this.runs.length - this.maxRuns);
+    this.changed();
+  }
+
+  private evict(count: number): void {
+    const gone = this.runs.slice(0, count);
+    this.runs = this.runs.slice(count);
+    for (const r of gone) {
+      const s = r.summary;
+      this.byId.delete(s.runId);
+      const same = this.byCorrelation.get(s.correlationId);
+      if (same) {
+        const rest = same.filter((x) => x !== r);
+        if (rest.length === 0) this.byCorrelation.delete(s.correlationId);
+        else this.byCorrelation.set(s.correlationId, rest);
+      }
+      if (s.captureId !== undefined) this.byCapture.delete(s.captureId);
+      const n = (this.flowCounts.get(s.flow) ?? 1) - 1;
+      if (n <= 0) this.flowCounts.delete(s.flow);
+      else this.flowCounts.set(s.flow, n);
+      if (r.detail) {
+        this.detailBytes -= r.detail.bytes;
+        r.detail = undefined;
+      }
+    }
+  }
+
+  private trimDetail(): void {
+    while (this.detailed.length - this.detailHead > this.maxDetailedRuns || (this.detailBytes > this.maxDetailBytes && this.detailed.length - this.detailHead > 1)) {
+      const oldest = this.detailed[this.detailHead++];
+      if (oldest.detail) {
+        this.detailBytes -= oldest.detail.bytes;
+        oldest.detail = undefined;
+      }
+    }
+    if (this.detailHead > 1_000) {
+      this.detailed = this.detailed.slice(this.detailHead);
+      this.detailHead = 0;
+    }
+  }
+
+  private pendingOf(runId: string, integration: string): Pending {
+    let p = this.pending.get(runId);
+    if (!p) {
+      p = { integration, steps: [], calls: [] };
+      this.pending.set(runId, p);
+      // A run that never reports its end (its runtime was cut off) must not hold memory forever.
+      if (this.pending.size > MAX_PENDING_RUNS) this.pending.delete(this.pending.keys().next().value!);
+    }
+    return p;
+  }
+
+  private changed(): void {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+}
+
+function storedStep(e: TraceEvent): StoredStep {
+  const s: StoredStep = { step: e.step ?? '', startedAt: e.startedAt, durationMs: e.durationMs, outcome: e.outcome };
+  if (e.block !== undefined) s.block = e.block;
+  if (e.name !== undefined) s.name = e.name;
+  if (e.error !== undefined) s.error = e.error;
+  if (e.input !== undefined) s.input = e.input;
+  if (e.output !== undefined) s.output = e.output;
+  return s;
+}
+
+function applyRequest(record: RunRecord, info: RunRequestInfo): void {
+  record.summary.captureId = info.captureId;
+  record.summary.status = info.status;
+  record.summary.method = info.method;
+  if (info.route !== undefined) record.summary.route = info.route;
+}
+
+function haystackOf(record: RunRecord): string {
+  const s = record.summary;
+  const parts = [s.flow, s.integration, s.route, s.method, s.status, s.outcome, s.error, s.correlationId, s.runId];
+  for (const step of record.detail?.steps ?? []) parts.push(step.name, step.block, step.error);
+  parts.push(record.body);
+  return parts.filter((p) => p !== undefined && p !== '').join('\n').toLowerCase();
+}
+
+/** The start of the request body as text, so a run can be found by what was sent. */
+function bodyText(input: unknown): string {
+  if (input === null || typeof input !== 'object') return '';
+  const body = (input as { body?: unknown }).body;
+  if (body === undefined || body === null) return '';
+  try {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    return text.length > BODY_TEXT_CHARS ? text.slice(0, BODY_TEXT_CHARS) : text;
+  } catch {
+    return '';
+  }
+}
+
+function statusTest(status: string | undefined): ((s: number | undefined) => boolean) | undefined {
+  const text = status?.trim().toLowerCase();
+  if (!text) return undefined;
+  const cls = /^([1-5])xx$/.exec(text);
+  if (cls) {
+    const base = Number(cls[1]) * 100;
+    return (s) => s !== undefined && s >= base && s < base + 100;
+  }
+  const exact = Number(text);
+  if (Number.isInteger(exact)) return (s) => s === exact;
+  return () => false;
+}

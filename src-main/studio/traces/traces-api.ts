@@ -1,0 +1,67 @@
+import type { FeedOutcome } from '../../../shared/feed-events.ts';
+import type { RunComparison, RunDetail, RunPage, RunQuery, TraceValueRef } from '../../../shared/trace-types.ts';
+import { StudioError } from '../studio-error.ts';
+import { compareRuns } from './run-compare.ts';
+import { runDetailView, storedStepAt } from './run-detail.ts';
+import type { RunStore } from './run-store.ts';
+import { valueAt } from './value-view.ts';
+
+/** The StudioApi methods of the Traces panel, over the run store. */
+export interface TracesApi {
+  queryRuns(query: RunQuery): Promise<RunPage>;
+  runDetail(runId: string): Promise<RunDetail | null>;
+  traceValue(ref: TraceValueRef): Promise<unknown>;
+  compareRuns(a: string, b: string): Promise<RunComparison>;
+  clearRuns(): Promise<void>;
+}
+
+const OUTCOMES: readonly FeedOutcome[] = ['completed', 'dropped', 'failed'];
+
+export function tracesApi(store: RunStore): TracesApi {
+  const detailOf = (runId: string): RunDetail | null => {
+    const found = store.detail(String(runId));
+    return found ? runDetailView(found.summary, found.detail) : null;
+  };
+  return {
+    async queryRuns(query) {
+      return store.query(cleanQuery(query));
+    },
+    async runDetail(runId) {
+      return detailOf(runId);
+    },
+    async traceValue(ref) {
+      const found = store.detail(String(ref?.runId));
+      if (!found?.detail) throw new StudioError(`run ${String(ref?.runId)} is no longer stored with its messages; newer runs pushed it out`);
+      const { detail } = found;
+      const side = ref.side === 'output' ? 'output' : 'input';
+      const source = ref.step === -1 ? detail[side] : storedStepAt(detail, Number(ref.step))?.[side];
+      if (source === undefined) throw new StudioError(`step ${ref.step} of run ${ref.runId} has no recorded ${side}`);
+      const path = Array.isArray(ref.path) ? ref.path.filter((p) => typeof p === 'string' || typeof p === 'number') : [];
+      return valueAt(source, path) ?? null;
+    },
+    async compareRuns(a, b) {
+      const left = detailOf(a);
+      const right = detailOf(b);
+      if (!left || !right) throw new StudioError(`run ${!left ? a : b} is not stored; pick two runs from the list`);
+      return compareRuns(left, right);
+    },
+    async clearRuns() {
+      store.clear();
+    },
+  };
+}
+
+/** A query as a window sent it, with anything unexpected dropped rather than trusted. */
+function cleanQuery(q: RunQuery): RunQuery {
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+  const outcome = OUTCOMES.find((o) => o === q?.outcome);
+  return {
+    integration: text(q?.integration),
+    flow: text(q?.flow),
+    outcome,
+    status: text(q?.status),
+    text: text(q?.text),
+    offset: Number.isFinite(q?.offset) ? q.offset : 0,
+    limit: Number.isFinite(q?.limit) ? q.limit : 200,
+  };
+}

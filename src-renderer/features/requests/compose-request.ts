@@ -1,0 +1,104 @@
+import type { ComposerRequest, RequestBody, RequestEnvironment, ResolvedRequest } from '../../../shared/request-types.ts';
+import type { RouteInfo } from '../../../shared/studio-api.ts';
+
+/** `{{name}}` filled from the environment; unknown names stay as written so the mistake shows. */
+export function fillVars(text: string, vars: Record<string, string>): string {
+  return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? vars[name] : whole));
+}
+
+/** The `{name}` parameters of a route pattern, in order. */
+export function paramNames(pattern: string): string[] {
+  return [...pattern.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]);
+}
+
+/**
+ * The URL a composer request goes to: the route's current URL (its port may change on every
+ * start) with path parameters filled in, or the URL typed, plus the enabled query rows.
+ */
+export function resolveUrl(req: ComposerRequest, route: RouteInfo | undefined, vars: Record<string, string>): string {
+  let base: string;
+  if (req.target && route) {
+    base = route.url.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => encodeURIComponent(fillVars(req.pathParams[name] ?? '', vars)));
+  } else {
+    base = fillVars(req.url, vars);
+  }
+  const query = req.query.filter((q) => q.enabled && q.name.trim() !== '');
+  if (query.length === 0) return base;
+  const params = new URLSearchParams(query.map((q) => [fillVars(q.name, vars), fillVars(q.value, vars)]));
+  return base + (base.includes('?') ? '&' : '?') + params.toString();
+}
+
+/** Unfilled parameters and unknown variables, for the person before they press Send. */
+export function composerProblems(req: ComposerRequest, route: RouteInfo | undefined, vars: Record<string, string>): string[] {
+  const problems: string[] = [];
+  if (req.target && !route) problems.push(`${req.target.integration} is not running; run it to send to ${req.target.route}`);
+  if (!req.target && !/^https?:\/\//.test(req.url)) problems.push('pick a route, or type an absolute http:// URL');
+  if (req.target) for (const p of paramNames(req.target.route)) if (!(req.pathParams[p] ?? '').trim()) problems.push(`path parameter {${p}} is empty`);
+  const texts = [req.url, ...req.headers.filter((h) => h.enabled).flatMap((h) => [h.name, h.value]), ...req.query.filter((q) => q.enabled).map((q) => q.value), bodyText(req.body)];
+  for (const t of texts) for (const m of t.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)) if (!Object.hasOwn(vars, m[1])) problems.push(`{{${m[1]}}} is not a variable of the environment`);
+  if (req.body.kind === 'json' && req.body.text.trim() !== '') {
+    try {
+      JSON.parse(fillVars(req.body.text, vars));
+    } catch (err) {
+      problems.push(`the JSON body is not valid: ${(err as Error).message}`);
+    }
+  }
+  return [...new Set(problems)];
+}
+
+export function resolveRequest(req: ComposerRequest, route: RouteInfo | undefined, env: RequestEnvironment | undefined): ResolvedRequest {
+  const vars = env?.vars ?? {};
+  const resolved: ResolvedRequest = {
+    method: req.method,
+    url: resolveUrl(req, route, vars),
+    headers: req.headers.filter((h) => h.enabled && h.name.trim() !== '').map((h) => [fillVars(h.name, vars), fillVars(h.value, vars)]),
+    body: fillBody(req.body, vars),
+  };
+  if (req.target) resolved.target = req.target;
+  if (req.sign) resolved.sign = true;
+  return resolved;
+}
+
+function fillBody(body: RequestBody, vars: Record<string, string>): RequestBody {
+  switch (body.kind) {
+    case 'json':
+    case 'text':
+      return { ...body, text: fillVars(body.text, vars) };
+    case 'multipart':
+      return { kind: 'multipart', parts: body.parts.map((p) => (p.file ? p : { ...p, value: fillVars(p.value ?? '', vars) })) };
+    default:
+      return body;
+  }
+}
+
+function bodyText(body: RequestBody): string {
+  return body.kind === 'json' || body.kind === 'text' ? body.text : '';
+}
+
+/** A shell command that sends the same request with curl (single-quoted, so nothing expands). */
+export function toCurl(req: ResolvedRequest): string {
+  const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+  const parts = ['curl', '-i', '-X', req.method, q(req.url)];
+  const headers = [...req.headers];
+  const has = (name: string): boolean => headers.some(([k]) => k.toLowerCase() === name);
+  switch (req.body.kind) {
+    case 'json':
+      if (!has('content-type')) headers.push(['Content-Type', 'application/json']);
+      break;
+    case 'text':
+      if (!has('content-type')) headers.push(['Content-Type', req.body.contentType]);
+      break;
+    case 'bytes':
+      if (!has('content-type') && req.body.contentType) headers.push(['Content-Type', req.body.contentType]);
+      break;
+  }
+  for (const [k, v] of headers) parts.push('-H', q(`${k}: ${v}`));
+  const body = req.body;
+  if (body.kind === 'json' || body.kind === 'text') parts.push('--data-binary', q(body.text));
+  else if (body.kind === 'bytes') parts.push('--data-binary', '@request-body.bin', `# the exact bytes: echo ${q(body.base64)} | base64 -d > request-body.bin`);
+  else if (body.kind === 'multipart') {
+    for (const p of body.parts) parts.push('-F', q(p.file ? `${p.name}=@${p.file.fileName};type=${p.file.contentType}` : `${p.name}=${p.value ?? ''}`));
+  }
+  if (req.headers.some(([k, v]) => k.toLowerCase() === 'accept' && v.includes('text/event-stream'))) parts.splice(1, 0, '-N');
+  return parts.join(' ');
+}

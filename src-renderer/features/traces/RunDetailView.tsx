@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import type { RunDetail, RunStep } from '../../../shared/trace-types.ts';
+import { traceQueries } from '../../api/trace-queries.ts';
+import { useStudio } from '../../store/studio-store.ts';
+import { clockTime } from '../../shell/format.ts';
+import { StepInspector } from './StepInspector.tsx';
+import { Waterfall } from './Waterfall.tsx';
+
+/** One run: what started it, its waterfall, and the selected step's messages. */
+export function RunDetailView({ runId }: { runId: string }) {
+  const [run, setRun] = useState<RunDetail | null | undefined>(undefined);
+  const [selected, setSelected] = useState<number | undefined>(undefined);
+  const showRunLogs = useStudio((s) => s.showRunLogs);
+  const picks = useStudio((s) => s.comparePicks);
+  const togglePick = useStudio((s) => s.toggleComparePick);
+
+  useEffect(() => {
+    let live = true;
+    setRun(undefined);
+    setSelected(undefined);
+    traceQueries.detail(runId).then(
+      (d) => {
+        if (!live) return;
+        setRun(d);
+        // Open on the failed step, if any: that is what a person looks for first.
+        const failed = d?.steps.find((s) => s.outcome === 'failed' && !d.steps.some((c) => c.step.startsWith(s.step + '.') && c.outcome === 'failed'));
+        setSelected(failed ? failed.index : undefined);
+      },
+      () => live && setRun(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+
+  if (run === undefined) return <p className="muted">Loading run {runId}…</p>;
+  if (run === null) return <p className="muted">Run {runId} is no longer stored.</p>;
+  const s = run.summary;
+  const step: RunStep | undefined = selected === -1 ? wholeRun(run) : run.steps.find((x) => x.index === selected);
+  return (
+    <section className="run-detail" aria-label={`Run ${s.runId}`}>
+      <header className="run-head">
+        <h3>
+          {s.flow} <span className={`outcome-badge outcome-${s.outcome}`}>{s.outcome}</span>
+          {s.status !== undefined ? <span className={`status-code status-${Math.floor(s.status / 100)}xx`}>{s.status}</span> : null}
+        </h3>
+        <div className="muted run-meta">
+          {s.method ? `${s.method} ` : ''}
+          {s.route ?? ''} · {clockTime(s.startedAt)} · {s.durationMs.toFixed(2)} ms · run {s.runId} · correlation {s.correlationId}
+        </div>
+        {s.error ? <p className="step-error">{s.error}</p> : null}
+        <div className="run-links">
+          {s.captureId !== undefined ? (
+            <button type="button" className="link" onClick={() => useStudio.setState({ panel: 'requests', requestsTab: 'captures', openCapture: s.captureId })}>
+              Captured request #{s.captureId}
+            </button>
+          ) : null}
+          <button type="button" className="link" onClick={() => showRunLogs(s.runId)}>
+            Log lines
+          </button>
+          <label className="pick">
+            <input type="checkbox" checked={picks.includes(s.runId)} onChange={() => togglePick(s.runId)} /> Pick to compare
+          </label>
+        </div>
+      </header>
+      <Waterfall run={run} selected={selected} onSelect={setSelected} />
+      {step ? <StepInspector key={`${runId}:${step.index}`} runId={runId} step={step} snapshots={run.snapshots} /> : <p className="muted">Select a step to see the message before and after it.</p>}
+    </section>
+  );
+}
+
+/** The run as a step: what came in and what came out. */
+function wholeRun(run: RunDetail): RunStep {
+  return {
+    index: -1,
+    step: `flows.${run.summary.flow}`,
+    name: 'whole run',
+    block: run.summary.flow,
+    depth: 0,
+    category: 'block',
+    startedAt: run.summary.startedAt,
+    durationMs: run.summary.durationMs,
+    outcome: run.summary.outcome,
+    error: run.summary.error,
+    input: run.input,
+    output: run.output,
+    calls: [],
+  };
+}

@@ -1,0 +1,34 @@
+import { useStudio } from '../../store/studio-store.ts';
+
+/** Flow, outcome, HTTP status and free text; the list follows as they change. */
+export function RunFiltersBar({ flows }: { flows: string[] }) {
+  const filters = useStudio((s) => s.runFilters);
+  const set = useStudio((s) => s.setRunFilters);
+  return (
+    <div className="filters" role="search" aria-label="Filter runs">
+      <select aria-label="Flow" value={filters.flow} onChange={(e) => set({ flow: e.target.value })}>
+        <option value="">all flows</option>
+        {[...new Set([...flows, filters.flow].filter(Boolean))].map((f) => (
+          <option key={f} value={f}>
+            {f}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Outcome" value={filters.outcome} onChange={(e) => set({ outcome: e.target.value as typeof filters.outcome })}>
+        <option value="">any outcome</option>
+        <option value="completed">completed</option>
+        <option value="failed">failed</option>
+        <option value="dropped">dropped</option>
+      </select>
+      <input aria-label="Status" placeholder="status: 200, 4xx" value={filters.status} onChange={(e) => set({ status: e.target.value })} size={10} />
+      <input
+        type="search"
+        aria-label="Search runs"
+        placeholder="search flow, route, error, ids, request body…"
+        value={filters.text}
+        onChange={(e) => set({ text: e.target.value })}
+        className="grow"
+      />
+    </div>
+  );
+}

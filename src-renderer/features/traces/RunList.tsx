@@ -1,0 +1,235 @@
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import type { RunPage, RunSummary } from '../../../shared/trace-types.ts';
+import { traceQueries } from '../../api/trace-queries.ts';
+import type { RunFilters } from '../../store/traces-slice.ts';
+import { useStudio } from '../../store/studio-store.ts';
+import { clockTime } from '../../shell/format.ts';
+
+const PAGE = 200;
+const ROW = 28;
+/** Rows fetched beyond the viewport each way, so scrolling never reaches rows still loading. */
+const AHEAD = 600;
+const OVERSCAN = 10;
+const TEXT_DEBOUNCE_MS = 40;
+const LIVE_REFRESH_MS = 300;
+
+interface ListState {
+  key: string;
+  generation: number;
+  total: number;
+  stored: number;
+  pages: Map<number, RunSummary[]>;
+  tookMs: number;
+  /** When the answer to the current filters arrived, measured from when they changed. */
+  answerMs: number;
+}
+
+/**
+ * The stored runs, newest first, a page at a time: the store may hold 100,000, so only the pages
+ * around the viewport are fetched (well ahead of the scroll) and only visible rows are rendered.
+ * New runs refresh the list while it shows its top; further down, they are counted, not inserted,
+ * so rows do not move under the person reading them.
+ */
+export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
+  const filters = useStudio((s) => s.runFilters);
+  const epoch = useStudio((s) => s.runsEpoch);
+  const liveTraces = useStudio((s) => s.traces);
+  const selected = useStudio((s) => s.selectedRun);
+  const picks = useStudio((s) => s.comparePicks);
+  const selectRun = useStudio((s) => s.selectRun);
+  const viewport = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(400);
+  const [list, setList] = useState<ListState | undefined>(undefined);
+  const [newRuns, setNewRuns] = useState(0);
+  const key = JSON.stringify({ ...filters, epoch });
+  const keyRef = useRef(key);
+  const loading = useRef(new Set<number>());
+  const changedAt = useRef(performance.now());
+
+  /**
+   * Fetches pages of the current filters. `reset` starts a new generation: answers of older
+   * generations are ignored, and the first answer of the new one replaces every cached page.
+   */
+  const generation = useRef(0);
+  const fetchPages = useCallback(
+    (pages: number[], reset: boolean) => {
+      if (reset) {
+        generation.current++;
+        loading.current.clear();
+      }
+      const gen = generation.current;
+      const forKey = keyRef.current;
+      const f = JSON.parse(forKey) as RunFilters & { epoch: number };
+      for (const p of pages) {
+        if (loading.current.has(p)) continue;
+        loading.current.add(p);
+        traceQueries
+          .runs({ flow: f.flow || undefined, outcome: f.outcome || undefined, status: f.status || undefined, text: f.text || undefined, offset: p * PAGE, limit: PAGE })
+          .then(
+            (page: RunPage) => {
+              if (gen !== generation.current) return;
+              loading.current.delete(p);
+              onFlows(page.flows);
+              setList((prev) => {
+                const fresh = !prev || prev.generation !== gen;
+                const next = fresh ? new Map<number, RunSummary[]>() : new Map(prev.pages);
+                next.set(p, page.rows);
+                return {
+                  key: forKey,
+                  generation: gen,
+                  total: page.total,
+                  stored: page.stored,
+                  pages: next,
+                  // The first page of a generation is the one that scanned the store.
+                  tookMs: fresh ? page.tookMs : prev.tookMs,
+                  answerMs: prev?.key === forKey ? prev.answerMs : performance.now() - changedAt.current,
+                };
+              });
+            },
+            () => gen === generation.current && loading.current.delete(p),
+          );
+      }
+    },
+    [onFlows],
+  );
+
+  // New filters: start over from the top (the text box waits a moment between keystrokes).
+  useEffect(() => {
+    keyRef.current = key;
+    changedAt.current = performance.now();
+    setNewRuns(0);
+    const timer = setTimeout(() => {
+      if (viewport.current) viewport.current.scrollTop = 0;
+      setScrollTop(0);
+      fetchPages([0, 1], true);
+    }, filters.text ? TEXT_DEBOUNCE_MS : 0);
+    return () => clearTimeout(timer);
+  }, [key, filters.text, fetchPages]);
+
+  // Live: runs finished since the last look (counted from the end, where the feed appends).
+  const lastSeen = useRef(liveTraces);
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    const before = lastSeen.current;
+    if (before === liveTraces) return;
+    lastSeen.current = liveTraces;
+    const tail = before.at(-1);
+    let added = 0;
+    for (let i = tail ? liveTraces.lastIndexOf(tail) + 1 : 0; i < liveTraces.length; i++) if (liveTraces[i].trace.kind === 'run') added++;
+    if (added === 0) return;
+    if ((viewport.current?.scrollTop ?? 0) > ROW) {
+      setNewRuns((n) => n + added);
+      return;
+    }
+    // At most one refresh per interval however fast runs arrive.
+    refreshTimer.current ??= setTimeout(() => {
+      refreshTimer.current = undefined;
+      fetchPages([0, 1], true);
+    }, LIVE_REFRESH_MS);
+  }, [liveTraces, fetchPages]);
+  useEffect(() => () => clearTimeout(refreshTimer.current), []);
+
+  useEffect(() => {
+    const el = viewport.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    setHeight(el.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+
+  // Fetch what the viewport will need soon.
+  useLayoutEffect(() => {
+    if (!list || list.key !== key) return;
+    const first = Math.max(0, Math.floor((scrollTop - AHEAD * ROW) / ROW));
+    const last = Math.min(list.total, Math.ceil((scrollTop + height + AHEAD * ROW) / ROW));
+    const wanted: number[] = [];
+    for (let p = Math.floor(first / PAGE); p * PAGE < last; p++) if (!list.pages.has(p)) wanted.push(p);
+    if (wanted.length) fetchPages(wanted, false);
+  }, [scrollTop, height, list, key, fetchPages]);
+
+  // Until the new filters answer, the previous rows stay rather than flashing an empty list.
+  const total = list?.total ?? 0;
+  const first = Math.max(0, Math.floor(scrollTop / ROW) - OVERSCAN);
+  const last = Math.min(total, Math.ceil((scrollTop + height) / ROW) + OVERSCAN);
+  const rows: ReactNode[] = [];
+  for (let i = first; i < last; i++) {
+    const run = list?.pages.get(Math.floor(i / PAGE))?.[i % PAGE];
+    rows.push(
+      <div key={run ? run.runId : `pending-${i}`} className="vlist-row" role="row" aria-rowindex={i + 1} style={{ top: i * ROW, height: ROW }}>
+        {run ? <RunRow run={run} selected={run.runId === selected} picked={picks.includes(run.runId)} onSelect={selectRun} /> : <div className="run-row-pending muted">…</div>}
+      </div>,
+    );
+  }
+
+  return (
+    <div className="run-list">
+      <div className="run-count muted" aria-live="polite">
+        {list === undefined ? (
+          'Loading runs…'
+        ) : (
+          <>
+            <span aria-label="matching runs">
+              {total.toLocaleString('en-US')} of {list.stored.toLocaleString('en-US')} runs
+            </span>{' '}
+            <span className="answer-time" data-store-ms={list.tookMs.toFixed(1)} data-answer-ms={list.answerMs.toFixed(0)}>
+              · answered in {Math.max(1, Math.round(list.answerMs))} ms
+            </span>
+            {newRuns > 0 ? (
+              <button
+                type="button"
+                className="link"
+                onClick={() => {
+                  if (viewport.current) viewport.current.scrollTop = 0;
+                  setNewRuns(0);
+                  fetchPages([0, 1], true);
+                }}
+              >
+                {newRuns} new — show
+              </button>
+            ) : null}
+          </>
+        )}
+      </div>
+      <div className="vlist" role="table" aria-label="Runs" aria-rowcount={total} tabIndex={0} ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+        {list !== undefined && list.key === key && total === 0 ? (
+          <div className="empty-state">
+            <h3>No runs {!filters.flow && !filters.outcome && !filters.status && !filters.text ? 'yet' : 'match'}</h3>
+            <p>Send a request to a running integration; every run appears here with its steps.</p>
+          </div>
+        ) : (
+          <div className="vlist-body" style={{ height: total * ROW }}>
+            {rows}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: RunSummary; selected: boolean; picked: boolean; onSelect(id: string): void }) {
+  const toggle = useStudio((s) => s.toggleComparePick);
+  return (
+    <div
+      className={`trace-row run-row outcome-${run.outcome}${selected ? ' selected' : ''}`}
+      data-flow={run.flow}
+      data-kind="run"
+      data-run={run.runId}
+      aria-selected={selected}
+      onClick={() => onSelect(run.runId)}
+    >
+      <input type="checkbox" aria-label={`Pick ${run.runId} to compare`} checked={picked} onChange={() => toggle(run.runId)} onClick={(e) => e.stopPropagation()} />
+      <span className="cell time">{clockTime(run.startedAt)}</span>
+      <span className="cell flow">{run.flow}</span>
+      <span className="cell route" title={`${run.runId} · ${run.integration}`}>
+        {run.route ? `${run.method ?? ''} ${run.route}` : <span className="muted">{run.integration}</span>}
+      </span>
+      <span className={`cell code status-${run.status === undefined ? 'none' : `${Math.floor(run.status / 100)}xx`}`}>{run.status ?? ''}</span>
+      <span className="cell outcome" title={run.error}>
+        {run.outcome}
+      </span>
+      <span className="cell duration">{run.durationMs.toFixed(1)} ms</span>
+    </div>
+  );
+});

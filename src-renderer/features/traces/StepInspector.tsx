@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import type { MessageSnapshot, RunStep } from '../../../shared/trace-types.ts';
+import { traceQueries } from '../../api/trace-queries.ts';
+import { changedPaths, diffValues } from './json-diff.ts';
+import { JsonTree } from './JsonTree.tsx';
+import { MessageDiff } from './MessageDiff.tsx';
+
+type Tab = 'diff' | 'before' | 'after';
+
+/**
+ * One step of a run: its error, the calls it made, and the message before and after it, side by
+ * side or as a list of what changed. Values cut for display load in full on demand.
+ */
+export function StepInspector({ runId, step, snapshots }: { runId: string; step: RunStep; snapshots: boolean }) {
+  const [tab, setTab] = useState<Tab>('diff');
+  const loader = (side: 'input' | 'output') => (path: Array<string | number>) => traceQueries.value({ runId, step: step.index, side, path });
+  return (
+    <section className="step-inspector" aria-label={`Step ${step.name ?? step.block ?? step.step}`}>
+      <header className="step-inspector-head">
+        <h3>{step.name ?? step.block}</h3>
+        <code className="muted">{step.step}</code>
+        <span className={`outcome-badge outcome-${step.outcome}`}>{step.outcome}</span>
+        <span className="muted">{step.durationMs.toFixed(2)} ms</span>
+      </header>
+      {step.error ? (
+        <p className="step-error" role="alert">
+          {step.error}
+        </p>
+      ) : null}
+      {step.calls.length > 0 ? (
+        <ul className="call-list" aria-label="Calls">
+          {step.calls.map((c, i) => (
+            <li key={i} className={c.error || (c.status ?? 0) >= 400 ? 'call-bad' : ''}>
+              <span className="call-kind">{c.kind}</span> <code>{c.name}</code> {c.status !== undefined ? <strong>{c.status}</strong> : null}{' '}
+              <span className="muted">{c.durationMs.toFixed(1)} ms</span>
+              {typeof c.detail?.retries === 'number' && c.detail.retries > 0 ? <span className="warning"> · {c.detail.retries} retr{c.detail.retries === 1 ? 'y' : 'ies'}</span> : null}
+              {c.detail?.cached ? <span className="muted"> · from cache</span> : null}
+              {c.error ? <span className="error"> · {c.error}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {!snapshots ? (
+        <p className="muted">This run happened while no studio window was open, so its messages were not recorded. Send it again to see them.</p>
+      ) : (
+        <>
+          <div className="tabs" role="tablist" aria-label="Message view">
+            {(['diff', 'before', 'after'] as const).map((t) => (
+              <button key={t} type="button" role="tab" aria-selected={tab === t} className="tab" onClick={() => setTab(t)}>
+                {t === 'diff' ? 'Changes' : t === 'before' ? 'Before' : 'After'}
+              </button>
+            ))}
+          </div>
+          {tab === 'diff' ? (
+            <MessageDiff before={step.input} after={step.output} label="Changes by this step" />
+          ) : (
+            <SideBySide step={step} show={tab} loaders={{ input: loader('input'), output: loader('output') }} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function SideBySide({ step, show, loaders }: { step: RunStep; show: 'before' | 'after'; loaders: Record<'input' | 'output', (p: Array<string | number>) => Promise<unknown>> }) {
+  const snap: MessageSnapshot | undefined = show === 'before' ? step.input : step.output;
+  const side = show === 'before' ? 'input' : 'output';
+  if (!snap) return <p className="muted">{show === 'after' && step.outcome === 'failed' ? 'The step failed; there is no message after it.' : 'Not recorded.'}</p>;
+  // On the After view, what this step changed is highlighted.
+  const changed = show === 'after' && step.input ? changedPaths([...diffValues(step.input.body, snap.body, ['body']), ...diffValues(step.input.vars, snap.vars, ['vars'])]) : undefined;
+  return (
+    <div className="snapshot" aria-label={`Message ${show} the step`}>
+      <h4>body</h4>
+      <JsonTree label={`body ${show}`} value={snap.body} loadFull={loaders[side]} changed={prefixed(changed, 'body')} />
+      <h4>vars</h4>
+      <JsonTree label={`vars ${show}`} value={snap.vars} loadFull={loaders[side]} changed={prefixed(changed, 'vars')} />
+    </div>
+  );
+}
+
+/** Highlight paths are rooted at `body`/`vars`; each tree starts below its root. */
+function prefixed(changed: Set<string> | undefined, root: string): Set<string> | undefined {
+  if (!changed) return undefined;
+  const out = new Set<string>();
+  for (const k of changed) {
+    const path = JSON.parse(k) as Array<string | number>;
+    if (path[0] === root) out.add(JSON.stringify(path.slice(1)));
+  }
+  return out;
+}
