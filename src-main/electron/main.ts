@@ -3,11 +3,13 @@
  * with the studio's CSP), the platform server and the studio backend in this process on
  * 127.0.0.1, and a clean shutdown that stops every runtime and closes the database.
  */
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { studioContentSecurityPolicy } from '../../shared/content-security-policy.ts';
+import type { KeySealer } from '../platform/index.ts';
 import { createLogger } from '../runtime/core/logger.ts';
+import { sealedSecretBackend } from '../studio/resources/secret-backend.ts';
 import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
 import { defaultWorkspaceDir } from '../studio/studio-paths.ts';
 import { forwardStudioEvents, registerStudioIpc } from './studio-ipc.ts';
@@ -36,9 +38,12 @@ async function start(): Promise<void> {
   protocol.handle('app', serveRenderer);
   // The studio never needs camera, notifications or the like.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  const dataDir = app.getPath('userData');
   backend = await startStudioBackend({
     workspaceDir: defaultWorkspaceDir(),
-    dataDir: app.getPath('userData'),
+    dataDir,
+    // The secret store's key is sealed by the OS keyring; basic_text is refused until the user accepts it.
+    secretBackend: sealedSecretBackend(safeStorageSealer(), dataDir),
     samplesDir: join(appRoot, 'examples'),
     shell: 'electron',
     log: createLogger({ level: 'warn' }),
@@ -48,6 +53,18 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (!window && backend) openWindow(backend);
   });
+}
+
+/** Electron safeStorage as the platform's key sealer; only this file may import 'electron'. */
+function safeStorageSealer(): KeySealer {
+  return {
+    name: 'Electron safeStorage',
+    isAvailable: () => safeStorage.isEncryptionAvailable(),
+    // Only Linux chooses among backends (and may fall back to basic_text); elsewhere it is the OS keychain.
+    ...(process.platform === 'linux' ? { backend: () => safeStorage.getSelectedStorageBackend() } : {}),
+    seal: (key) => safeStorage.encryptString(key.toString('base64')),
+    unseal: (sealed) => Buffer.from(safeStorage.decryptString(sealed), 'base64'),
+  };
 }
 
 function openWindow(studio: StudioBackend): void {
