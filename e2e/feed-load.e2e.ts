@@ -13,6 +13,8 @@ test.describe('the live feed under load', () => {
     test.setTimeout(60_000);
     await page.goto(studio.url);
     await page.getByRole('tab', { name: 'Traces' }).click();
+    // The Live view lists the feed's trace events as they arrive (the Runs view reads the run store).
+    await page.getByRole('tab', { name: 'Live' }).click();
     // Frame times from requestAnimationFrame timestamps (Performance API clock), recorded in the page.
     await page.evaluate(() => {
       const w = window as unknown as { frameTimes: number[]; heapBefore: number };

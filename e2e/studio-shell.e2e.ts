@@ -75,7 +75,8 @@ test.describe('the studio in a browser', () => {
         await expect(tab).toHaveAttribute('aria-selected', 'true');
         await expect(tab).toBeFocused();
         await expect(page.getByRole('heading', { level: 2, name: panel })).toBeVisible();
-        if (panel === 'Traces') await expect(page.locator('.trace-row[data-kind="run"]')).toHaveCount(2);
+        // Runs are stored by the backend, so earlier tests' runs are listed too: at least these two.
+        if (panel === 'Traces') await expect(page.locator('.trace-row[data-kind="run"]').nth(1)).toBeVisible();
         await page.screenshot({ path: `test-results/e2e-screenshots/${screenshotName(panel, scheme)}` });
       }
     }

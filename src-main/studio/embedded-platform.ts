@@ -1,6 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import type { FeedEvent } from '../../shared/feed-events.ts';
-import { seedResourcesFromDir, startPlatformServer, type PlatformEvent } from '../platform/index.ts';
+import {
+  seedResourcesFromDir,
+  startPlatformServer,
+  type Management,
+  type PlatformEvent,
+  type PlatformEventListener,
+  type PlatformInspection,
+  type SecretKeyProtection,
+} from '../platform/index.ts';
 import type { FeedSource } from './live-feed.ts';
 
 /**
@@ -18,21 +26,43 @@ export interface EmbeddedPlatform {
    * resource store, as the management API would, before its runtime reads them over /v1.
    */
   mirrorResources(integrationDir: string): void;
+  /** The store and every event, in process, for the Queues & Topics and Storage panels (absent in stand-ins). */
+  views?: { inspect: PlatformInspection; subscribe(listener: PlatformEventListener): () => void };
+  /** Integrations, tags, cluster secrets and deployments, in process (absent in stand-ins). */
+  management?: Management;
   close(): Promise<void>;
 }
 
 export interface EmbeddedPlatformOptions {
   dataDir: string;
+  /** How the secret store's key is kept; the Electron main process passes safeStorage. Default: a 0600 key file. */
+  secretKeyProtection?: SecretKeyProtection;
 }
 
 export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): Promise<EmbeddedPlatform> {
   mkdirSync(options.dataDir, { recursive: true });
-  const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir: options.dataDir });
+  // The platform's own failures go to the Logs panel too, while a window listens.
+  const logPushers = new Set<(e: FeedEvent) => void>();
+  const onInternalError = (err: Error, where: string): void => {
+    console.error(`platform server: ${where}: ${err.stack ?? err.message}`);
+    const time = new Date().toISOString();
+    for (const push of logPushers) push({ kind: 'log', at: Date.now(), log: { time, level: 'error', msg: `${where}: ${err.message}`, fields: { origin: 'platform' } } });
+  };
+  const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir: options.dataDir, onInternalError, secretKeyProtection: options.secretKeyProtection });
   return {
     url: server.url,
     token: server.token ?? '',
-    feedSource: (push) => server.events.subscribe((e) => forward(e, push)),
+    feedSource: (push) => {
+      logPushers.add(push);
+      const stop = server.events.subscribe((e) => forward(e, push));
+      return () => {
+        logPushers.delete(push);
+        stop();
+      };
+    },
     mirrorResources: (dir) => void seedResourcesFromDir(server.resources, dir),
+    views: { inspect: server.inspect, subscribe: (listener) => server.events.subscribe(listener) },
+    management: server.management,
     close: () => server.close(),
   };
 }

@@ -4,6 +4,8 @@ import { createLogger, SecretRedactor, type Logger } from '../runtime/core/logge
 import { readDefinitions } from '../runtime/core/load/integration-files.ts';
 import type { ComponentRegistry } from '../runtime/core/registry-types.ts';
 import { Runtime } from '../runtime/core/runtime.ts';
+import { envFilesIn, foldEnvResources } from '../runtime/services/env-resources.ts';
+import { deferredLogSink } from '../runtime/services/log-forwarding.ts';
 import type { PlatformServices } from '../runtime/services/platform-services.ts';
 import { selectPlatformServices } from '../runtime/services/select-services.ts';
 import type { LiveFeed } from './live-feed.ts';
@@ -33,6 +35,12 @@ export interface RunManagerOptions {
   onRuntime?: (integration: string, runtime: Runtime) => () => void;
   /** Base environment of every runtime (declared variables read from it). */
   env?: Record<string, string | undefined>;
+  /**
+   * What a run adds to the base environment: its bindings (secret values resolved, for the
+   * redactor) and its env resources in declared order. Throws, saying why, when it cannot start.
+   * Default: no bindings and the files of the integration's env/ folder.
+   */
+  runEnvironment?: (integration: string) => { env: Record<string, string>; secretValues: string[]; envResources: string[] };
   /** How long a stopped or replaced runtime may take to finish in-flight messages. */
   graceMs?: number;
   log?: Logger;
@@ -192,17 +200,34 @@ export class RunManager {
     const dir = workspace.dirOf(id);
     platform.mirrorResources?.(dir);
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
+    const run = this.opts.runEnvironment?.(id) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
     const env = {
       ...(this.opts.env ?? process.env),
+      ...run.env,
       RUNTIME_SERVICES_MODULE: 'api',
       FLOW_PLATFORM_API_URL: platform.url,
       FLOW_PLATFORM_API_TOKEN: platform.token,
+      // The services' identity: queue sources consume as the group named after the integration.
+      FLOW_DEPLOYMENT_ID: id,
+      FLOW_INSTANCE_ID: 'studio',
     };
     // One redactor for the runtime and its logger, so secret values never reach the Logs panel.
     const redactor = new SecretRedactor();
-    const log = createLogger({ level: 'info', redactor, sinks: [maskCapturedTokens(logSink(id, feed), redactor)], fields: { integration: id } });
+    for (const value of run.secretValues) redactor.add(value);
+    redactor.add(platform.token);
+    // Records go to the Logs panel and, once the services exist, to the platform's log route (when it takes logs).
+    const shipping = deferredLogSink();
+    const toFeed = logSink(id, feed);
+    const sink = maskCapturedTokens((record) => {
+      toFeed(record);
+      shipping.sink(record);
+    }, redactor);
+    const log = createLogger({ level: 'info', redactor, sinks: [sink], fields: { integration: id } });
     entry.services ??= await selectPlatformServices(env, log);
-    const runtime = Runtime.load(texts, { registry, env, log, redactor, services: entry.services, identity: { deploymentId: id, instanceId: 'studio' } });
+    shipping.forwardTo(entry.services.telemetry.logSink);
+    // Env resources fold in beneath the environment; declared defaults apply beneath both (spec 2 §4.4).
+    const folded = await foldEnvResources(env, entry.services.resources, run.envResources);
+    const runtime = Runtime.load(texts, { registry, env: folded, log, redactor, services: entry.services, identity: { deploymentId: id, instanceId: 'studio' } });
     const detachTraces = feed.addSource(traceSource(id, runtime.traces));
     const detachWatch = this.opts.onRuntime?.(id, runtime);
     const detachFeed = (): void => {

@@ -1,6 +1,7 @@
 import type { StudioBridge } from '../../shared/studio-api.ts';
 import { useStudio } from '../store/studio-store.ts';
 import { connectFeed } from './feed-bridge.ts';
+import { syncRequests } from './request-actions.ts';
 
 /** Loads what the shell shows first and keeps the store following the backend's events. */
 export function syncWithStudio(studio: StudioBridge): () => void {
@@ -9,6 +10,7 @@ export function syncWithStudio(studio: StudioBridge): () => void {
     studio.on('runState', (state) => useStudio.getState().applyRunState(state)),
     studio.on('workspace', (change) => useStudio.getState().setIntegrations(change.integrations)),
     connectFeed(studio),
+    syncRequests(studio),
   ];
   const report = (err: unknown): void => s.setNotice(err instanceof Error ? err.message : String(err));
   studio.workspaceInfo().then(s.setWorkspace, report);

@@ -1,6 +1,8 @@
 import type { StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../../shared/studio-api.ts';
 import { LiveFeed } from '../live-feed.ts';
 import { inspectionStubs } from './inspection-stubs.ts';
+import { platformViewStubs } from '../platform-views/platform-view-stubs.ts';
+import { resourcesStubs } from '../resources/resources-stubs.ts';
 import type { StudioBackend } from '../studio-backend.ts';
 
 /** A backend with canned answers, for testing transports without workspaces or runtimes. */
@@ -24,6 +26,8 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
     renameDefinitionFile: async (id, _from, to) => ({ id, name: id, definitionFiles: [to], resourceFiles: [] }),
     deleteDefinitionFile: async (id) => ({ id, name: id, definitionFiles: [], resourceFiles: [] }),
     ...inspectionStubs(),
+    ...platformViewStubs(),
+    ...resourcesStubs(),
     ...overrides,
   };
   return {
