@@ -22,6 +22,47 @@ import type {
 } from './request-types.ts';
 import type { RunComparison, RunDetail, RunPage, RunQuery, TraceValueRef } from './trace-types.ts';
 import type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
+import type {
+  AgentSearchHit,
+  AgentView,
+  ConversationDetail,
+  HistoryQuery,
+  HistoryWindow,
+  KvDeleteResult,
+  KvEntryDetail,
+  KvView,
+  KvViewQuery,
+  KvWriteInput,
+  KvWriteResult,
+  LeaseView,
+  PublishQueueInput,
+  PublishResult,
+  PublishTopicInput,
+  QueueMessageDetail,
+  QueueView,
+  QueueViewQuery,
+  TopicView,
+  TopicViewQuery,
+  WaitingMessage,
+} from './platform-views.ts';
+import type {
+  Binding,
+  BundleFile,
+  BundleImportPreview,
+  DeleteSecretResult,
+  DeployInput,
+  DeploymentSummary,
+  EnvironmentTarget,
+  EnvironmentView,
+  ResourceEntry,
+  ResourceKind,
+  ResourceNameCheck,
+  SecretStoreStatus,
+  SecretSummary,
+  TagDiff,
+  TagSummary,
+  TemplatePreview,
+} from './resource-types.ts';
 
 export type { FeedBatch, FeedEvent } from './feed-events.ts';
 export type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
@@ -88,7 +129,7 @@ export interface RunState {
 }
 
 /** The methods of the StudioApi. Every one returns a promise of plain data. */
-export interface StudioApi extends RequestsApi, TracesApi {
+export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, ResourcesApi {
   workspaceInfo(): Promise<WorkspaceInfo>;
   listIntegrations(): Promise<IntegrationSummary[]>;
   /** Text of a file of an integration; `file` is relative to its folder. */
@@ -151,6 +192,87 @@ export interface TracesApi {
   clearRuns(): Promise<void>;
 }
 
+/**
+ * Queues & Topics and Storage panels: the embedded platform's queues, topics, KV, leases and
+ * agent memory, live or scrubbed back through the last minutes, linked to the runs involved.
+ */
+export interface PlatformViewsApi {
+  /** Counters of every subject and consumer group, and the timeline of the chosen one. */
+  queueView(query: QueueViewQuery): Promise<QueueView>;
+  queueMessage(subject: string, messageId: string): Promise<QueueMessageDetail | null>;
+  /** Messages stored for a group, in the order it will receive them. */
+  peekQueue(subject: string, group: string, limit?: number): Promise<WaitingMessage[]>;
+  publishQueueMessage(input: PublishQueueInput): Promise<PublishResult>;
+  /** Deletes the stored messages of a subject (or of one group); the panel confirms first. */
+  purgeQueue(subject: string, group?: string): Promise<{ purged: number }>;
+  topicView(query: TopicViewQuery): Promise<TopicView>;
+  publishTopicMessage(input: PublishTopicInput): Promise<PublishResult>;
+  /** False when it was already gone. */
+  deleteTopicSubscription(subscriptionId: string): Promise<boolean>;
+  kvView(query: KvViewQuery): Promise<KvView>;
+  /** Secret namespaces answer without the value. */
+  kvEntry(namespace: string, key: string): Promise<KvEntryDetail | null>;
+  /** Writes only if the entry is still at `expectedVersion`; a conflict is answered, never overwritten. */
+  writeKvEntry(input: KvWriteInput): Promise<KvWriteResult>;
+  deleteKvEntry(namespace: string, key: string, expectedVersion: number): Promise<KvDeleteResult>;
+  leaseView(query: HistoryQuery): Promise<LeaseView>;
+  /** Agents, and the conversations and memories of the chosen one. */
+  agentView(agentId?: string): Promise<AgentView>;
+  agentConversation(agentId: string, threadKey: string): Promise<ConversationDetail | null>;
+  searchAgentMemory(agentId: string, query: string, userId?: string): Promise<AgentSearchHit[]>;
+  /** Erases a conversation on the platform; false when there was none. */
+  deleteAgentConversation(agentId: string, threadKey: string): Promise<boolean>;
+  platformHistory(): Promise<HistoryWindow>;
+  /** How many minutes of platform events the views keep (1 to 120). */
+  setPlatformHistory(minutes: number): Promise<HistoryWindow>;
+}
+
+/**
+ * Resources and Secrets panels: env and template resources, cluster secrets (a value goes in and
+ * no method gives it back), the environment with the source of every value, version tags, local
+ * deployments and bundles.
+ */
+export interface ResourcesApi {
+  listResources(integration: string): Promise<ResourceEntry[]>;
+  readResource(integration: string, kind: ResourceKind, name: string): Promise<string>;
+  /** The platform's name rules plus uniqueness; `except` is the name being renamed. */
+  checkResourceName(integration: string, kind: ResourceKind, name: string, except?: string): Promise<ResourceNameCheck>;
+  createResource(integration: string, kind: ResourceKind, name: string, content: string): Promise<ResourceEntry>;
+  saveResource(integration: string, kind: ResourceKind, name: string, content: string): Promise<ResourceEntry>;
+  renameResource(integration: string, kind: ResourceKind, from: string, to: string): Promise<ResourceEntry>;
+  deleteResource(integration: string, kind: ResourceKind, name: string): Promise<void>;
+  /** Renders template text against a sample message, as a template block would. */
+  previewTemplate(text: string, sample: CelSample): Promise<TemplatePreview>;
+  listSecrets(): Promise<SecretSummary[]>;
+  /** Creates or overwrites; the answer never holds the value. */
+  putSecret(name: string, value: string): Promise<SecretSummary>;
+  /** Refused while a deployment binds it, naming them, unless forced. */
+  deleteSecret(name: string, force: boolean): Promise<DeleteSecretResult>;
+  secretStoreStatus(): Promise<SecretStoreStatus>;
+  /** The user accepts the weak fallback (Electron's basic_text backend); remembered. */
+  allowWeakSecretBackend(): Promise<SecretStoreStatus>;
+  environmentView(target: EnvironmentTarget): Promise<EnvironmentView>;
+  /** Bindings the studio's own runs of the working copy start with. */
+  runBindings(integration: string): Promise<Record<string, Binding>>;
+  /** Binds (or with null unbinds) a variable for studio runs; a running integration restarts. */
+  setRunBinding(integration: string, variable: string, binding: Binding | null): Promise<Record<string, Binding>>;
+  listTags(integration: string): Promise<TagSummary[]>;
+  /** Freezes the working copy (definitions and resources) under a new tag. */
+  createTag(integration: string, tag: string, description?: string): Promise<TagSummary>;
+  diffTag(integration: string, tag: string): Promise<TagDiff>;
+  listDeployments(): Promise<DeploymentSummary[]>;
+  /** Validates the bindings against the tag (refusing a required variable left unbound), records and starts it. */
+  deployTag(input: DeployInput): Promise<DeploymentSummary>;
+  startDeployment(id: string): Promise<DeploymentSummary>;
+  stopDeployment(id: string): Promise<DeploymentSummary>;
+  removeDeployment(id: string): Promise<void>;
+  exportBundle(integration: string): Promise<BundleFile>;
+  /** What importing the bundle into the integration would create, overwrite and remove. */
+  previewBundleImport(integration: string, base64: string): Promise<BundleImportPreview>;
+  /** Replaces the integration's working copy (creating it when new) with the bundle. */
+  importBundle(integration: string, base64: string): Promise<BundleImportPreview>;
+}
+
 /** The events the backend pushes; `on(name, listener)` subscribes to one. */
 export interface StudioEvents {
   runState: RunState;
@@ -207,6 +329,52 @@ const methodRecord = {
   traceValue: true,
   compareRuns: true,
   clearRuns: true,
+  queueView: true,
+  queueMessage: true,
+  peekQueue: true,
+  publishQueueMessage: true,
+  purgeQueue: true,
+  topicView: true,
+  publishTopicMessage: true,
+  deleteTopicSubscription: true,
+  kvView: true,
+  kvEntry: true,
+  writeKvEntry: true,
+  deleteKvEntry: true,
+  leaseView: true,
+  agentView: true,
+  agentConversation: true,
+  searchAgentMemory: true,
+  deleteAgentConversation: true,
+  platformHistory: true,
+  setPlatformHistory: true,
+  listResources: true,
+  readResource: true,
+  checkResourceName: true,
+  createResource: true,
+  saveResource: true,
+  renameResource: true,
+  deleteResource: true,
+  previewTemplate: true,
+  listSecrets: true,
+  putSecret: true,
+  deleteSecret: true,
+  secretStoreStatus: true,
+  allowWeakSecretBackend: true,
+  environmentView: true,
+  runBindings: true,
+  setRunBinding: true,
+  listTags: true,
+  createTag: true,
+  diffTag: true,
+  listDeployments: true,
+  deployTag: true,
+  startDeployment: true,
+  stopDeployment: true,
+  removeDeployment: true,
+  exportBundle: true,
+  previewBundleImport: true,
+  importBundle: true,
 } as const satisfies Record<StudioMethod, true>;
 
 const eventRecord = { runState: true, workspace: true, feed: true, requestProgress: true, captures: true } as const satisfies Record<StudioEventName, true>;

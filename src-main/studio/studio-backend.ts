@@ -9,6 +9,9 @@ import { startFireAndInspect, type FireAndInspect } from './requests/fire-and-in
 import { MANIFEST_FILE, Workspace } from './workspace.ts';
 import { watchWorkspace } from './workspace-watch.ts';
 import { createDesignApi } from './design/design-api.ts';
+import { startPlatformViews } from './platform-views/start-platform-views.ts';
+import { startResources } from './resources/resources-api.ts';
+import { keyFileSecretBackend, type SecretBackend } from './resources/secret-backend.ts';
 
 export interface StudioBackendOptions {
   workspaceDir: string;
@@ -18,6 +21,8 @@ export interface StudioBackendOptions {
   shell: 'electron' | 'web';
   /** Tests bring their own platform (or a stand-in); otherwise the embedded one starts. */
   platform?: EmbeddedPlatform;
+  /** How the secret store's key is kept (Electron: safeStorage); default a 0600 key file. */
+  secretBackend?: SecretBackend;
   registry?: ComponentRegistry;
   env?: Record<string, string | undefined>;
   graceMs?: number;
@@ -42,9 +47,11 @@ export interface StudioBackend {
 export async function startStudioBackend(options: StudioBackendOptions): Promise<StudioBackend> {
   const log = options.log ?? createLogger({ level: 'warn' });
   const workspace = Workspace.open(options.workspaceDir, options.samplesDir);
-  const platform = options.platform ?? (await startEmbeddedPlatform({ dataDir: options.dataDir }));
+  const secretBackend = options.secretBackend ?? keyFileSecretBackend(options.dataDir);
+  const platform = options.platform ?? (await startEmbeddedPlatform({ dataDir: options.dataDir, secretKeyProtection: secretBackend.protection }));
   const feed = new LiveFeed();
   const detachPlatformFeed = feed.addSource(platform.feedSource);
+  const platformViews = startPlatformViews(platform.views);
   const listeners = new Map<StudioEventName, Set<(payload: never) => void>>();
   const emit = <E extends StudioEventName>(event: E, payload: StudioEvents[E]): void => {
     for (const l of listeners.get(event) ?? []) {
@@ -65,16 +72,35 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     emitCaptures: (captures) => emit('captures', captures),
   });
 
+  const resources = startResources({
+    workspace,
+    dataDir: options.dataDir,
+    platform,
+    registry: options.registry ?? defaultRegistry,
+    feed,
+    processEnv: options.env ?? process.env,
+    secretBackend,
+    bindingsChanged: (id) => void runs.filesChanged(id)?.catch(() => {}),
+  });
+
   const runs = new RunManager({
     workspace,
     feed,
     platform,
     registry: options.registry ?? defaultRegistry,
     env: options.env,
+    runEnvironment: (id) => resources.runEnvironment(id),
     graceMs: options.graceMs,
     log,
     onState: (state) => emit('runState', state),
-    onRuntime: (id, runtime) => inspection.watchRuntime(id, runtime),
+    onRuntime: (id, runtime) => {
+      const stopInspecting = inspection.watchRuntime(id, runtime);
+      const stopViewing = platformViews.watchRuntime(id, runtime);
+      return () => {
+        stopInspecting();
+        stopViewing();
+      };
+    },
   });
 
   const stopWatching = watchWorkspace(
@@ -109,6 +135,8 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     restartIntegration: (id) => runs.restart(id),
     ...inspection.api,
     ...createDesignApi(workspace, options.registry ?? defaultRegistry),
+    ...platformViews.api,
+    ...resources.api,
   };
 
   let closing: Promise<void> | undefined;
@@ -135,8 +163,10 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       closing ??= (async () => {
         stopWatching();
         await runs.close();
+        await resources.close();
         await inspection.close();
         detachPlatformFeed();
+        platformViews.close();
         feed.close();
         await platform.close();
       })();

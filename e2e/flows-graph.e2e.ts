@@ -1,0 +1,87 @@
+import { expect, test } from './studio-fixture.ts';
+import { cursorToLineEnd, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+
+const ROUTED = `connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  route:
+    source: {type: http, path: /kinds, methods: [GET]}
+    steps:
+      - name: by kind
+        switch:
+          cases:
+            - when: vars.query.kind == "a"
+              steps:
+                - set: {body: '{"kind": "a"}'}
+            - when: vars.query.kind == "b"
+              steps:
+                - set: {body: '{"kind": "b"}'}
+                - flow-ref: {flow: stamp}
+      - log: {message: '"routed"'}
+    onError:
+      - set: {vars: {httpStatus: "500"}}
+  stamp:
+    steps:
+      - set: {body: '{"kind": body.kind, "stamped": true}'}
+`;
+
+test.describe('the flow graph', () => {
+  test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-graph', { 'route.yaml': ROUTED }));
+
+  test('shows a switch with two branches and lights the branch the last real request took', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    await openFile(page, 'e2e-graph', 'route.yaml');
+    const graph = page.getByRole('region', { name: 'Flow graph of route' });
+    await expect(graph.getByRole('button', { name: /^source of route: http GET \/kinds/ })).toBeVisible();
+    const branches = graph.getByRole('group', { name: 'Branches of by kind' });
+    const caseA = branches.getByRole('group', { name: /^when vars\.query\.kind == "a"/ });
+    const caseB = branches.getByRole('group', { name: /^when vars\.query\.kind == "b"/ });
+    await expect(caseA).toBeVisible();
+    await expect(caseB).toBeVisible();
+    await expect(branches.getByRole('group', { name: /^otherwise/ })).toContainText('passes the message on');
+    await expect(graph.getByRole('group', { name: 'Error chain' })).toBeVisible();
+
+    const card = page.getByRole('listitem', { name: 'e2e-graph' });
+    await card.getByRole('button', { name: 'Run e2e-graph' }).click();
+    await expect(card.getByRole('status', { name: 'e2e-graph is running' })).toBeVisible({ timeout: 15_000 });
+    const url = (await card.locator('.route-url').first().textContent())!;
+    for (const kind of ['a', 'b']) {
+      const res = await fetch(`${url}?kind=${kind}`);
+      expect(await res.json()).toMatchObject({ kind });
+    }
+    await expect(caseB).toHaveAttribute('data-taken', 'true');
+    await expect(caseA).toHaveAttribute('data-taken', 'false');
+    await expect(caseB.getByRole('button', { name: /^flow-ref: 1 passed, 0 failed, 0 dropped; the last message went through/ })).toBeVisible();
+    await expect(caseA.getByRole('button', { name: /^set: 1 passed/ })).toHaveAttribute('data-on-path', 'false');
+    await expect(graph.getByRole('button', { name: /^by kind \(switch\): 2 passed/ })).toHaveAttribute('data-on-path', 'true');
+    await expect(graph.getByRole('button', { name: /^source of route: .*2 passed/ })).toBeVisible();
+
+    // The CEL playground tries an expression on the last real message that reached the step.
+    await cursorToLineEnd(page, 13);
+    await page.getByRole('tab', { name: 'CEL playground' }).click();
+    const playground = page.getByRole('region', { name: 'CEL playground' });
+    await expect(playground.getByLabel('CEL expression')).toHaveValue('vars.query.kind == "b"');
+    await expect(playground).toContainText('the last message that reached this step');
+    await expect(playground.getByLabel('Sample message')).toHaveValue(/"kind": "b"/);
+    await expect(playground.getByLabel('Result')).toContainText('true');
+
+    // The called flow is one click away, with its own count.
+    await caseB.getByRole('button', { name: 'Show flow stamp' }).click();
+    await expect(page.getByRole('region', { name: 'Flow graph of stamp' }).getByRole('button', { name: /^set: 1 passed/ })).toBeVisible();
+  });
+
+  test('follows the text as it is typed and selects a node’s YAML on click', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    await openFile(page, 'e2e-graph', 'route.yaml');
+    await cursorToLineEnd(page, 16);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- log: {message: body.kind}');
+    const graph = page.getByRole('region', { name: 'Flow graph of route' });
+    const added = graph.getByRole('group', { name: /^when vars\.query\.kind == "b"/ }).getByRole('button', { name: /^log:/ });
+    await expect(added).toBeVisible();
+    await graph.getByRole('button', { name: /^log: / }).last().click();
+    await page.keyboard.type('x');
+    await expect(page.locator('.flow-editor .view-lines')).toContainText('x');
+    await expect(graph.getByRole('button', { name: /^log: / })).toHaveCount(1);
+  });
+});

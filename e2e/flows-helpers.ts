@@ -1,0 +1,101 @@
+import { expect, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Writes an integration into the workspace the way a person's other editor would. */
+export function writeIntegration(workspaceDir: string, id: string, files: Record<string, string>): void {
+  mkdirSync(join(workspaceDir, id), { recursive: true });
+  writeFileSync(join(workspaceDir, id, 'integration.json'), JSON.stringify({ name: id }));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(workspaceDir, id, file), text);
+}
+
+export async function openStudio(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('heading', { level: 2, name: 'Flows' })).toBeVisible();
+}
+
+/** Opens a file from the list on the left and waits for Monaco to show it. */
+export async function openFile(page: Page, integration: string, file: string): Promise<void> {
+  const card = page.getByRole('listitem', { name: integration });
+  await card.getByRole('button', { name: new RegExp(`^${file.replace('.', '\\.')}`) }).click();
+  await expect(page.getByLabel('Open file')).toContainText(`${integration}/${file}`);
+  await expect(page.locator('.flow-editor .view-lines')).toContainText(/\S/, { timeout: 20_000 });
+}
+
+/**
+ * Clicks into the editor's visible text area near its top-left corner, where no hover or
+ * suggestion box is (the text itself may be scrolled sideways).
+ */
+export async function focusEditor(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.locator('.flow-editor .overflow-guard').click({ position: { x: 90, y: 4 } });
+}
+
+/** Puts the cursor at the end of a 1-based line of the editor, by keyboard as a person would. */
+export async function cursorToLineEnd(page: Page, line: number): Promise<void> {
+  await focusEditor(page);
+  await page.keyboard.press('Control+Home');
+  for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+}
+
+/** The x position of a 1-based column on the editor line showing `text`, for marker checks. */
+export async function columnX(page: Page, lineText: string, column: number): Promise<{ x: number; top: number }> {
+  return page.evaluate(
+    ({ lineText, column }) => {
+      const lines = [...document.querySelectorAll<HTMLElement>('.flow-editor .view-line')];
+      const line = lines.find((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ').includes(lineText));
+      if (!line) throw new Error(`no editor line shows ${lineText}`);
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      let remaining = column - 1;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const len = node.textContent?.length ?? 0;
+        if (remaining < len) {
+          const range = document.createRange();
+          range.setStart(node, remaining);
+          range.setEnd(node, remaining + 1);
+          const r = range.getBoundingClientRect();
+          return { x: r.left, top: line.getBoundingClientRect().top };
+        }
+        remaining -= len;
+      }
+      throw new Error(`line ${lineText} is shorter than column ${column}`);
+    },
+    { lineText, column },
+  );
+}
+
+/** A definition of `flows` flows, 25 lines each, behind one http connector. */
+export function bigDefinition(flows: number): string {
+  const out = ['connectors:', '  web: {type: http, host: 127.0.0.1, port: 0}', 'flows:'];
+  for (let i = 0; i < flows; i++) {
+    out.push(
+      `  flow-${i}:`,
+      `    description: Flow number ${i} of a long definition.`,
+      `    source: {type: http, path: "/items-${i}/{id}", methods: [POST]}`,
+      '    steps:',
+      '      - name: require items',
+      '        filter:',
+      '          condition: has(body.items) && size(body.items) > 0',
+      `          reject: {status: 400, body: '{"error": "no items"}'}`,
+      '      - switch:',
+      '          cases:',
+      '            - when: vars.query.kind == "a"',
+      '              steps:',
+      `                - set: {vars: {kind: '"a"'}}`,
+      '            - when: vars.query.kind == "b"',
+      '              steps:',
+      `                - set: {vars: {kind: '"b"'}}`,
+      '      - set:',
+      '          body: \'{"id": vars.id, "items": size(body.items)}\'',
+      '      - log:',
+      '          message: \'"priced " + vars.id\'',
+      '          level: info',
+      '    onError:',
+      '      - set: {vars: {httpStatus: "500"}}',
+      '      - log: {message: vars.error.message, level: warn}',
+      '',
+    );
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { registry } from '../../runtime/registry.ts';
+import { tempWorkspace } from './design-test-workspace.ts';
+import { validateDefinition } from './validate-definition.ts';
+
+const connectors = `connectors:
+  web: {type: http, port: 0}
+`;
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+
+function workspaceWith(files: Record<string, string>) {
+  const t = tempWorkspace({ shop: files });
+  cleanup = t.remove;
+  return t.workspace;
+}
+
+describe('validating a definition for the editor', () => {
+  it('finds nothing wrong with a definition that loads', () => {
+    const ws = workspaceWith({ 'a.yaml': connectors + 'flows:\n  f:\n    source: {type: http, path: /x}\n    steps:\n      - log: {message: \'"hi"\'}\n' });
+    expect(validateDefinition(ws, registry, 'shop', [])).toEqual([]);
+  });
+
+  it('checks the unsaved buffer instead of the file on disk, with line and column of each problem', () => {
+    const ws = workspaceWith({ 'a.yaml': connectors + 'flows: {}\n' });
+    const text = connectors + 'flows:\n  f:\n    steps:\n      - filter: {condition: "body.total > > 3"}\n      - log: {message: \'"x"\', colour: red}\n';
+    const problems = validateDefinition(ws, registry, 'shop', [{ file: 'a.yaml', text }]);
+    expect(problems).toEqual([
+      expect.objectContaining({ file: 'a.yaml', line: 6, col: 43, path: 'flows.f.steps[0].filter.condition', message: expect.stringMatching(/^CEL: /) }),
+      expect.objectContaining({ file: 'a.yaml', line: 7, col: 31, path: 'flows.f.steps[1].log.colour', message: expect.stringContaining('unknown setting "colour"') }),
+    ]);
+  });
+
+  it('reports the loader’s own rules: unknown connectors, bad durations, unquoted dates', () => {
+    const ws = workspaceWith({ 'a.yaml': 'flows: {}\n' });
+    const text = `connectors:
+  web: {type: http, port: 0, requestTimeout: 5}
+  notes: {type: notes, token: t, notesVersion: 2025-09-03}
+flows:
+  one:
+    source: {type: http, connector: nope, path: /x}
+`;
+    const messages = validateDefinition(ws, registry, 'shop', [{ file: 'a.yaml', text }]).map((p) => `${p.line}:${p.col} ${p.message}`);
+    expect(messages).toEqual([
+      '2:46 expected a duration such as 5s or 250ms, got 5',
+      expect.stringMatching(/^3:48 YAML read this as a date .*quote it/),
+      expect.stringMatching(/^6:37 no connector named "nope"/),
+    ]);
+  });
+
+  it('reports two flows serving one route, as a start would', () => {
+    const ws = workspaceWith({ 'a.yaml': 'flows: {}\n' });
+    const text = connectors + 'flows:\n  two:\n    source: {type: http, path: /y}\n  three:\n    source: {type: http, path: /y}\n';
+    const problems = validateDefinition(ws, registry, 'shop', [{ file: 'a.yaml', text }]);
+    expect(problems).toEqual([expect.objectContaining({ line: 7, path: 'flows.three.source', message: expect.stringContaining('already served by flow "two"') })]);
+  });
+
+  it('sees the other definition files of the integration, so a connector declared elsewhere resolves', () => {
+    const ws = workspaceWith({ 'a-connectors.yaml': connectors, 'b-flows.yaml': 'flows: {}\n' });
+    const text = 'flows:\n  f:\n    source: {type: http, connector: web, path: /x}\n';
+    expect(validateDefinition(ws, registry, 'shop', [{ file: 'b-flows.yaml', text }])).toEqual([]);
+    const duplicate = validateDefinition(ws, registry, 'shop', [{ file: 'b-flows.yaml', text: connectors }]);
+    expect(duplicate[0]).toMatchObject({ file: 'b-flows.yaml', line: 2, message: expect.stringContaining('declared twice; the other is at a-connectors.yaml:2:3') });
+  });
+
+  it('refuses an edit of a file that is not a definition of the integration', () => {
+    const ws = workspaceWith({ 'a.yaml': 'flows: {}\n' });
+    expect(() => validateDefinition(ws, registry, 'shop', [{ file: '../x.yaml', text: '' }])).toThrow('not a definition file of "shop"');
+    expect(() => validateDefinition(ws, registry, 'nope', [])).toThrow('no integration "nope"');
+  });
+});

@@ -1,0 +1,39 @@
+import * as monaco from 'monaco-editor';
+import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
+import { configureMonacoYaml, type JSONSchema, type MonacoYaml } from 'monaco-yaml';
+import YamlWorker from './yaml.worker.ts?worker';
+
+/*
+ * Monaco and its workers are bundled with the app: `?worker` makes Vite emit each worker as a
+ * file of our own origin, which is all the CSP (`worker-src 'self'`) allows. Nothing loads from
+ * a CDN.
+ */
+globalThis.MonacoEnvironment = {
+  getWorker(_moduleId: string, label: string): Worker {
+    return label === 'yaml' ? new YamlWorker() : new EditorWorker();
+  },
+};
+
+/** The schema's URI names it in hovers; it is never fetched (enableSchemaRequest is off). */
+export const SCHEMA_URI = 'flow-studio://schema/flow-definition.schema.json';
+
+let yaml: MonacoYaml | undefined;
+
+/** Validation, completion and hover against the definition schema for every model we open. */
+export function useDefinitionSchema(schema: Record<string, unknown>): void {
+  const options = {
+    enableSchemaRequest: false,
+    hover: true,
+    completion: true,
+    validate: true,
+    format: { enable: false },
+    // The loader reads YAML 1.2 (`yes` is a string); its load diagnostics explain unquoted dates.
+    yamlVersion: '1.2' as const,
+    // Definitions only: root-level files of an integration (`file:///<integration>/<file>.yaml`).
+    schemas: [{ uri: SCHEMA_URI, fileMatch: ['file:///*/*.yaml', 'file:///*/*.yml'], schema: schema as JSONSchema }],
+  };
+  if (yaml) void yaml.update(options);
+  else yaml = configureMonacoYaml(monaco, options);
+}
+
+export { monaco };

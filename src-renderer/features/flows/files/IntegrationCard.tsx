@@ -1,0 +1,71 @@
+import { useState, type KeyboardEvent } from 'react';
+import type { IntegrationSummary, RunState } from '../../../../shared/studio-api.ts';
+import { runAction } from '../../../api/run-actions.ts';
+import { useStudio } from '../../../store/studio-store.ts';
+import { RouteList } from '../RouteList.tsx';
+import { RunProblems } from '../RunProblems.tsx';
+import { createFile } from './file-actions.ts';
+import { FileRow } from './FileRow.tsx';
+
+/** An integration with one-click Run, Stop and Restart, its routes and its definition files. */
+export function IntegrationCard({ integration }: { integration: IntegrationSummary }) {
+  const run = useStudio((s) => s.runs[integration.id]) as RunState | undefined;
+  const [adding, setAdding] = useState(false);
+  const status = run?.status ?? 'stopped';
+  const busy = status === 'starting';
+  const active = status === 'running' || status === 'starting';
+  const onNewFile = (e: KeyboardEvent<HTMLInputElement>): void => {
+    if (e.key === 'Escape') setAdding(false);
+    if (e.key === 'Enter' && e.currentTarget.value.trim()) {
+      const name = e.currentTarget.value;
+      setAdding(false);
+      void createFile(integration.id, name);
+    }
+  };
+  return (
+    <li className="integration" aria-label={integration.name} data-status={status}>
+      <div className="integration-head">
+        <div>
+          <h3>{integration.name}</h3>
+          {integration.name !== integration.id ? <div className="muted">{integration.id}</div> : null}
+        </div>
+        <span className={`status status-${status}`} role="status" aria-label={`${integration.id} is ${status}`}>
+          {status}
+        </span>
+      </div>
+      <div className="integration-actions">
+        {active ? (
+          <>
+            <button type="button" onClick={() => void runAction('restart', integration.id)} disabled={busy} aria-label={`Restart ${integration.id}`}>
+              Restart
+            </button>
+            <button type="button" onClick={() => void runAction('stop', integration.id)} disabled={busy} aria-label={`Stop ${integration.id}`}>
+              Stop
+            </button>
+          </>
+        ) : (
+          <button type="button" className="primary" onClick={() => void runAction('start', integration.id)} aria-label={`Run ${integration.id}`}>
+            Run
+          </button>
+        )}
+        <button type="button" onClick={() => setAdding(true)} aria-label={`New file in ${integration.id}`} title="New definition file">
+          + File
+        </button>
+      </div>
+      {integration.description ? <p className="muted">{integration.description}</p> : null}
+      <ul className="file-list" aria-label={`Files of ${integration.id}`}>
+        {integration.definitionFiles.map((f) => (
+          <FileRow key={f} file={{ integration: integration.id, file: f }} />
+        ))}
+        {adding ? (
+          <li className="file-row">
+            <input className="file-input" aria-label={`New file name in ${integration.id}`} placeholder="name.yaml" autoFocus onKeyDown={onNewFile} onBlur={() => setAdding(false)} />
+          </li>
+        ) : null}
+      </ul>
+      {run?.reason ? <p className={status === 'failed' ? 'reason error' : 'reason warning'}>{run.reason}</p> : null}
+      {run && run.problems.length > 0 ? <RunProblems problems={run.problems} /> : null}
+      {run && run.routes.length > 0 ? <RouteList routes={run.routes} /> : null}
+    </li>
+  );
+}

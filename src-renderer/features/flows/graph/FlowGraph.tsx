@@ -1,0 +1,112 @@
+import { useMemo } from 'react';
+import { studio } from '../../../api/studio-client.ts';
+import { fileKey } from '../../../store/flows-slice.ts';
+import { useStudio } from '../../../store/studio-store.ts';
+import type { OutlineFlow, Span } from '../analysis/outline-types.ts';
+import { editorCommands, openFileAt } from '../editor-commands.ts';
+import { statsKey } from '../run-stats.ts';
+import { Counts } from './Counts.tsx';
+import { countsLabel } from './graph-paths.ts';
+import { GraphChain, type GraphContext } from './GraphStep.tsx';
+
+/**
+ * A read-only diagram of one flow of the open file: its source, its steps with switch branches
+ * side by side, its error chain, and links to the flows it calls. It follows the text as it is
+ * typed; after runs each node shows its message counts and the last message's path is lit.
+ */
+export function FlowGraph() {
+  const openFile = useStudio((s) => s.openFile);
+  const outline = useStudio((s) => s.outline);
+  const cursorFlow = useStudio((s) => s.cursor?.context.flow);
+  const picked = useStudio((s) => s.graphFlow);
+  const setGraphFlow = useStudio((s) => s.setGraphFlow);
+  const stats = useStudio((s) => s.runStats);
+  const resetRunStats = useStudio((s) => s.resetRunStats);
+  const current = openFile && outline?.key === fileKey(openFile) ? outline.outline : undefined;
+  const flows = current?.flows ?? [];
+  const flow = flows.find((f) => f.name === picked) ?? flows.find((f) => f.name === cursorFlow) ?? flows[0];
+  const integration = openFile?.integration ?? '';
+  const last = flow ? stats.lastRun[statsKey(integration, flow.name)] : undefined;
+
+  const ctx = useMemo<GraphContext>(
+    () => ({
+      integration,
+      stats,
+      last,
+      select: (span: Span) => openFile && editorCommands()?.selectSpan(fileKey(openFile), span),
+      showFlow: (name: string) => void showFlow(name),
+    }),
+    [integration, stats, last, openFile],
+  );
+
+  if (!openFile) return <p className="muted pane-empty">Open a definition file to see its flows.</p>;
+  if (!current) return <p className="muted pane-empty">Reading {openFile.file}…</p>;
+  if (!flow) return <p className="muted pane-empty">{openFile.file} declares no flows yet.</p>;
+  if (flow.brief) return <p className="muted pane-empty">Reading {flow.name}…</p>;
+  const runs = stats.runs[statsKey(integration, flow.name)];
+
+  return (
+    <div className="graph" role="region" aria-label={`Flow graph of ${flow.name}`}>
+      <div className="graph-toolbar">
+        <label>
+          <span className="muted">Flow </span>
+          <select aria-label="Flow shown in the graph" value={flow.name} onChange={(e) => setGraphFlow(e.target.value)}>
+            {flows.map((f) => (
+              <option key={f.name} value={f.name}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="link" onClick={resetRunStats} title="Start counting messages from zero">
+          Reset counts
+        </button>
+      </div>
+      <Source flow={flow} onSelect={ctx.select} runsLabel={countsLabel(runs)} runs={runs} lastOutcome={last?.outcome} />
+      <GraphChain steps={flow.steps} ctx={ctx} empty="no steps: the message is the result as it came" />
+      {flow.onError.length > 0 ? (
+        <div className="graph-error-chain" role="group" aria-label="Error chain">
+          <div className="error-chain-label">on error</div>
+          <GraphChain steps={flow.onError} ctx={ctx} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Source({ flow, onSelect, runs, runsLabel, lastOutcome }: { flow: OutlineFlow; onSelect(span: Span): void; runs: Parameters<typeof Counts>[0]['counts']; runsLabel: string; lastOutcome?: string }) {
+  const span = flow.source?.span ?? flow.keySpan;
+  return (
+    <button
+      type="button"
+      className={`graph-node graph-source${lastOutcome ? ` last-${lastOutcome}` : ''}`}
+      aria-label={`source of ${flow.name}: ${flow.source ? `${flow.source.type} ${flow.source.detail}` : 'none'}; ${runsLabel}`}
+      onClick={() => onSelect(span)}
+    >
+      <span className="node-title">
+        <span className="node-block">{flow.source ? flow.source.type : 'no source'}</span>
+        <span className="node-name">{flow.name}</span>
+      </span>
+      <span className="node-detail">{flow.source ? flow.source.detail : 'runs when another flow calls it (flow-ref)'}</span>
+      <Counts counts={runs} />
+    </button>
+  );
+}
+
+/** Shows a called flow: in this file, or in the other definition file that declares it. */
+async function showFlow(name: string): Promise<void> {
+  const { openFile, outline, integrations, setGraphFlow } = useStudio.getState();
+  if (!openFile) return;
+  setGraphFlow(name);
+  const here = outline?.outline.flows.find((f) => f.name === name);
+  if (here) return editorCommands()?.selectSpan(fileKey(openFile), here.keySpan);
+  const files = integrations.find((i) => i.id === openFile.integration)?.definitionFiles ?? [];
+  for (const file of files) {
+    if (file === openFile.file) continue;
+    const text = await studio.readFile(openFile.integration, file).catch(() => '');
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => new RegExp(`^\\s+${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`).test(l));
+    if (line >= 0) return openFileAt({ integration: openFile.integration, file }, line + 1, lines[line].search(/\S/) + 1);
+  }
+  useStudio.getState().setNotice(`no flow named "${name}" in ${openFile.integration}`);
+}

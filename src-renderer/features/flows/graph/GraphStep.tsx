@@ -1,0 +1,79 @@
+import { memo } from 'react';
+import type { OutlineBranch, OutlineStep, Span } from '../analysis/outline-types.ts';
+import { statsKey, type FlowRunStats, type LastRun } from '../run-stats.ts';
+import { Counts } from './Counts.tsx';
+import { countsLabel, stepOnPath, takenBranch } from './graph-paths.ts';
+
+export interface GraphContext {
+  integration: string;
+  stats: FlowRunStats;
+  last: LastRun | undefined;
+  select(span: Span): void;
+  showFlow(name: string): void;
+}
+
+/** A list of steps top to bottom, each joined to the next. */
+export function GraphChain({ steps, ctx, empty }: { steps: OutlineStep[]; ctx: GraphContext; empty?: string }) {
+  if (steps.length === 0) return <div className="graph-empty muted">{empty ?? 'no steps'}</div>;
+  return (
+    <ol className="graph-chain">
+      {steps.map((s) => (
+        <GraphStep key={s.path} step={s} ctx={ctx} />
+      ))}
+    </ol>
+  );
+}
+
+/** One step: a node that selects its YAML, with its counts, and its branches side by side. */
+export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineStep; ctx: GraphContext }) {
+  const counts = ctx.stats.steps[statsKey(ctx.integration, step.path)];
+  const onPath = stepOnPath(step, ctx.last);
+  const outcome = onPath ? ctx.last!.steps[step.path] : undefined;
+  const taken = takenBranch(step, ctx.last);
+  const title = step.name ?? step.block;
+  return (
+    <li className="graph-item">
+      <div className="graph-node-row">
+        <button
+          type="button"
+          className={`graph-node block-${step.block}${onPath ? ' on-path' : ''}${outcome ? ` last-${outcome}` : ''}`}
+          data-path={step.path}
+          data-on-path={onPath}
+          aria-label={`${title}${step.name ? ` (${step.block})` : ''}: ${countsLabel(counts)}${onPath ? `; the last message went through (${outcome})` : ''}`}
+          onClick={() => ctx.select(step.span)}
+        >
+          <span className="node-title">
+            <span className="node-block">{step.block}</span>
+            {step.name ? <span className="node-name">{step.name}</span> : null}
+          </span>
+          {step.detail && !step.flowRef ? <span className="node-detail">{step.detail}</span> : null}
+          <Counts counts={counts} />
+        </button>
+        {step.flowRef ? (
+          <button type="button" className="link flow-link" onClick={() => ctx.showFlow(step.flowRef!)} aria-label={`Show flow ${step.flowRef}`}>
+            ↪ {step.flowRef}
+          </button>
+        ) : null}
+      </div>
+      {step.branches.length > 0 ? (
+        <div className="graph-branches" role="group" aria-label={`Branches of ${title}`}>
+          {step.branches.map((b) => (
+            <Branch key={b.path} branch={b} taken={taken === b} ctx={ctx} />
+          ))}
+        </div>
+      ) : null}
+    </li>
+  );
+});
+
+function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean; ctx: GraphContext }) {
+  const label = branch.kind === 'default' && branch.steps.length === 0 && !branch.span ? 'otherwise' : branch.label;
+  return (
+    <div className="graph-branch" data-taken={taken} aria-label={`${label}${taken ? ' (taken by the last message)' : ''}`} role="group">
+      <button type="button" className="branch-label" onClick={() => branch.span && ctx.select(branch.span)} disabled={!branch.span}>
+        {label}
+      </button>
+      <GraphChain steps={branch.steps} ctx={ctx} empty={branch.kind === 'default' ? 'passes the message on' : 'no steps'} />
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import type { StateCreator } from 'zustand';
+import type { TraceFeedEvent } from '../../shared/feed-events.ts';
+import type { DesignReference } from '../../shared/flow-design.ts';
+import type { RunProblem } from '../../shared/studio-api.ts';
+import type { CelScope } from '../features/flows/analysis/cel-scope.ts';
+import type { CursorContext } from '../features/flows/analysis/cursor-context.ts';
+import type { DefinitionOutline } from '../features/flows/analysis/outline-types.ts';
+import { emptyRunStats, foldTraces, type FlowRunStats } from '../features/flows/run-stats.ts';
+import type { StudioState } from './studio-store.ts';
+
+/** A definition file of an integration; its key is `<integration>/<file>`. */
+export interface FileRef {
+  integration: string;
+  file: string;
+}
+
+export const fileKey = (f: FileRef): string => `${f.integration}/${f.file}`;
+
+export interface FlowsSlice {
+  designReference: DesignReference | undefined;
+  /** The file in the editor. */
+  openFile: FileRef | undefined;
+  /** Files whose editor buffer differs from what was last saved or read. */
+  dirtyFiles: Record<string, boolean>;
+  /** Load problems of each integration as the editor's buffers stand, by integration id. */
+  designProblems: Record<string, RunProblem[]>;
+  /** What the JSON Schema check (monaco-yaml) found in each opened file, by file key. */
+  schemaProblems: Record<string, RunProblem[]>;
+  /** Outline of the open file, for the graph; `version` is the editor buffer's version. */
+  outline: { key: string; version: number; outline: DefinitionOutline } | undefined;
+  /** What the cursor is in, for the CEL playground and the graph. */
+  cursor: { key: string; offset: number; context: CursorContext; scope?: CelScope } | undefined;
+  /** The flow the graph shows; follows the cursor unless the person picked one. */
+  graphFlow: string | undefined;
+  sidePane: 'graph' | 'palette';
+  bottomPane: 'problems' | 'playground';
+  runStats: FlowRunStats;
+  setDesignReference(ref: DesignReference): void;
+  setOpenFile(file: FileRef | undefined): void;
+  setFileDirty(key: string, dirty: boolean): void;
+  setDesignProblems(integration: string, problems: RunProblem[]): void;
+  setSchemaProblems(key: string, problems: RunProblem[]): void;
+  setOutline(outline: FlowsSlice['outline']): void;
+  setCursor(cursor: FlowsSlice['cursor']): void;
+  setGraphFlow(flow: string | undefined): void;
+  setSidePane(pane: FlowsSlice['sidePane']): void;
+  setBottomPane(pane: FlowsSlice['bottomPane']): void;
+  /** Folds new trace events into the run stats; `open` holds unfinished runs between calls. */
+  foldRunTraces(events: readonly TraceFeedEvent[], open: Map<string, Record<string, TraceFeedEvent['trace']['outcome']>>): void;
+  resetRunStats(): void;
+}
+
+export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (set) => ({
+  designReference: undefined,
+  openFile: undefined,
+  dirtyFiles: {},
+  designProblems: {},
+  schemaProblems: {},
+  outline: undefined,
+  cursor: undefined,
+  graphFlow: undefined,
+  sidePane: 'graph',
+  bottomPane: 'problems',
+  runStats: emptyRunStats(),
+  setDesignReference: (designReference) => set({ designReference }),
+  setOpenFile: (openFile) => set({ openFile }),
+  setFileDirty: (key, dirty) =>
+    set((s) => {
+      if (Boolean(s.dirtyFiles[key]) === dirty) return s;
+      const dirtyFiles = { ...s.dirtyFiles };
+      if (dirty) dirtyFiles[key] = true;
+      else delete dirtyFiles[key];
+      return { dirtyFiles };
+    }),
+  // Checks repeat on every pause and usually find the same; an unchanged list keeps its identity.
+  setDesignProblems: (integration, problems) =>
+    set((s) => (sameProblems(s.designProblems[integration], problems) ? s : { designProblems: { ...s.designProblems, [integration]: problems } })),
+  setSchemaProblems: (key, problems) =>
+    set((s) => (sameProblems(s.schemaProblems[key], problems) ? s : { schemaProblems: { ...s.schemaProblems, [key]: problems } })),
+  setOutline: (outline) => set({ outline }),
+  setCursor: (cursor) => set({ cursor }),
+  setGraphFlow: (graphFlow) => set({ graphFlow }),
+  setSidePane: (sidePane) => set({ sidePane }),
+  setBottomPane: (bottomPane) => set({ bottomPane }),
+  foldRunTraces: (events, open) => set((s) => ({ runStats: foldTraces(s.runStats, events, open) })),
+  resetRunStats: () => set({ runStats: emptyRunStats() }),
+});
+
+function sameProblems(a: readonly RunProblem[] | undefined, b: readonly RunProblem[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((p, i) => p.file === b[i].file && p.line === b[i].line && p.col === b[i].col && p.message === b[i].message && p.path === b[i].path);
+}
