@@ -44,6 +44,13 @@ test.describe('the studio in a browser', () => {
     await openStudio(page, studio.url);
     const card = page.getByRole('listitem', { name: 'orders-api' });
     await expect(card).toBeVisible();
+    // The studio server is shared by the test files of a worker; another file may have started it.
+    await expect(card.getByRole('button', { name: /^(Run|Stop) orders-api$/ })).toBeVisible();
+    const stop = card.getByRole('button', { name: 'Stop orders-api' });
+    if (await stop.isVisible()) {
+      await stop.click();
+      await expect(card.getByRole('button', { name: 'Run orders-api' })).toBeVisible({ timeout: 15_000 });
+    }
     await card.getByRole('button', { name: 'Run orders-api' }).click();
     await expect(card.getByRole('status', { name: 'orders-api is running' })).toBeVisible({ timeout: 15_000 });
     const routeUrl = (await card.locator('.route-url').first().textContent())!;

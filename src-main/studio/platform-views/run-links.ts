@@ -29,7 +29,12 @@ export interface RunLinksOptions {
 
 /** Blocks whose platform calls are matched to runs by time. */
 const TIMED_BLOCKS = new Set(['kv-put', 'kv-delete', 'lock']);
-/** Clock slack between a step's bounds (ms, from Date.now at its start) and a platform event's time. */
+/**
+ * Clock slack between a step's bounds (ms, from Date.now at its start plus a performance.now
+ * duration) and a platform event's time. On a loaded machine the two clocks and the event's
+ * stamping drift apart by more than a couple of milliseconds; overlapping steps still count as
+ * several candidates, so a wider slack never links a write to the wrong run silently.
+ */
 const SLACK_MS = 2;
 
 /**
