@@ -99,11 +99,16 @@ export async function main(argv: string[]): Promise<number> {
   for (const r of runtimes) {
     for (const c of r.describe().connectors) if (c.details) log.info(`connector ${c.name} ready`, c.details);
   }
+  // Signal handlers do not keep Node alive, and a flow may hold nothing else that does (a
+  // schedule's timers and the platform client's are unref'd): without this the process would
+  // exit as soon as it went idle, silently, instead of running until it is told to stop.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  clearInterval(keepAlive);
   log.info('stopping');
   await Promise.all(runtimes.map((r) => r.stop()));
   // Services outlive the runtimes so in-flight acks and the last telemetry still reach the platform.

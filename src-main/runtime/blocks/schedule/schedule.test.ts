@@ -92,7 +92,9 @@ describe('the schedule source', () => {
     let b: RuntimeOnPlatform | undefined;
     try {
       // A cold start of the CLI (TypeScript loader) can take long on a busy machine.
-      await until(() => childTicks > 0, 45_000, `the child to lead (output so far: ${output.slice(-500)})`);
+      await until(() => childTicks > 0, 45_000, 'the child to lead').catch((err: Error) => {
+        throw new Error(`${err.message}; the child printed:\n${output.slice(-2000)}`);
+      });
       b = await runtimeOn(platform, leaderSchedule, { instanceId: 'survivor', deploymentId: 'crash' });
       await new Promise((r) => setTimeout(r, 1200));
       expect(ticks(b)).toBe(0);
