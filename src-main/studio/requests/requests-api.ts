@@ -1,19 +1,12 @@
 import type {
-  CaptureDetail,
-  CapturePage,
-  CaptureQuery,
   CaptureSummary,
-  ComposerRequest,
   HistoryEntry,
-  RequestBody,
-  RequestEnvironments,
   RequestProgress,
   RequestTarget,
-  SavedRequest,
   SendRequestInput,
   SignatureResult,
 } from '../../../shared/request-types.ts';
-import type { RouteInfo } from '../../../shared/studio-api.ts';
+import type { RequestsApi, RouteInfo } from '../../../shared/studio-api.ts';
 import type { Runtime } from '../../runtime/core/runtime.ts';
 import { StudioError } from '../studio-error.ts';
 import { encodeBody } from './body-bytes.ts';
@@ -24,24 +17,8 @@ import type { RequestHistory } from './request-history.ts';
 import type { RequestSender } from './request-sender.ts';
 import type { SavedRequests } from './saved-requests.ts';
 
-/** The StudioApi methods of the Requests panel. */
-export interface RequestsApi {
-  sendRequest(input: SendRequestInput): Promise<HistoryEntry>;
-  stopRequest(id: string): Promise<void>;
-  requestHistory(): Promise<HistoryEntry[]>;
-  clearRequestHistory(): Promise<void>;
-  savedRequests(): Promise<SavedRequest[]>;
-  saveRequest(request: ComposerRequest, file?: string): Promise<SavedRequest>;
-  deleteSavedRequest(file: string): Promise<void>;
-  requestEnvironments(): Promise<RequestEnvironments>;
-  saveRequestEnvironments(environments: RequestEnvironments): Promise<RequestEnvironments>;
-  signRequestBody(target: RequestTarget, body: RequestBody): Promise<SignatureResult>;
-  listCaptures(query: CaptureQuery): Promise<CapturePage>;
-  captureDetail(id: number): Promise<CaptureDetail | null>;
-  captureAsRequest(id: number): Promise<ComposerRequest>;
-  replayCapture(id: number, requestId: string): Promise<HistoryEntry>;
-  clearCaptures(): Promise<void>;
-}
+/** The StudioApi methods of the Requests panel, declared once in shared/. */
+export type { RequestsApi };
 
 export interface RequestsContext {
   captures: CaptureStore;

@@ -1,19 +1,14 @@
 import type { FeedOutcome } from '../../../shared/feed-events.ts';
-import type { RunComparison, RunDetail, RunPage, RunQuery, TraceValueRef } from '../../../shared/trace-types.ts';
+import type { TracesApi } from '../../../shared/studio-api.ts';
+import type { RunDetail, RunQuery } from '../../../shared/trace-types.ts';
 import { StudioError } from '../studio-error.ts';
 import { compareRuns } from './run-compare.ts';
 import { runDetailView, storedStepAt } from './run-detail.ts';
 import type { RunStore } from './run-store.ts';
 import { valueAt } from './value-view.ts';
 
-/** The StudioApi methods of the Traces panel, over the run store. */
-export interface TracesApi {
-  queryRuns(query: RunQuery): Promise<RunPage>;
-  runDetail(runId: string): Promise<RunDetail | null>;
-  traceValue(ref: TraceValueRef): Promise<unknown>;
-  compareRuns(a: string, b: string): Promise<RunComparison>;
-  clearRuns(): Promise<void>;
-}
+/** The StudioApi methods of the Traces panel (declared once in shared/), over the run store. */
+export type { TracesApi };
 
 const OUTCOMES: readonly FeedOutcome[] = ['completed', 'dropped', 'failed'];
 
