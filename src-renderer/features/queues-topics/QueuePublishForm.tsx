@@ -1,45 +1,23 @@
 import { useState } from 'react';
 import { platformQueries } from '../../api/platform-queries.ts';
-import { parseMessageInput } from './message-input.ts';
+import { TestMessageForm } from './TestMessageForm.tsx';
 
 /** Publishes a test message (or many copies) to a subject, to every consumer group or to one. */
 export function QueuePublishForm({ subject: initialSubject, groups, onPublished }: { subject: string; groups: string[]; onPublished: () => void }) {
   const [subject, setSubject] = useState(initialSubject);
   const [group, setGroup] = useState('');
-  const [body, setBody] = useState('{\n  "test": true\n}');
-  const [headers, setHeaders] = useState('');
   const [copies, setCopies] = useState('1');
-  const [result, setResult] = useState<{ ok: boolean; text: string } | undefined>();
 
-  const publish = async (): Promise<void> => {
-    const input = parseMessageInput(body, headers);
-    if (!input.ok) return setResult({ ok: false, text: input.error });
-    try {
-      const r = await platformQueries.publishQueueMessage({
-        subject,
-        body: input.body,
-        headers: input.headers,
-        consumerGroup: group || undefined,
-        count: Number(copies) || 1,
-      });
-      const n = r.messageIds.length;
-      const to = r.groups.length > 0 ? r.groups.join(', ') : 'the first consumer group to receive';
-      setResult({ ok: true, text: `Published ${n} message${n === 1 ? '' : 's'} to ${to} · correlation id ${r.correlationId}` });
-      onPublished();
-    } catch (err) {
-      setResult({ ok: false, text: (err as Error).message });
-    }
+  const send = async (message: { body: unknown; headers: Record<string, string> }): Promise<string> => {
+    const r = await platformQueries.publishQueueMessage({ subject, ...message, consumerGroup: group || undefined, count: Number(copies) || 1 });
+    onPublished();
+    const n = r.messageIds.length;
+    const to = r.groups.length > 0 ? r.groups.join(', ') : 'the first consumer group to receive';
+    return `Published ${n} message${n === 1 ? '' : 's'} to ${to} · correlation id ${r.correlationId}`;
   };
 
   return (
-    <form
-      className="pv-form"
-      aria-label="Publish a test message"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void publish();
-      }}
-    >
+    <TestMessageForm label="Publish a test message" send={send}>
       <label>
         Subject
         <input value={subject} onChange={(e) => setSubject(e.currentTarget.value)} required />
@@ -59,24 +37,6 @@ export function QueuePublishForm({ subject: initialSubject, groups, onPublished 
         Copies
         <input type="number" min={1} max={1000} value={copies} onChange={(e) => setCopies(e.currentTarget.value)} />
       </label>
-      <label className="pv-wide">
-        Body (JSON)
-        <textarea rows={4} spellCheck={false} value={body} onChange={(e) => setBody(e.currentTarget.value)} />
-      </label>
-      <label className="pv-wide">
-        Headers (JSON object, optional)
-        <textarea rows={2} spellCheck={false} value={headers} placeholder='{"tenant": "acme"}' onChange={(e) => setHeaders(e.currentTarget.value)} />
-      </label>
-      <div className="pv-form-actions">
-        <button type="submit" className="primary">
-          Publish
-        </button>
-        {result ? (
-          <span role={result.ok ? 'status' : 'alert'} className={result.ok ? 'muted' : 'error'}>
-            {result.text}
-          </span>
-        ) : null}
-      </div>
-    </form>
+    </TestMessageForm>
   );
 }
