@@ -17,6 +17,7 @@ import type {
 import type { Chain, FlowResult, RunContext } from './engine/chain.ts';
 import type { Logger } from './logger.ts';
 import type { RuntimeHost } from './runtime-host.ts';
+import type { TraceHub } from './trace.ts';
 
 /* ---------- Declarations: pure data, one per component, in `*.def.ts` files ---------- */
 
@@ -143,6 +144,8 @@ export interface SourceContext extends BuildContext {
   capacity: number;
   /** Runs one message through the flow, respecting `workers` and `buffer`; never rejects. */
   submit(msg: Message): Promise<FlowResult>;
+  /** The definition's trace hub, for sources that report the request they answered. */
+  traces?: TraceHub;
 }
 
 export interface BlockImpl<S extends SettingsSpec = SettingsSpec> {

@@ -1,3 +1,5 @@
+import type { TraceContext } from './trace-context.ts';
+
 /** Raw content travels as the exact bytes (or text) with its content type. */
 export interface RawContent {
   contentType: string;
@@ -43,18 +45,22 @@ export class Message {
   vars: Record<string, unknown>;
   correlationId: string;
   error: MessageError | undefined;
+  /** The caller's trace context (an incoming `traceparent`), which the run's trace joins. */
+  traceParent: TraceContext | undefined;
 
   constructor(body: Body = null, vars: Record<string, unknown> = {}, correlationId?: string) {
     this.body = body;
     this.vars = vars;
     this.correlationId = correlationId ?? newCorrelationId();
     this.error = undefined;
+    this.traceParent = undefined;
   }
 
   /** A deep copy, for sub-flows and snapshots; raw bytes are shared since nobody mutates them. */
   clone(): Message {
     const copy = new Message(deepCopy(this.body), deepCopy(this.vars) as Record<string, unknown>, this.correlationId);
     copy.error = this.error ? { ...this.error } : undefined;
+    copy.traceParent = this.traceParent;
     return copy;
   }
 }

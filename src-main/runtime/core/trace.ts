@@ -21,6 +21,12 @@ export interface TraceEvent {
   output?: unknown;
   deployment?: string;
   instance?: string;
+  /** W3C trace id of the run (joined from an incoming `traceparent`, or new). */
+  traceId?: string;
+  /** This run's or step's span id. */
+  spanId?: string;
+  /** The parent span: the caller's (run), the run's or the enclosing step's (step). */
+  parentSpanId?: string;
 }
 
 /**
@@ -28,7 +34,8 @@ export interface TraceEvent {
  * run's trace so an inspector can show it under the step.
  */
 export interface TraceSpan {
-  kind: 'http' | 'platform';
+  /** `server`: the request an http route answered, the parent of the run it started. */
+  kind: 'http' | 'platform' | 'server';
   flow: string;
   runId: string;
   correlationId: string;
@@ -41,6 +48,9 @@ export interface TraceSpan {
   error?: string;
   /** Plain data: method, url, attempts, cache hit, namespace… */
   detail?: Record<string, unknown>;
+  traceId?: string;
+  spanId?: string;
+  parentSpanId?: string;
 }
 
 export interface TraceSink {

@@ -104,7 +104,8 @@ function ownerOf(span: TraceSpan, steps: RunStep[]): RunStep | undefined {
 }
 
 function callOf(span: TraceSpan): RunCall {
-  const call: RunCall = { kind: span.kind, name: span.name, startedAt: span.startedAt, durationMs: span.durationMs };
+  // The recorder keeps only calls made by steps, never the request's server span.
+  const call: RunCall = { kind: span.kind as RunCall['kind'], name: span.name, startedAt: span.startedAt, durationMs: span.durationMs };
   if (span.status !== undefined) call.status = span.status;
   if (span.error !== undefined) call.error = span.error;
   if (span.detail !== undefined) call.detail = span.detail;

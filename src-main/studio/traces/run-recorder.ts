@@ -43,7 +43,11 @@ export class RunRecorder {
     return {
       snapshots: this.snapshots,
       emit: (event) => store.record(integration, event),
-      span: (span) => store.recordSpan(integration, span),
+      // The request's server span is the run's parent in an exported trace; the studio shows the
+      // request itself on the run, so only calls made by steps are recorded here.
+      span: (span) => {
+        if (span.kind !== 'server') store.recordSpan(integration, span);
+      },
     };
   }
 }

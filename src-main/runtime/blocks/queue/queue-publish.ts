@@ -4,9 +4,9 @@ import { queuePublishDef } from './queue-publish.def.ts';
 import { renderHeaders, toWire } from './wire-message.ts';
 
 export const queuePublish = implementBlock(queuePublishDef, (s, ctx) => ({
-  async process(msg) {
+  async process(msg, run) {
     const body = await s.body.evaluate(activationOf(msg));
-    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg));
+    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg), run);
     await ctx.host.services.queues.publish(s.subject, wire.body, wire.headers);
     return msg;
   },

@@ -7,9 +7,9 @@ import { queueRequestDef } from './queue-request.def.ts';
 import { fromWire, renderHeaders, toWire } from './wire-message.ts';
 
 export const queueRequest = implementBlock(queueRequestDef, (s, ctx) => ({
-  async process(msg) {
+  async process(msg, run) {
     const body = await s.body.evaluate(activationOf(msg));
-    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg));
+    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg), run);
     let reply;
     try {
       reply = await ctx.host.services.queues.request(s.subject, wire.body, { timeoutMs: s.timeout, headers: wire.headers });

@@ -2,10 +2,13 @@ import { activationOf } from '../../core/activation.ts';
 import type { CompiledCel } from '../../core/cel.ts';
 import { isRawContent, Message, toSnapshot } from '../../core/message.ts';
 import type { Delivery } from '../../services/platform-services.ts';
+import type { RunContext } from '../../core/engine/chain.ts';
+import { parseTraceparent, traceHeaders } from '../../core/trace-context.ts';
 
 /**
  * How a flow message travels on a queue or topic: a JSON body with string headers. The
- * correlation id rides in a header so a consumer's traces join the publisher's; raw content
+ * correlation id rides in a header, and the W3C `traceparent` of the publishing step while it is
+ * traced, so a consumer's run joins the publisher's trace; raw content
  * travels as base64 with its content type in a header and arrives as raw content again.
  */
 const CORRELATION = 'x-correlation-id';
@@ -16,8 +19,11 @@ export interface WireMessage {
   headers: Record<string, string>;
 }
 
-export function toWire(body: unknown, correlationId: string, headers: Record<string, string> = {}): WireMessage {
+export function toWire(body: unknown, correlationId: string, headers: Record<string, string> = {}, run?: RunContext): WireMessage {
   const out: Record<string, string> = { ...headers, [CORRELATION]: correlationId };
+  if (run?.traceId !== undefined && out.traceparent === undefined) {
+    Object.assign(out, traceHeaders(run.traceId, run.stepSpanId ?? run.spanId!, run.sampled ?? true, run.traceState));
+  }
   if (isRawContent(body)) {
     out[RAW_TYPE] = body.contentType;
     const bytes = typeof body.rawData === 'string' ? Buffer.from(body.rawData) : body.rawData;
@@ -38,7 +44,9 @@ export function deliveryMessage(d: Delivery, subject: string): Message {
   const { [CORRELATION]: correlationId, [RAW_TYPE]: _raw, ...headers } = d.headers;
   const vars: Record<string, unknown> = { subject, headers, deliveryCount: d.deliveryCount };
   if (d.messageId !== undefined) vars.messageId = d.messageId;
-  return new Message(fromWire(d.body, d.headers), vars, correlationId);
+  const msg = new Message(fromWire(d.body, d.headers), vars, correlationId);
+  msg.traceParent = parseTraceparent(d.headers.traceparent, d.headers.tracestate);
+  return msg;
 }
 
 /** Header values from a map of CEL expressions; values render as strings (non-strings as JSON). */

@@ -4,9 +4,9 @@ import { renderHeaders, toWire } from '../queue/wire-message.ts';
 import { topicPublishDef } from './topic-publish.def.ts';
 
 export const topicPublish = implementBlock(topicPublishDef, (s, ctx) => ({
-  async process(msg) {
+  async process(msg, run) {
     const body = await s.body.evaluate(activationOf(msg));
-    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg));
+    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg), run);
     await ctx.host.services.topics.publish(s.subject, wire.body, { system: s.system, headers: wire.headers });
     return msg;
   },

@@ -3,6 +3,7 @@ import { implementConnector, type BuildContext, type Connector, type Settings } 
 import { errorMessage, FlowError } from '../../core/errors.ts';
 import { formatDuration } from '../../core/duration.ts';
 import type { RunContext } from '../../core/engine/chain.ts';
+import { newSpanId, traceHeaders } from '../../core/trace-context.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { AuthStrategy } from './auth/auth-strategy.ts';
 import { authFromSettings, missingAuthSettings } from './auth/auth-from-settings.ts';
@@ -122,8 +123,12 @@ export class HttpClientConnector implements Connector {
    * into that run's trace.
    */
   async send(req: OutboundRequest, caller?: CallerRun): Promise<InboundResponse> {
-    const hub = caller?.run.trace;
-    if (!caller || !hub?.spans) return this.deliver(req);
+    const run = caller?.run;
+    // The call is a span of the step that makes it; `traceparent` names it so the upstream joins the trace.
+    const spanId = run?.traceId !== undefined ? newSpanId() : undefined;
+    const trace = spanId !== undefined ? traceHeaders(run!.traceId!, spanId, run!.sampled ?? true, run!.traceState) : undefined;
+    const hub = run?.trace;
+    if (!caller || !hub?.spans) return this.deliver(req, undefined, trace);
     const tally: Tally = { url: '', attempts: 0, cached: false };
     const startedAt = Date.now();
     const t0 = performance.now();
@@ -139,10 +144,13 @@ export class HttpClientConnector implements Connector {
         status,
         error,
         detail: { connector: this.name, method: req.method, url: tally.url, attempts: tally.attempts, retries: Math.max(0, tally.attempts - 1), cached: tally.cached },
+        traceId: caller.run.traceId,
+        spanId,
+        parentSpanId: caller.run.stepSpanId ?? caller.run.spanId,
       });
     };
     try {
-      const res = await this.deliver(req, tally);
+      const res = await this.deliver(req, tally, trace);
       report(res.status, undefined);
       return res;
     } catch (err) {
@@ -151,7 +159,7 @@ export class HttpClientConnector implements Connector {
     }
   }
 
-  private async deliver(req: OutboundRequest, tally?: Tally): Promise<InboundResponse> {
+  private async deliver(req: OutboundRequest, tally?: Tally, trace?: Record<string, string>): Promise<InboundResponse> {
     const agent = this.agent;
     if (!agent) throw new FlowError(`http-client ${this.name}: the connector is not started`);
     const path = joinPath(this.basePath, req.path);
@@ -165,6 +173,9 @@ export class HttpClientConnector implements Connector {
         return hit;
       }
     }
+    // After the cache key: a new span id per call must not defeat the GET cache. A flow that
+    // sets its own traceparent (a proxy passing its caller's on) keeps it.
+    if (trace) for (const name in trace) if (!hasHeader(headers, name)) headers[name] = trace[name];
     let credential: string | undefined;
     if (this.auth && !hasHeader(headers, 'authorization')) {
       credential = await this.auth.authorization();

@@ -13,6 +13,8 @@ import type { RoutePattern } from './route-pattern.ts';
 import type { Routable } from './route-table.ts';
 import type { SseRegistry } from './sse-registry.ts';
 import type { SseStream, StreamRules } from './sse-stream.ts';
+import type { TraceHub } from '../../core/trace.ts';
+import { serverSpanStart, type ServerSpanStart } from './server-span.ts';
 
 export interface RouteOptions {
   flowName: string;
@@ -30,6 +32,8 @@ export interface RouteOptions {
   /** Set on SSE routes. */
   sse: (StreamRules & { streamVar: string; maxStreams: number | undefined; registry: SseRegistry }) | undefined;
   submit(msg: Message): Promise<FlowResult>;
+  /** Where the request's server span goes, and whose activity decides if trace context is read. */
+  traces?: TraceHub;
   log: Logger;
 }
 
@@ -101,12 +105,36 @@ export class HttpRoute implements Routable {
     }
     const msg = new Message(body, this.varsOf(req, params, queryString, raw), this.correlationIdOf(req));
     noteExchange(req, { correlationId: msg.correlationId });
+    const span = o.traces?.active ? serverSpanStart(req, msg, o.traces.spans) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
     // The timer answers 504 itself; a result arriving later finds the response sent and is dropped.
     const timer = o.timeoutMs > 0 ? setTimeout(answerTimeout, o.timeoutMs, this, res) : undefined;
     const result = await o.submit(msg);
     clearTimeout(timer);
     sendResult(res, result, o.response);
+    if (span) this.reportServerSpan(span, req, res, msg, result);
+  }
+
+  /** The request as a server span, the parent of the run it started (OpenTelemetry's SERVER span). */
+  private reportServerSpan(span: ServerSpanStart, req: IncomingMessage, res: ServerResponse, msg: Message, result: FlowResult): void {
+    const hub = this.o.traces;
+    if (!hub?.spans) return;
+    const status = res.statusCode;
+    hub.span({
+      kind: 'server',
+      flow: this.flowName,
+      runId: '',
+      correlationId: msg.correlationId,
+      name: `${req.method} ${this.pattern.text}`,
+      startedAt: span.startedAt,
+      durationMs: performance.now() - span.t0,
+      status,
+      error: status >= 500 ? (result.error?.message ?? `answered ${status}`) : undefined,
+      traceId: span.traceId,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      detail: { method: req.method, route: this.pattern.text, path: (req.url ?? '').split('?')[0], scheme: 'http', userAgent: req.headers['user-agent'] },
+    });
   }
 
   describe(): Record<string, unknown> {

@@ -49,6 +49,7 @@ export const routeSource = implementSource(
           }
         : undefined,
       submit: ctx.submit,
+      traces: ctx.traces,
       log: ctx.log,
     });
     connector.addRoute(route);

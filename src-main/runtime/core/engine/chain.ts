@@ -2,6 +2,7 @@ import { Halt, type Block, type StepResult } from '../component.ts';
 import { errorMessage } from '../errors.ts';
 import { Message, toSnapshot, type MessageError, type Outcome } from '../message.ts';
 import type { TraceHub } from '../trace.ts';
+import { newSpanId } from '../trace-context.ts';
 
 export interface FlowResult {
   outcome: Outcome;
@@ -21,6 +22,25 @@ export interface RunContext {
   depth: number;
   deployment?: string;
   instance?: string;
+  /** The run's trace (W3C ids), set while traced: joined from an incoming `traceparent` or new. */
+  traceId?: string;
+  /** The run's own span. */
+  spanId?: string;
+  /** The caller's span (from `traceparent`), when the run joined a trace. */
+  parentSpanId?: string;
+  /** The caller's sampled flag, passed on to the next hop; true when the run started the trace. */
+  sampled?: boolean;
+  traceState?: string;
+  /** The span of the step now running: calls it makes (HTTP, platform, publishes) are its children. */
+  stepSpanId?: string;
+  /** That step's parent: the run, or the step that runs a nested chain (a switch case). */
+  stepParentSpanId?: string;
+}
+
+/** The context a step runs in: its own span id, so calls it makes can name their parent. */
+function stepContext(run: RunContext): RunContext {
+  if (run.traceId === undefined) return run;
+  return { ...run, stepParentSpanId: run.stepSpanId ?? run.spanId, stepSpanId: newSpanId() };
 }
 
 export interface Step {
@@ -56,6 +76,8 @@ export class Chain {
     let current = msg;
     for (let i = first; i < this.steps.length; i++) {
       const step = this.steps[i];
+      const outer = run;
+      run = stepContext(outer);
       const trace = run.trace;
       const started = trace ? Date.now() : 0;
       const t0 = trace ? performance.now() : 0;
@@ -66,10 +88,11 @@ export class Chain {
       } catch (err) {
         return failedAt(run, step, current, started, t0, input, err);
       }
-      if (result instanceof Promise || isThenable(result)) return this.resume(i, result, current, run, started, t0, input);
+      if (result instanceof Promise || isThenable(result)) return this.resume(i, result, current, run, outer, started, t0, input);
       const next = afterStep(run, step, current, result, started, t0, input);
       if (!(next instanceof Message)) return next;
       current = next;
+      run = outer;
     }
     return { outcome: 'completed', message: current };
   }
@@ -80,6 +103,7 @@ export class Chain {
     pending: PromiseLike<StepResult>,
     current: Message,
     run: RunContext,
+    outer: RunContext,
     started: number,
     t0: number,
     input: unknown,
@@ -92,7 +116,7 @@ export class Chain {
       return failedAt(run, step, current, started, t0, input, err);
     }
     const next = afterStep(run, step, current, result, started, t0, input);
-    return next instanceof Message ? this.runFrom(i + 1, next, run) : next;
+    return next instanceof Message ? this.runFrom(i + 1, next, outer) : next;
   }
 }
 
@@ -142,6 +166,9 @@ function emitStep(
     flow: run.flowName,
     correlationId: msg.correlationId,
     runId: run.runId,
+    traceId: run.traceId,
+    spanId: run.stepSpanId,
+    parentSpanId: run.stepParentSpanId,
     step: step.path,
     block: step.type,
     name: step.name,

@@ -1,6 +1,7 @@
 import { errorMessage } from '../errors.ts';
 import { toSnapshot, type Message } from '../message.ts';
 import type { TraceHub } from '../trace.ts';
+import { newSpanId, newTraceId } from '../trace-context.ts';
 import type { Chain, FlowResult, RunContext } from './chain.ts';
 
 export interface FlowRunnerOptions {
@@ -121,6 +122,7 @@ export class FlowRunner {
       deployment: identity.deploymentId,
       instance: identity.instanceId,
     };
+    if (run.trace) joinTrace(run, msg);
     const started = run.trace ? Date.now() : 0;
     const t0 = run.trace ? performance.now() : 0;
     const input = run.trace?.snapshots ? { body: toSnapshot(msg.body), vars: toSnapshot(msg.vars) } : undefined;
@@ -138,6 +140,9 @@ export class FlowRunner {
         flow: run.flowName,
         correlationId: msg.correlationId,
         runId: run.runId,
+        traceId: run.traceId,
+        spanId: run.spanId,
+        parentSpanId: run.parentSpanId,
         startedAt: started,
         durationMs: performance.now() - t0,
         outcome: result.outcome,
@@ -165,4 +170,14 @@ export class FlowRunner {
     }
     return { outcome: 'failed', message: handled.message, error: failed.error };
   }
+}
+
+/** The run's place in a trace: a child of the caller's span when the message brought one. */
+function joinTrace(run: RunContext, msg: Message): void {
+  const parent = msg.traceParent;
+  run.traceId = parent?.traceId ?? newTraceId();
+  run.spanId = newSpanId();
+  run.parentSpanId = parent?.spanId;
+  run.sampled = parent?.sampled ?? true;
+  run.traceState = parent?.traceState;
 }

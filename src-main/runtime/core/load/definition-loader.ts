@@ -390,6 +390,7 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
       flowName: flow.name,
       capacity: flow.runner.capacity,
       submit: (msg) => flow.runner.submit(msg),
+      traces,
     };
     try {
       flow.source = impl.create(settings as never, ctx);
