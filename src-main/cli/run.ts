@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LoadError, formatProblem } from '../runtime/core/errors.ts';
 import { consoleSink, createLogger, SecretRedactor, type Logger } from '../runtime/core/logger.ts';
@@ -81,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
       const listed = envResourceNames(env);
       const names = listed.length > 0 || !embedded ? listed : envFilesIn(dirname(files[0]));
       const runtimeEnv = await foldEnvResources(env, services.resources, names);
-      runtimes.push(Runtime.load(readDefinitions(files), { registry, env: runtimeEnv, log, redactor, services }));
+      runtimes.push(Runtime.load(readDefinitions(files), { registry, env: runtimeEnv, log, redactor, services, integration: basename(dirname(files[0])) }));
     }
   } catch (err) {
     await shutdown();

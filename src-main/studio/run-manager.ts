@@ -227,7 +227,7 @@ export class RunManager {
     shipping.forwardTo(entry.services.telemetry.logSink);
     // Env resources fold in beneath the environment; declared defaults apply beneath both (spec 2 §4.4).
     const folded = await foldEnvResources(env, entry.services.resources, run.envResources);
-    const runtime = Runtime.load(texts, { registry, env: folded, log, redactor, services: entry.services, identity: { deploymentId: id, instanceId: 'studio' } });
+    const runtime = Runtime.load(texts, { registry, env: folded, log, redactor, services: entry.services, identity: { deploymentId: id, instanceId: 'studio' }, integration: id });
     const detachTraces = feed.addSource(traceSource(id, runtime.traces));
     const detachWatch = this.opts.onRuntime?.(id, runtime);
     const detachFeed = (): void => {

@@ -6,6 +6,8 @@ import type { DefinitionText } from './load/integration-files.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { Message } from './message.ts';
 import type { FlowResult } from './engine/chain.ts';
+import { otelConfigFromEnv } from '../telemetry/otel-config.ts';
+import type { OtelExport } from '../telemetry/otel-export.ts';
 
 export interface RuntimeDescription {
   flows: Array<{ name: string; source?: string; details?: Record<string, unknown> }>;
@@ -20,18 +22,21 @@ export class Runtime {
   private started = false;
   private readonly log: Logger;
   private detachTraces: (() => void) | undefined;
+  private otel: OtelExport | undefined;
 
   private constructor(
     readonly definition: LoadedDefinition,
     log: Logger,
+    /** The integration this runtime runs, named on exported spans (`flow.integration`). */
+    private readonly integration: string | undefined,
   ) {
     this.log = log;
   }
 
   /** Loads and builds; throws LoadError with every problem found. */
-  static load(texts: readonly DefinitionText[], options: Omit<LoadOptions, 'mode'>): Runtime {
+  static load(texts: readonly DefinitionText[], options: Omit<LoadOptions, 'mode'> & { integration?: string }): Runtime {
     const definition = loadDefinition(texts, { ...options, mode: 'run' });
-    return new Runtime(definition, options.log ?? silentLogger);
+    return new Runtime(definition, options.log ?? silentLogger, options.integration);
   }
 
   get traces() {
@@ -47,6 +52,7 @@ export class Runtime {
     const startedConnectors: typeof this.definition.connectors = [];
     // Traces go to the platform while this runtime runs (a no-op when the platform takes none).
     this.detachTraces = this.definition.host.services.telemetry.attachTraces(this.traces);
+    await this.startOtelExport();
     try {
       await this.definition.prepare?.();
       for (const c of this.definition.connectors) {
@@ -59,6 +65,7 @@ export class Runtime {
       for (const flow of this.definition.flows.values()) await flow.source?.stop().catch(() => {});
       for (const c of startedConnectors.reverse()) await c.instance.stop?.().catch(() => {});
       this.detachTraces();
+      await this.otel?.shutdown().catch(() => {});
       throw err;
     }
     this.log.info('runtime started', { flows: [...this.definition.flows.keys()], services: this.definition.host.services.implementation });
@@ -86,7 +93,20 @@ export class Runtime {
       await c.instance.stop?.().catch((err) => this.log.warn('connector did not stop cleanly', { connector: c.name, error: errorMessage(err) }));
     }
     this.detachTraces?.();
+    await this.otel?.shutdown().catch((err) => this.log.warn('OpenTelemetry export did not flush', { error: errorMessage(err) }));
     this.log.info('runtime stopped');
+  }
+
+  /**
+   * OTLP export when the standard `OTEL_*` variables name an endpoint. The SDK is loaded only
+   * then, so a runtime that exports nothing pays nothing for it at start.
+   */
+  private async startOtelExport(): Promise<void> {
+    const config = otelConfigFromEnv(process.env);
+    if (!config) return;
+    const { attachOtelExport } = await import('../telemetry/otel-export.ts');
+    this.otel = attachOtelExport(this.traces, config, { log: this.log, integration: this.integration });
+    this.log.info('exporting traces with OpenTelemetry', { protocol: config.protocol, sampler: config.sampler });
   }
 
   /** Runs one message through a flow by name, as a source would. */

@@ -8,8 +8,8 @@ export interface TraceContext {
   traceId: string;
   /** 16 lowercase hex digits of the span that is the parent of whatever takes this context. */
   spanId: string;
-  /** The caller's sampled flag (trace-flags bit 0). */
-  sampled: boolean;
+  /** The caller's sampled flag (trace-flags bit 0); undefined when the trace started here. */
+  sampled?: boolean;
   /** The `tracestate` header, passed on unchanged. */
   traceState?: string;
 }

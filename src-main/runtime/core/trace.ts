@@ -27,6 +27,8 @@ export interface TraceEvent {
   spanId?: string;
   /** The parent span: the caller's (run), the run's or the enclosing step's (step). */
   parentSpanId?: string;
+  /** The caller's sampled flag when the run joined a caller's trace; undefined when it started here. */
+  sampled?: boolean;
 }
 
 /**
@@ -51,6 +53,8 @@ export interface TraceSpan {
   traceId?: string;
   spanId?: string;
   parentSpanId?: string;
+  /** As on TraceEvent: the caller's sampled flag, if the trace came from a caller. */
+  sampled?: boolean;
 }
 
 export interface TraceSink {

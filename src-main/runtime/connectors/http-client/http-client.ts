@@ -147,6 +147,7 @@ export class HttpClientConnector implements Connector {
         traceId: caller.run.traceId,
         spanId,
         parentSpanId: caller.run.stepSpanId ?? caller.run.spanId,
+        sampled: caller.run.sampled,
       });
     };
     try {

@@ -133,6 +133,7 @@ export class HttpRoute implements Routable {
       traceId: span.traceId,
       spanId: span.spanId,
       parentSpanId: span.parentSpanId,
+      sampled: span.sampled,
       detail: { method: req.method, route: this.pattern.text, path: (req.url ?? '').split('?')[0], scheme: 'http', userAgent: req.headers['user-agent'] },
     });
   }

@@ -9,6 +9,7 @@ export interface ServerSpanStart {
   spanId: string;
   /** The caller's span, from its `traceparent`. */
   parentSpanId: string | undefined;
+  sampled: boolean | undefined;
   startedAt: number;
   t0: number;
 }
@@ -28,9 +29,10 @@ export function serverSpanStart(req: IncomingMessage, msg: Message, reported: bo
     traceId: caller?.traceId ?? newTraceId(),
     spanId: newSpanId(),
     parentSpanId: caller?.spanId,
+    sampled: caller?.sampled,
     startedAt: Date.now(),
     t0: performance.now(),
   };
-  msg.traceParent = { traceId: span.traceId, spanId: span.spanId, sampled: caller?.sampled ?? true, traceState: caller?.traceState };
+  msg.traceParent = { traceId: span.traceId, spanId: span.spanId, sampled: caller?.sampled, traceState: caller?.traceState };
   return span;
 }

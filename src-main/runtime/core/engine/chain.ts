@@ -28,7 +28,7 @@ export interface RunContext {
   spanId?: string;
   /** The caller's span (from `traceparent`), when the run joined a trace. */
   parentSpanId?: string;
-  /** The caller's sampled flag, passed on to the next hop; true when the run started the trace. */
+  /** The caller's sampled flag, passed on to the next hop; undefined when the trace started here. */
   sampled?: boolean;
   traceState?: string;
   /** The span of the step now running: calls it makes (HTTP, platform, publishes) are its children. */
@@ -169,6 +169,7 @@ function emitStep(
     traceId: run.traceId,
     spanId: run.stepSpanId,
     parentSpanId: run.stepParentSpanId,
+    sampled: run.sampled,
     step: step.path,
     block: step.type,
     name: step.name,

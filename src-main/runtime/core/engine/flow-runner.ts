@@ -143,6 +143,7 @@ export class FlowRunner {
         traceId: run.traceId,
         spanId: run.spanId,
         parentSpanId: run.parentSpanId,
+        sampled: run.sampled,
         startedAt: started,
         durationMs: performance.now() - t0,
         outcome: result.outcome,
@@ -178,6 +179,6 @@ function joinTrace(run: RunContext, msg: Message): void {
   run.traceId = parent?.traceId ?? newTraceId();
   run.spanId = newSpanId();
   run.parentSpanId = parent?.spanId;
-  run.sampled = parent?.sampled ?? true;
+  run.sampled = parent?.sampled;
   run.traceState = parent?.traceState;
 }

@@ -1,0 +1,154 @@
+import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type HrTime, type SpanContext } from '@opentelemetry/api';
+import { millisToHrTime } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
+import type { TraceEvent, TraceSpan } from '../core/trace.ts';
+
+/** What every span of this runtime shares. */
+export interface SpanOrigin {
+  resource: Resource;
+  scope: { name: string; version?: string };
+  /** `flow.integration`, when the runtime knows which integration it runs. */
+  integration?: string;
+}
+
+/**
+ * A run or a step as an OpenTelemetry span. Runs are traced after the fact (the engine reports
+ * a step when it ends), so spans are built from the records with the ids the engine gave them
+ * rather than started live; the SDK's processor and exporter take them from there.
+ */
+export function spanOfEvent(e: TraceEvent, origin: SpanOrigin): ReadableSpan | undefined {
+  if (!e.traceId || !e.spanId) return undefined;
+  const attributes: Attributes = common(e, origin);
+  let name: string;
+  if (e.kind === 'run') {
+    name = `flow ${e.flow}`;
+  } else {
+    name = `step ${e.name ?? e.block ?? e.step}`;
+    if (e.step) attributes['flow.step'] = e.step;
+    if (e.block) attributes['flow.block'] = e.block;
+    if (e.name) attributes['flow.step.name'] = e.name;
+  }
+  attributes['flow.outcome'] = e.outcome;
+  const failed = e.outcome === 'failed';
+  return readable({
+    name,
+    kind: SpanKind.INTERNAL,
+    traceId: e.traceId,
+    spanId: e.spanId,
+    parentSpanId: e.parentSpanId,
+    startedAt: e.startedAt,
+    durationMs: e.durationMs,
+    attributes,
+    error: failed ? (e.error ?? 'failed') : undefined,
+    origin,
+  });
+}
+
+/** An outbound HTTP call, a platform call or the request an http route answered. */
+export function spanOfCall(s: TraceSpan, origin: SpanOrigin): ReadableSpan | undefined {
+  if (!s.traceId || !s.spanId) return undefined;
+  const attributes: Attributes = common(s, origin);
+  const d = s.detail ?? {};
+  let name = s.name;
+  let kind = SpanKind.CLIENT;
+  let error = s.error;
+  if (s.kind === 'http') {
+    const method = String(d.method ?? s.name.split(' ')[0]);
+    name = method;
+    attributes['http.request.method'] = method;
+    if (typeof d.url === 'string' && d.url !== '') {
+      attributes['url.full'] = d.url;
+      const url = safeURL(d.url);
+      if (url) {
+        attributes['server.address'] = url.hostname;
+        attributes['server.port'] = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+      }
+    }
+    if (typeof d.attempts === 'number' && d.attempts > 1) attributes['http.request.resend_count'] = d.attempts - 1;
+    if (typeof d.connector === 'string') attributes['flow.connector'] = d.connector;
+    // Semantic conventions: a client span fails on 4xx and 5xx.
+    if (s.status !== undefined && s.status >= 400) error ??= `answered ${s.status}`;
+  } else if (s.kind === 'server') {
+    kind = SpanKind.SERVER;
+    const method = String(d.method ?? '');
+    attributes['http.request.method'] = method;
+    if (typeof d.route === 'string') attributes['http.route'] = d.route;
+    if (typeof d.path === 'string') attributes['url.path'] = d.path;
+    attributes['url.scheme'] = String(d.scheme ?? 'http');
+    if (typeof d.userAgent === 'string') attributes['user_agent.original'] = d.userAgent;
+  } else {
+    attributes['flow.platform.call'] = s.name;
+    for (const [k, v] of Object.entries(d)) if (isAttributeValue(v)) attributes[`flow.platform.${k}`] = v;
+  }
+  if (s.status !== undefined) attributes['http.response.status_code'] = s.status;
+  if (error !== undefined && s.status !== undefined) attributes['error.type'] = String(s.status);
+  return readable({ name, kind, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, startedAt: s.startedAt, durationMs: s.durationMs, attributes, error, origin });
+}
+
+function common(r: TraceEvent | TraceSpan, origin: SpanOrigin): Attributes {
+  const a: Attributes = { 'flow.name': r.flow, 'flow.correlation_id': r.correlationId };
+  if (r.runId) a['flow.run_id'] = r.runId;
+  if (origin.integration) a['flow.integration'] = origin.integration;
+  const deployment = 'deployment' in r ? r.deployment : undefined;
+  if (deployment) a['flow.deployment'] = deployment;
+  return a;
+}
+
+interface SpanParts {
+  name: string;
+  kind: SpanKind;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+  startedAt: number;
+  durationMs: number;
+  attributes: Attributes;
+  error: string | undefined;
+  origin: SpanOrigin;
+}
+
+function readable(p: SpanParts): ReadableSpan {
+  const context: SpanContext = { traceId: p.traceId, spanId: p.spanId, traceFlags: TraceFlags.SAMPLED };
+  const parent: SpanContext | undefined = p.parentSpanId ? { traceId: p.traceId, spanId: p.parentSpanId, traceFlags: TraceFlags.SAMPLED } : undefined;
+  const startTime = millisToHrTime(p.startedAt);
+  const duration = millisToHrTime(Math.max(0, p.durationMs));
+  const endTime = addHr(startTime, duration);
+  const events: TimedEvent[] = p.error === undefined ? [] : [{ name: 'exception', time: endTime, attributes: { 'exception.message': p.error } }];
+  return {
+    name: p.name,
+    kind: p.kind,
+    spanContext: () => context,
+    parentSpanContext: parent,
+    startTime,
+    endTime,
+    duration,
+    status: p.error === undefined ? { code: SpanStatusCode.UNSET } : { code: SpanStatusCode.ERROR, message: p.error },
+    attributes: p.attributes,
+    links: [],
+    events,
+    ended: true,
+    resource: p.origin.resource,
+    instrumentationScope: p.origin.scope,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
+}
+
+function addHr(a: HrTime, b: HrTime): HrTime {
+  const nanos = a[1] + b[1];
+  return [a[0] + b[0] + Math.floor(nanos / 1e9), nanos % 1e9];
+}
+
+function isAttributeValue(v: unknown): v is string | number | boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+}
+
+function safeURL(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
