@@ -34,6 +34,8 @@ export interface RunSummary {
   steps: number;
   /** The captured request that started it. */
   captureId?: number;
+  /** The W3C trace the run belongs to (joined from the caller's `traceparent`, or its own). */
+  traceId?: string;
 }
 
 export interface RunPage {
@@ -107,6 +109,8 @@ export interface RunDetail {
   output?: MessageSnapshot;
   /** False when the run happened while no studio window listened: steps without messages. */
   snapshots: boolean;
+  /** Other stored runs of the same trace (a queue consumer of this run, its publisher…), by start. */
+  traceRuns?: RunSummary[];
 }
 
 /** Which side of a step's snapshot traceValue reads; `run` is the whole run's input/output. */

@@ -36,6 +36,19 @@ describe('the run store', () => {
     expect(found.detail!.snapshots).toBe(true);
   });
 
+  it('links the runs of one W3C trace, across flows and integrations, and finds them by trace id', () => {
+    const store = new RunStore();
+    const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    store.record('shop', run('r1', { traceId: trace, startedAt: 1_000 }));
+    store.record('shop', run('r2', { flow: 'ship', traceId: trace, startedAt: 1_005 }));
+    store.record('billing', run('r3', { flow: 'invoice', traceId: trace, startedAt: 1_003 }));
+    store.record('shop', run('r4', { traceId: 'aaaabbbbccccddddeeeeffff00001111' }));
+    expect(store.summary('r1')?.traceId).toBe(trace);
+    expect(store.sameTrace('r1').map((r) => r.runId)).toEqual(['r3', 'r2']);
+    expect(store.sameTrace('r4')).toEqual([]);
+    expect(store.query({ text: trace, offset: 0, limit: 10 }).rows.map((r) => r.runId).sort()).toEqual(['r1', 'r2', 'r3']);
+  });
+
   it('keeps at most maxRuns (plus a tenth between evictions), dropping the oldest', () => {
     const store = new RunStore({ maxRuns: 1_000 });
     for (let i = 0; i < 2_500; i++) store.record('shop', run(`r${i}`));

@@ -71,6 +71,8 @@ export class RunStore {
   private runs: RunRecord[] = [];
   private readonly byId = new Map<string, RunRecord>();
   private readonly byCorrelation = new Map<string, RunRecord[]>();
+  /** Runs by W3C trace id, so a run links to the others of its trace (publisher and consumers). */
+  private readonly byTrace = new Map<string, RunRecord[]>();
   private readonly byCapture = new Map<number, RunRecord>();
   private readonly flowCounts = new Map<string, number>();
   private readonly pending = new Map<string, Pending>();
@@ -124,6 +126,7 @@ export class RunStore {
       steps: steps.length,
     };
     if (e.error !== undefined) summary.error = e.error;
+    if (e.traceId !== undefined) summary.traceId = e.traceId;
     const detail: StoredDetail = { steps, calls, input: e.input, output: e.output, snapshots, bytes: 0 };
     detail.bytes = approxSize([e.input, e.output, ...steps.map((s) => [s.input, s.output])]);
     const record: RunRecord = { summary, haystack: '', body: bodyText(e.input), detail };
@@ -178,6 +181,16 @@ export class RunStore {
     return this.byId.get(runId)?.summary;
   }
 
+  /** The other stored runs of a run's trace, oldest first. */
+  sameTrace(runId: string): RunSummary[] {
+    const traceId = this.byId.get(runId)?.summary.traceId;
+    if (traceId === undefined) return [];
+    return (this.byTrace.get(traceId) ?? [])
+      .filter((r) => r.summary.runId !== runId)
+      .map((r) => r.summary)
+      .sort((a, b) => a.startedAt - b.startedAt);
+  }
+
   detail(runId: string): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
     const r = this.byId.get(runId);
     return r && { summary: r.summary, detail: r.detail };
@@ -203,6 +216,7 @@ export class RunStore {
     this.runs = [];
     this.byId.clear();
     this.byCorrelation.clear();
+    this.byTrace.clear();
     this.byCapture.clear();
     this.flowCounts.clear();
     this.awaiting.clear();
@@ -240,6 +254,11 @@ export class RunStore {
     const same = this.byCorrelation.get(s.correlationId);
     if (same) same.push(record);
     else this.byCorrelation.set(s.correlationId, [record]);
+    if (s.traceId !== undefined) {
+      const inTrace = this.byTrace.get(s.traceId);
+      if (inTrace) inTrace.push(record);
+      else this.byTrace.set(s.traceId, [record]);
+    }
     this.flowCounts.set(s.flow, (this.flowCounts.get(s.flow) ?? 0) + 1);
     if (record.detail) {
       this.detailed.push(record);
@@ -263,6 +282,11 @@ export class RunStore {
         const rest = same.filter((x) => x !== r);
         if (rest.length === 0) this.byCorrelation.delete(s.correlationId);
         else this.byCorrelation.set(s.correlationId, rest);
+      }
+      if (s.traceId !== undefined) {
+        const rest = (this.byTrace.get(s.traceId) ?? []).filter((x) => x !== r);
+        if (rest.length === 0) this.byTrace.delete(s.traceId);
+        else this.byTrace.set(s.traceId, rest);
       }
       if (s.captureId !== undefined) this.byCapture.delete(s.captureId);
       const n = (this.flowCounts.get(s.flow) ?? 1) - 1;
@@ -325,7 +349,7 @@ function applyRequest(record: RunRecord, info: RunRequestInfo): void {
 
 function haystackOf(record: RunRecord): string {
   const s = record.summary;
-  const parts = [s.flow, s.integration, s.route, s.method, s.status, s.outcome, s.error, s.correlationId, s.runId];
+  const parts = [s.flow, s.integration, s.route, s.method, s.status, s.outcome, s.error, s.correlationId, s.runId, s.traceId];
   for (const step of record.detail?.steps ?? []) parts.push(step.name, step.block, step.error);
   parts.push(record.body);
   return parts.filter((p) => p !== undefined && p !== '').join('\n').toLowerCase();

@@ -15,7 +15,11 @@ const OUTCOMES: readonly FeedOutcome[] = ['completed', 'dropped', 'failed'];
 export function tracesApi(store: RunStore): TracesApi {
   const detailOf = (runId: string): RunDetail | null => {
     const found = store.detail(String(runId));
-    return found ? runDetailView(found.summary, found.detail) : null;
+    if (!found) return null;
+    const view = runDetailView(found.summary, found.detail);
+    const traceRuns = store.sameTrace(String(runId));
+    if (traceRuns.length > 0) view.traceRuns = traceRuns;
+    return view;
   };
   return {
     async queryRuns(query) {

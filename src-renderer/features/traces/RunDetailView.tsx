@@ -13,6 +13,7 @@ export function RunDetailView({ runId }: { runId: string }) {
   const showRunLogs = useStudio((s) => s.showRunLogs);
   const picks = useStudio((s) => s.comparePicks);
   const togglePick = useStudio((s) => s.toggleComparePick);
+  const selectRun = useStudio((s) => s.selectRun);
 
   useEffect(() => {
     let live = true;
@@ -48,6 +49,22 @@ export function RunDetailView({ runId }: { runId: string }) {
           {s.method ? `${s.method} ` : ''}
           {s.route ?? ''} · {clockTime(s.startedAt)} · {s.durationMs.toFixed(2)} ms · run {s.runId} · correlation {s.correlationId}
         </div>
+        {s.traceId ? (
+          <div className="muted run-trace">
+            trace <code className="trace-id" title="W3C trace id: search it in your tracing backend">{s.traceId}</code>
+            {run.traceRuns?.length ? (
+              <span className="trace-runs" aria-label="Other runs of this trace">
+                {' · also in this trace: '}
+                {run.traceRuns.map((r) => (
+                  <button key={r.runId} type="button" className="link" onClick={() => selectRun(r.runId)} title={`run ${r.runId}, ${r.outcome}`}>
+                    {r.integration !== s.integration ? `${r.integration}/` : ''}
+                    {r.flow} <span className={`outcome-badge outcome-${r.outcome}`}>{r.outcome}</span>
+                  </button>
+                ))}
+              </span>
+            ) : null}
+          </div>
+        ) : null}
         {s.error ? <p className="step-error">{s.error}</p> : null}
         <div className="run-links">
           {s.captureId !== undefined ? (
