@@ -153,6 +153,10 @@ describe.each(['http/protobuf', 'http/json'])('OpenTelemetry export over OTLP %s
     // The consumer's run joined the publisher's trace under the publishing step.
     const publish = one(spans, 'step queue-publish');
     expect(publish.parentSpanId).toBe(ordersRun.spanId);
+    const send = one(spans, 'send shipments');
+    expect(send.kind).toBe(4);
+    expect(send.parentSpanId).toBe(publish.spanId);
+    expect(send.attributes).toMatchObject({ 'messaging.destination.name': 'shipments', 'messaging.operation.type': 'send' });
     const shipRun = one(spans, 'flow ship');
     expect(shipRun.parentSpanId).toBe(publish.spanId);
     expect(shipRun.status.code).toBe(2);

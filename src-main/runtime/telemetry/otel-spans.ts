@@ -80,6 +80,14 @@ export function spanOfCall(s: TraceSpan, origin: SpanOrigin): ReadableSpan | und
   } else {
     attributes['flow.platform.call'] = s.name;
     for (const [k, v] of Object.entries(d)) if (isAttributeValue(v)) attributes[`flow.platform.${k}`] = v;
+    // Publishes follow the messaging conventions, so backends draw producer and consumer together.
+    if (s.name === 'queue.publish' || s.name === 'topic.publish') {
+      kind = SpanKind.PRODUCER;
+      name = `send ${String(d.subject)}`;
+      attributes['messaging.system'] = 'flow-platform';
+      attributes['messaging.operation.type'] = 'send';
+      attributes['messaging.destination.name'] = String(d.subject);
+    }
   }
   if (s.status !== undefined) attributes['http.response.status_code'] = s.status;
   if (error !== undefined && s.status !== undefined) attributes['error.type'] = String(s.status);

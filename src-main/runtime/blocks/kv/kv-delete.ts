@@ -2,14 +2,15 @@ import { implementBlock } from '../../core/component.ts';
 import { activationOf } from '../../core/activation.ts';
 import { kvDeleteDef } from './kv-delete.def.ts';
 import { asFlowError, keyOf, versionOf } from './kv-errors.ts';
+import { platformCall } from '../platform-call.ts';
 
 export const kvDelete = implementBlock(kvDeleteDef, (s, ctx) => ({
-  async process(msg) {
+  async process(msg, run) {
     const act = activationOf(msg);
     const key = keyOf(await s.key.evaluate(act), ctx.path);
     const expectedVersion = s.expectedVersion ? versionOf(await s.expectedVersion.evaluate(act), ctx.path) : undefined;
     try {
-      await ctx.host.services.kv.delete(s.namespace, key, { expectedVersion });
+      await platformCall(run, msg.correlationId, 'kv.delete', { namespace: s.namespace }, () => ctx.host.services.kv.delete(s.namespace, key, { expectedVersion }));
     } catch (err) {
       throw asFlowError(err);
     }

@@ -2,12 +2,13 @@ import { implementBlock } from '../../core/component.ts';
 import { activationOf } from '../../core/activation.ts';
 import { renderHeaders, toWire } from '../queue/wire-message.ts';
 import { topicPublishDef } from './topic-publish.def.ts';
+import { platformCall } from '../platform-call.ts';
 
 export const topicPublish = implementBlock(topicPublishDef, (s, ctx) => ({
   async process(msg, run) {
     const body = await s.body.evaluate(activationOf(msg));
     const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg), run);
-    await ctx.host.services.topics.publish(s.subject, wire.body, { system: s.system, headers: wire.headers });
+    await platformCall(run, msg.correlationId, 'topic.publish', { subject: s.subject }, () => ctx.host.services.topics.publish(s.subject, wire.body, { system: s.system, headers: wire.headers }));
     return msg;
   },
 }));
