@@ -105,8 +105,8 @@ export class Runtime {
     const config = otelConfigFromEnv(process.env);
     if (!config) return;
     const { attachOtelExport } = await import('../telemetry/otel-export.ts');
-    this.otel = attachOtelExport(this.traces, config, { log: this.log, integration: this.integration });
-    this.log.info('exporting traces with OpenTelemetry', { protocol: config.protocol, sampler: config.sampler });
+    this.otel = await attachOtelExport(this.traces, config, { log: this.log, integration: this.integration });
+    this.log.info('exporting traces with OpenTelemetry', { protocol: config.protocol, sampler: config.sampler, thread: this.otel.stats.thread });
   }
 
   /** Runs one message through a flow by name, as a source would. */

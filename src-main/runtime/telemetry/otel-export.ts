@@ -1,59 +1,120 @@
-import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
-import { OTLPTraceExporter as OTLPProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { OTLPTraceExporter as OTLPJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/logger.ts';
 import type { TraceHub, TraceSink } from '../core/trace.ts';
 import type { OtelConfig } from './otel-config.ts';
-import { spanOfCall, spanOfEvent, type SpanOrigin } from './otel-spans.ts';
+import { OtelPipeline, type ExportRecord } from './otel-pipeline.ts';
 import { traceSampler } from './trace-sampling.ts';
 
 export interface OtelExport {
   /** Exports what is queued and stops; the runtime calls it when it stops. */
   shutdown(): Promise<void>;
-  /** Spans handed to the exporter so far (for tests and the bench). */
-  readonly exported: number;
+  /** Records handed on for export so far, and records dropped because export fell behind. */
+  readonly stats: { exported: number; dropped: number; thread: 'worker' | 'main' };
 }
 
+/** Records wait at most this long, or until this many are waiting, before they are handed on. */
+const HAND_ON_MS = 50;
+const HAND_ON_COUNT = 512;
+/** Beyond this many waiting (the worker is not keeping up) new records are dropped and counted. */
+const MAX_WAITING = 50_000;
+
 /**
- * Sends the runtime's runs, steps and calls as OTLP spans through the official exporter and batch
- * processor. The processor queues and drops under overload on its own (OTEL_BSP_* variables), so a
- * slow collector never slows a request. Records reach this sink already redacted by the hub.
+ * Sends the runtime's runs, steps and calls as OTLP spans. On the request path a record is only
+ * sampled and queued; every 50 ms the queue moves to a worker thread that builds the spans and
+ * runs the SDK's batch processor and exporter (or, on one core or where no worker can start, to
+ * the same pipeline on this thread). Records reach this sink already redacted by the hub.
  */
-export function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: { log: Logger; integration?: string; serviceName?: string }): OtelExport {
+export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: { log: Logger; integration?: string }): Promise<OtelExport> {
   for (const w of config.warnings) opts.log.warn(w);
-  const exporter: SpanExporter = config.protocol === 'http/json' ? new OTLPJsonExporter() : new OTLPProtoExporter();
-  const processor = new BatchSpanProcessor({ exporter, ...config.batch });
-  const resource = resourceFromAttributes({ 'service.name': opts.serviceName ?? 'flow-studio' }).merge(detectResources({ detectors: [envDetector] }));
-  const origin: SpanOrigin = { resource, scope: { name: 'flow-studio' }, integration: opts.integration };
   const sampled = traceSampler(config);
-  let exported = 0;
+  // A worker pays only with a core of its own: on one core (or pinned to one) the hand-over
+  // would cost more than the work it moves.
+  const target =
+    availableParallelism() < 2
+      ? undefined
+      : await startWorker(config, opts.integration).catch((err: unknown) => {
+          opts.log.debug('OpenTelemetry export runs on the main thread', { reason: String(err) });
+          return undefined;
+        });
+  const inThread = target ? undefined : new OtelPipeline(config, { integration: opts.integration });
+  const stats = { exported: 0, dropped: 0, thread: target ? ('worker' as const) : ('main' as const) };
+  let waiting: ExportRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const handOn = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    // Snapshots (input/output) never cross to the worker: spans do not carry them.
+    if (target) target.postMessage({ records: batch.map(exportable) });
+    else inThread!.take(batch);
+  };
+  const queue = (record: ExportRecord): void => {
+    if (waiting.length >= MAX_WAITING) {
+      stats.dropped++;
+      return;
+    }
+    stats.exported++;
+    waiting.push(record);
+    if (waiting.length >= HAND_ON_COUNT) handOn();
+    else timer ??= setTimeout(handOn, HAND_ON_MS).unref();
+  };
   const sink: TraceSink = {
     emit(event) {
-      if (!event.traceId || !sampled(event.traceId, event.sampled)) return;
-      const span = spanOfEvent(event, origin);
-      if (span) {
-        exported++;
-        processor.onEnd(span);
-      }
+      if (event.traceId && sampled(event.traceId, event.sampled)) queue({ event });
     },
     span(call) {
-      if (!call.traceId || !sampled(call.traceId, call.sampled)) return;
-      const span = spanOfCall(call, origin);
-      if (span) {
-        exported++;
-        processor.onEnd(span);
-      }
+      if (call.traceId && sampled(call.traceId, call.sampled)) queue({ call });
     },
   };
   const detach = hub.add(sink);
   return {
-    get exported() {
-      return exported;
-    },
+    stats,
     async shutdown() {
       detach();
-      await processor.shutdown();
+      handOn();
+      if (inThread) return inThread.shutdown();
+      const closed = new Promise<void>((resolve) => target!.on('message', (m: { closed?: boolean }) => m.closed && resolve()));
+      target!.postMessage({ close: true });
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000).unref())]);
+      await target!.terminate();
     },
   };
+}
+
+function exportable(r: ExportRecord): ExportRecord {
+  if (!('event' in r)) return r;
+  const { input: _input, output: _output, ...event } = r.event;
+  return { event };
+}
+
+/**
+ * The worker runs the TypeScript pipeline: from sources it needs the tsx loader (the parent's
+ * own registration does not reach worker threads), from a build its compiled file.
+ */
+function startWorker(config: OtelConfig, integration: string | undefined): Promise<Worker> {
+  const url = new URL('./otel-worker.ts', import.meta.url);
+  const worker = new Worker(url, { workerData: { config, integration }, execArgv: ['--import', 'tsx'] });
+  worker.unref();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error('the export worker did not start within 10 s')), 10_000);
+    const fail = (err: Error): void => {
+      clearTimeout(timer);
+      void worker.terminate();
+      reject(err);
+    };
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the export worker exited with ${code}`)));
+    worker.once('message', (m: { ready?: boolean }) => {
+      if (!m.ready) return;
+      clearTimeout(timer);
+      worker.removeAllListeners('error');
+      worker.removeAllListeners('exit');
+      // A worker that dies later loses only spans, never the runtime.
+      worker.on('error', () => {});
+      resolve(worker);
+    });
+  });
 }
