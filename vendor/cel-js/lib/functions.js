@@ -282,76 +282,8 @@ export function registerFunctions(registry) {
   functionOverload('string.startsWith(string): bool', (a, b) => a.startsWith(b))
   functionOverload('string.endsWith(string): bool', (a, b) => a.endsWith(b))
   functionOverload('string.contains(string): bool', (a, b) => a.includes(b))
-  functionOverload('string.lowerAscii(): string', (a) => a.toLowerCase())
-  functionOverload('string.upperAscii(): string', (a) => a.toUpperCase())
-  functionOverload('string.trim(): string', (a) => a.trim())
-
-  functionOverload('string.indexOf(string): int', (string, search) =>
-    BigInt(string.indexOf(search))
-  )
-  functionOverload('string.indexOf(string, int): int', (string, search, fromIndex) => {
-    if (search === '') return fromIndex
-
-    fromIndex = Number(fromIndex)
-    if (fromIndex < 0 || fromIndex >= string.length) {
-      throw evaluationError(
-        'index_out_of_range',
-        'string.indexOf(search, fromIndex): fromIndex out of range'
-      )
-    }
-
-    return BigInt(string.indexOf(search, fromIndex))
-  })
-
-  functionOverload('string.lastIndexOf(string): int', (string, search) =>
-    BigInt(string.lastIndexOf(search))
-  )
-
-  functionOverload('string.lastIndexOf(string, int): int', (string, search, fromIndex) => {
-    if (search === '') return fromIndex
-
-    fromIndex = Number(fromIndex)
-    if (fromIndex < 0 || fromIndex >= string.length) {
-      throw evaluationError(
-        'index_out_of_range',
-        'string.lastIndexOf(search, fromIndex): fromIndex out of range'
-      )
-    }
-
-    return BigInt(string.lastIndexOf(search, fromIndex))
-  })
-
-  functionOverload('string.substring(int): string', (string, start) => {
-    start = Number(start)
-    if (start < 0 || start > string.length) {
-      throw evaluationError(
-        'index_out_of_range',
-        'string.substring(start, end): start index out of range'
-      )
-    }
-
-    return string.substring(start)
-  })
-
-  functionOverload('string.substring(int, int): string', (string, start, end) => {
-    start = Number(start)
-    if (start < 0 || start > string.length) {
-      throw evaluationError(
-        'index_out_of_range',
-        'string.substring(start, end): start index out of range'
-      )
-    }
-
-    end = Number(end)
-    if (end < start || end > string.length) {
-      throw evaluationError(
-        'index_out_of_range',
-        'string.substring(start, end): end index out of range'
-      )
-    }
-
-    return string.substring(start, end)
-  })
+  // flow-studio: the cel-go strings extension (lowerAscii, trim, indexOf, substring, …) is bound by
+  // the host with cel-go's semantics (code points, ASCII-only casing, Unicode white space).
 
   functionOverload('string.matches(string): bool', (a, b) => {
     try {
@@ -359,41 +291,6 @@ export function registerFunctions(registry) {
     } catch (_err) {
       throw evaluationError('invalid_regular_expression', `Invalid regular expression: ${b}`)
     }
-  })
-
-  functionOverload('string.split(string): list<string>', (s, sep) => s.split(sep))
-  functionOverload('string.split(string, int): list<string>', (s, sep, l) => {
-    l = Number(l)
-    if (l === 0) return []
-    const parts = s.split(sep)
-    if (l < 0 || parts.length <= l) return parts
-    const limited = parts.slice(0, l - 1)
-    limited.push(parts.slice(l - 1).join(sep))
-    return limited
-  })
-
-  functionOverload('list<string>.join(): string', (v) => {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== 'string') {
-        throw evaluationError(
-          'invalid_list_element_type',
-          'string.join(): list must contain only strings'
-        )
-      }
-    }
-    return v.join('')
-  })
-
-  functionOverload('list<string>.join(string): string', (v, sep) => {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== 'string') {
-        throw evaluationError(
-          'invalid_list_element_type',
-          'string.join(separator): list must contain only strings'
-        )
-      }
-    }
-    return v.join(sep)
   })
 
   const textEncoder = new TextEncoder('utf8')

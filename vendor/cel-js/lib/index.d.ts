@@ -1,4 +1,5 @@
 import type {UnsignedInt} from './functions.js'
+export {UnsignedInt, Duration} from './functions.js' // flow-studio
 import type {
   DefinitionsResult,
   RegisterConstantDeclaration,
