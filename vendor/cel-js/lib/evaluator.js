@@ -2,6 +2,7 @@ import {createRegistry, RootContext} from './registry.js'
 import {evaluationError} from './errors.js'
 import {registerFunctions, Duration, UnsignedInt} from './functions.js'
 import {registerMacros} from './macros.js'
+import {registerExtensionMacros} from './ext-macros.js' // flow-studio
 import {registerOverloads} from './overloads.js'
 import {TypeChecker} from './type-checker.js'
 import {Parser} from './parser.js'
@@ -12,6 +13,7 @@ const globalRegistry = createRegistry({enableOptionalTypes: false})
 registerFunctions(globalRegistry)
 registerOverloads(globalRegistry)
 registerMacros(globalRegistry)
+registerExtensionMacros(globalRegistry) // flow-studio
 
 class Environment {
   #registry

@@ -4,6 +4,8 @@ const identity = (x) => x
 
 function assertIdentifier(node, message) {
   if (node.op === 'id') return node.args
+  // flow-studio: cel.iterVar(i, j) (cel.block's generated names) stands for an identifier
+  if (node.meta.alternate?.op === 'id') return node.meta.alternate.args
   throw parseError('invalid_macro_argument', message, node)
 }
 
@@ -106,7 +108,7 @@ function createHasExpander() {
     if (!macro.macroHasProps) {
       const props = []
       while (node.op === '.' || node.op === '.?') node = props.push(node) && node.args[0]
-      if (node.op !== 'id') throw checker.createError('invalid_macro_argument', invalidHasArgument, node)
+      // flow-studio: any expression may hold the selected field (`has({'a': 1}.a)`), not only a variable
       checker.check(node, ctx)
       props.push(node)
       macro.macroHasProps = props

@@ -1,6 +1,8 @@
 import {celTypes} from './registry.js'
 import {objKeys, isArray, hasOwn} from './globals.js'
 import {attachErrorAst} from './errors.js'
+import {Optional} from './optional.js'
+import {UnsignedInt} from './functions.js'
 const dynType = celTypes.dyn
 
 export class Base {
@@ -245,15 +247,18 @@ function checkBinary(chk, ast, ctx) {
   const right = chk.check((ast.right = ast.args[1]), ctx)
   ast.candidates = chk.registry.operatorCandidates(op)
 
+  // flow-studio: a type parameter (the element of `[]`) is decided at run time like dyn
+  const leftOpen = left.hasDynType || left.hasPlaceholderType
+  const rightOpen = right.hasDynType || right.hasPlaceholderType
   const overload =
-    left.hasDynType || right.hasDynType ? undefined : ast.candidates.findBinaryOverload(left, right)
+    leftOpen || rightOpen ? undefined : ast.candidates.findBinaryOverload(left, right)
 
   ast.handle = maybeAsync(ast.left, ast.right, overload?.handler || handleBinary)
   if (overload) return overload.returnType
 
   const type = ast.candidates.checkBinaryOverload(left, right)
-  if (!left.hasDynType) ast.leftStaticType = left
-  if (!right.hasDynType) ast.rightStaticType = right
+  if (!leftOpen) ast.leftStaticType = left
+  if (!rightOpen) ast.rightStaticType = right
   if (type) return type
 
   throw chk.createError(
@@ -340,6 +345,45 @@ function resolveAstArray(ev, astArray, ctx, i = astArray.length) {
   const results = new Array(i)
   while (i--) if ((results[i] = ev.run(astArray[i], ctx)) instanceof Promise) async ??= true
   return async ? Promise.all(results) : results
+}
+
+// flow-studio: map literals check their keys as CEL does (bool, int, uint or string, no repeats);
+// a map with other than string keys is a Map, so its keys keep their type (`{6: 'six'}` iterates 6).
+function mapFromEntries(ev, entries, ast) {
+  const obj = {}
+  for (let i = 0; i < entries.length; i++) {
+    const k = entries[i][0]
+    if (typeof k !== 'string') return mapWithTypedKeys(ev, entries, ast)
+    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue
+    if (hasOwn(obj, k)) throw ev.createError('repeated_map_key', `Failed with repeated key: ${k}`, ast)
+    obj[k] = entries[i][1]
+  }
+  return obj
+}
+
+function mapKeyId(ev, k, ast) {
+  switch (typeof k) {
+    case 'string':
+      return `s${k}`
+    case 'bigint':
+      return `n${k}`
+    case 'boolean':
+      return `b${k}`
+  }
+  if (k instanceof UnsignedInt) return `n${k.value}`
+  throw ev.createError('invalid_map_key', `Unsupported map key type: ${ev.debugType(k)}`, ast)
+}
+
+function mapWithTypedKeys(ev, entries, ast) {
+  const map = new Map()
+  const seen = new Set()
+  for (const [k, v] of entries) {
+    const id = mapKeyId(ev, k, ast)
+    if (seen.has(id)) throw ev.createError('repeated_map_key', `Failed with repeated key: ${k}`, ast)
+    seen.add(id)
+    map.set(k, v)
+  }
+  return map
 }
 
 function safeFromEntries(entries) {
@@ -491,6 +535,18 @@ function fieldAccess(left, right, ast, ev) {
   throw ev.createError('no_such_key', `No such key: ${right}`, ast)
 }
 
+function expectOptional(chk, type, node) {
+  if (type.kind === 'optional' || type.kind === 'dyn') return
+  throw chk.createError('optional_expected', `an optional entry needs an optional, got '${type}'`, node)
+}
+
+function optionalValue(ev, v, node) {
+  if (!(v instanceof Optional)) {
+    throw ev.createError('optional_expected', 'an optional entry needs an optional', node)
+  }
+  return v.hasValue() ? true : undefined
+}
+
 const emptyList = () => []
 const emptyMap = () => ({})
 
@@ -625,6 +681,57 @@ export const OPERATORS = {
       return resolveAstArray(ev, ast.args, ctx)
     }
   },
+  // flow-studio: list and map literals with optional entries, `[?x]` and `{?k: x}`: an entry is
+  // included only when its optional holds a value.
+  optList: {
+    check(chk, ast, ctx) {
+      const {elements, optional} = ast.args
+      for (let i = 0; i < elements.length; i++) {
+        const t = chk.check(elements[i], ctx)
+        if (optional[i]) expectOptional(chk, t, elements[i])
+      }
+      return chk.getType('list<dyn>')
+    },
+    evaluate(ev, ast, ctx) {
+      const {elements, optional} = ast.args
+      const values = resolveAstArray(ev, elements, ctx)
+      const build = (vals) => {
+        const out = []
+        for (let i = 0; i < vals.length; i++) {
+          if (!optional[i]) out.push(vals[i])
+          else if (optionalValue(ev, vals[i], elements[i]) !== undefined) out.push(vals[i].value())
+        }
+        return out
+      }
+      return values instanceof Promise ? values.then(build) : build(values)
+    }
+  },
+  optMap: {
+    check(chk, ast, ctx) {
+      for (const [k, v, optional] of ast.args) {
+        chk.check(k, ctx)
+        const t = chk.check(v, ctx)
+        if (optional) expectOptional(chk, t, v)
+      }
+      return chk.getType('map<dyn, dyn>')
+    },
+    evaluate(ev, ast, ctx) {
+      const entries = ast.args
+      const flat = []
+      for (const [k, v] of entries) flat.push(k, v)
+      const values = resolveAstArray(ev, flat, ctx)
+      const build = (vals) => {
+        const out = []
+        for (let i = 0; i < entries.length; i++) {
+          const v = vals[2 * i + 1]
+          if (!entries[i][2]) out.push([vals[2 * i], v])
+          else if (optionalValue(ev, v, entries[i][1]) !== undefined) out.push([vals[2 * i], v.value()])
+        }
+        return mapFromEntries(ev, out, ast)
+      }
+      return values instanceof Promise ? values.then(build) : build(values)
+    }
+  },
   map: {
     check(chk, ast, ctx) {
       const arr = ast.args
@@ -657,8 +764,8 @@ export const OPERATORS = {
           results[i] = [k, v]
         }
       }
-      if (async) return Promise.all(results).then(safeFromEntries)
-      return safeFromEntries(results)
+      if (async) return Promise.all(results).then((r) => mapFromEntries(ev, r, ast))
+      return mapFromEntries(ev, results, ast)
     }
   },
   comprehension: {

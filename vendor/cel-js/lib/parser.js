@@ -35,6 +35,7 @@ const TOKEN = {
   COMMA: 28,
   COLON: 29,
   QUESTION: 30,
+  QUOTED_IDENTIFIER: 900, // flow-studio
   BYTES: 31
 }
 
@@ -82,6 +83,25 @@ const STRING_ESCAPES = {
   r: '\r',
   t: '\t',
   v: '\v'
+}
+
+// flow-studio: processEscapes marks an escaped byte in a bytes literal as RAW_BYTE + value (a
+// private-use code point), so bytesOf can tell it from a character to encode as UTF-8.
+const RAW_BYTE = 0xf700
+function bytesOf(processed, rawValue) {
+  if (!rawValue.includes('\\') && /^[\x00-\x7f]*$/.test(processed)) {
+    const bytes = new Uint8Array(processed.length)
+    for (let i = 0; i < processed.length; i++) bytes[i] = processed.charCodeAt(i)
+    return bytes
+  }
+  const out = []
+  const encoder = new TextEncoder()
+  for (const ch of processed) {
+    const c = ch.codePointAt(0)
+    if (c >= RAW_BYTE && c <= RAW_BYTE + 0xff) out.push(c - RAW_BYTE)
+    else out.push(...encoder.encode(ch))
+  }
+  return new Uint8Array(out)
 }
 
 export class ASTNode {
@@ -275,14 +295,29 @@ class Lexer {
           return this.token(this.pos++, TOKEN.LBRACE)
         case '}':
           return this.token(this.pos++, TOKEN.RBRACE)
-        case '.':
+        case '.': {
+          // flow-studio: `.5` is a double literal where no value precedes the dot
+          const next = input.charCodeAt(pos + 1)
+          if (next >= 48 && next <= 57 && !/[\w)\]}"'`]\s*$/.test(input.slice(0, pos))) {
+            return this.readNumber()
+          }
           return this.token(this.pos++, TOKEN.DOT)
+        }
         case ',':
           return this.token(this.pos++, TOKEN.COMMA)
         case ':':
           return this.token(this.pos++, TOKEN.COLON)
         case '?':
           return this.token(this.pos++, TOKEN.QUESTION)
+        case '`': {
+          // flow-studio: backtick-quoted field name
+          const close = input.indexOf('`', pos + 1)
+          if (close > pos + 1 && !/[\n\r]/.test(input.slice(pos + 1, close))) {
+            this.pos = close + 1
+            return this.token(pos, TOKEN.QUOTED_IDENTIFIER, input.slice(pos + 1, close))
+          }
+          break
+        }
         case `"`:
         case `'`:
           return this.readString(ch)
@@ -294,6 +329,12 @@ class Lexer {
           // This is a prefixed string, advance past the prefix and read string
           const next = input[pos + 1]
           if (next === '"' || next === "'") return ++this.pos && this.readString(next, ch)
+          // flow-studio: raw bytes, br'…'
+          const third = input[pos + 2]
+          if ((ch === 'b' || ch === 'B') && (next === 'r' || next === 'R') && (third === '"' || third === "'")) {
+            this.pos += 2
+            return this.readString(third, 'br')
+          }
           return this.readIdentifier()
         }
         default: {
@@ -404,11 +445,12 @@ class Lexer {
     switch (prefix) {
       case 'b':
       case 'B': {
+        // flow-studio: characters are UTF-8 encoded; only escapes (\xff, \377) give raw bytes
         const processed = this.processEscapes(rawStart, rawValue, true)
-        const bytes = new Uint8Array(processed.length)
-        for (let i = 0; i < processed.length; i++) bytes[i] = processed.charCodeAt(i) & 0xff
-        return this.token(pos - 1, TOKEN.BYTES, bytes)
+        return this.token(pos - 1, TOKEN.BYTES, bytesOf(processed, rawValue))
       }
+      case 'br':
+        return this.token(pos - 2, TOKEN.BYTES, new TextEncoder().encode(rawValue))
       case 'r':
       case 'R': {
         return this.token(pos - 1, TOKEN.STRING, rawValue)
@@ -523,14 +565,16 @@ class Lexer {
         const h = str.substring(i + 2, i + 4)
         if (!/^[0-9a-fA-F]{2}$/.test(h))
           throw this.#escapeErr('invalid_hex_escape', offset, len, i, 4, next + h)
-        result += String.fromCharCode(Number.parseInt(h, 16))
+        result += isBytes
+          ? String.fromCharCode(RAW_BYTE + Number.parseInt(h, 16))
+          : String.fromCharCode(Number.parseInt(h, 16))
         i += 4
       } else if (next >= '0' && next <= '7') {
         const o = str.substring(i + 1, i + 4)
         if (!/^[0-7]{3}$/.test(o)) throw this.#escapeErr('invalid_octal_escape', offset, len, i, 4)
         const value = Number.parseInt(o, 8)
         if (value > 0xff) throw this.#escapeErr('octal_escape_out_of_range', offset, len, i, 4, o)
-        result += String.fromCharCode(value)
+        result += String.fromCharCode(isBytes ? RAW_BYTE + value : value)
         i += 4
       } else {
         throw this.#escapeErr('invalid_escape_sequence', offset, len, i, 2, next)
@@ -785,6 +829,12 @@ export class Parser {
         const propertyValue = this.value
         const start = this.pos
         const end = this.lexer.pos
+        // flow-studio: `.`content-type`` selects a field whose name is no identifier
+        if (this.match(TOKEN.QUOTED_IDENTIFIER)) {
+          this.#advanceToken()
+          expr = this.#accessNode(op, expr, propertyValue, end, start)
+          continue
+        }
         this.consume(TOKEN.IDENTIFIER)
         if (op === OPS.fieldAccess && this.match(TOKEN.LPAREN) && this.#advanceToken()) {
           const args = this.parseArgumentList()
@@ -882,12 +932,15 @@ export class Parser {
     const elements = []
     let remainingElements = this.limits.maxListElements
 
+    const optional = []
     if (!this.match(TOKEN.RBRACKET)) {
+      optional.push(this.#optionalEntryMark())
       elements.push(this.parseExpression())
       if (!remainingElements--) this.#limitExceeded('maxListElements', elements.at(-1).pos)
       while (this.match(TOKEN.COMMA)) {
         this.#advanceToken()
         if (this.match(TOKEN.RBRACKET)) break
+        optional.push(this.#optionalEntryMark())
         elements.push(this.parseExpression())
         if (!remainingElements--) this.#limitExceeded('maxListElements', elements.at(-1).pos)
       }
@@ -895,6 +948,8 @@ export class Parser {
 
     const closeEnd = this.lexer.pos
     this.consume(TOKEN.RBRACKET)
+    // flow-studio: `[?x]` entries make an optList node; plain lists stay as they were
+    if (optional.includes(true)) return this.#node(start, closeEnd, OPS.optList, {elements, optional})
     return this.#node(start, closeEnd, OPS.list, elements)
   }
 
@@ -916,11 +971,22 @@ export class Parser {
 
     const closeEnd = this.lexer.pos
     this.consume(TOKEN.RBRACE)
+    if (props.some((p) => p[2])) return this.#node(start, closeEnd, OPS.optMap, props)
     return this.#node(start, closeEnd, OPS.map, props)
   }
 
   parseProperty() {
-    return [this.parseExpression(), (this.consume(TOKEN.COLON), this.parseExpression())]
+    const optional = this.#optionalEntryMark()
+    const entry = [this.parseExpression(), (this.consume(TOKEN.COLON), this.parseExpression())]
+    if (optional) entry.push(true)
+    return entry
+  }
+
+  // flow-studio: a `?` before a list element or map key marks an optional entry
+  #optionalEntryMark() {
+    if (!this.match(TOKEN.QUESTION) || !this.registry.enableOptionalTypes) return false
+    this.#advanceToken()
+    return true
   }
 
   parseArgumentList() {
