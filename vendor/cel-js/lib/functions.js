@@ -128,7 +128,8 @@ export class Duration {
   }
 
   getMilliseconds() {
-    return this.#seconds * 1000n + BigInt(Math.floor(this.#nanos / 1000000))
+    // flow-studio: the millisecond part of the last second, as cel-spec's conformance suite says
+    return BigInt(Math.trunc(this.#nanos / 1000000))
   }
 
   get [Symbol.toStringTag]() {
@@ -223,7 +224,15 @@ export function registerFunctions(registry) {
 
   functionOverload('int(int): int', identity)
   functionOverload('int(double): int', (v) => {
-    if (Number.isFinite(v)) return BigInt(Math.trunc(v))
+    // flow-studio: doubles at or beyond ±2^63 do not fit an int
+    if (Number.isFinite(v) && v < 9223372036854775807 && v > -9223372036854775808) {
+      return BigInt(Math.trunc(v))
+    }
+    throw evaluationError('numeric_overflow', 'int() type error: integer overflow')
+  })
+  functionOverload('int(uint): int', (v) => {
+    // flow-studio: the standard int(uint) conversion
+    if (v.valueOf() <= MAX_INT) return v.valueOf()
     throw evaluationError('numeric_overflow', 'int() type error: integer overflow')
   })
 
@@ -272,7 +281,15 @@ export function registerFunctions(registry) {
   functionOverload('string(bool): string', (v) => `${v}`)
   functionOverload('string(int): string', (v) => `${v}`)
   functionOverload('string(uint): string', (v) => `${v}`)
-  functionOverload('string(bytes): string', (v) => ByteOpts.toUtf8(v))
+  // flow-studio: bytes that are not valid UTF-8 are an error, not replacement characters
+  const strictUtf8 = new TextDecoder('utf8', {fatal: true})
+  functionOverload('string(bytes): string', (v) => {
+    try {
+      return strictUtf8.decode(v)
+    } catch (_e) {
+      throw evaluationError('invalid_utf8', 'string() type error: bytes are not valid UTF-8')
+    }
+  })
   functionOverload('string(double): string', (v) => {
     if (v === Infinity) return '+Inf'
     if (v === -Infinity) return '-Inf'
@@ -338,8 +355,28 @@ export function registerFunctions(registry) {
     protobuf: {Duration: DurationType, Timestamp: TimestampType}
   })
 
+  // flow-studio: a time zone is an IANA name or a fixed offset (`+05:30`, `-08:00`, `02:00`)
+  const tzOffset = /^([+-]?)(\d{2}):(\d{2})$/
   function tzDate(d, timeZone) {
-    return new Date(d.toLocaleString('en-US', {timeZone}))
+    const offset = tzOffset.exec(timeZone)
+    if (!offset) {
+      try {
+        return new Date(d.toLocaleString('en-US', {timeZone}))
+      } catch (_e) {
+        throw evaluationError('invalid_time_zone', `Unknown time zone: '${timeZone}'`)
+      }
+    }
+    const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]))
+    const shifted = new Date(d.getTime() + minutes * 60_000)
+    const local = new Date(0)
+    local.setFullYear(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate())
+    local.setHours(
+      shifted.getUTCHours(),
+      shifted.getUTCMinutes(),
+      shifted.getUTCSeconds(),
+      shifted.getUTCMilliseconds()
+    )
+    return local
   }
 
   function getDayOfYear(d, tz) {
@@ -433,7 +470,14 @@ export function registerFunctions(registry) {
     return new Duration(seconds, nanos)
   }
 
-  functionOverload(`duration(string): google.protobuf.Duration`, (s) => parseDuration(s))
+  functionOverload(`duration(string): google.protobuf.Duration`, (s) => {
+    const d = parseDuration(s)
+    // flow-studio: ±10000 years is the range of google.protobuf.Duration
+    if (d.seconds > 315_576_000_000n || d.seconds < -315_576_000_000n) {
+      throw evaluationError('invalid_duration', `duration out of range: ${s}`)
+    }
+    return d
+  })
   functionOverload(`google.protobuf.Duration.getHours(): int`, (d) => d.getHours())
   functionOverload(`google.protobuf.Duration.getMinutes(): int`, (d) => d.getMinutes())
   functionOverload(`google.protobuf.Duration.getSeconds(): int`, (d) => d.getSeconds())

@@ -20,7 +20,7 @@ export function registerOverloads(registry) {
   }
 
   unaryOverload('!', 'bool', (a) => !a)
-  unaryOverload('-', 'int', (a) => -a)
+  unaryOverload('-', 'int', (a, ast) => verifyInteger(-a, ast)) // flow-studio: -(-2^63) overflows
   binaryOverload('dyn<int>', `==`, `double`, (a, b) => a == b) // eslint-disable-line eqeqeq
   binaryOverload('dyn<int>', `==`, `uint`, (a, b) => a == b.valueOf()) // eslint-disable-line eqeqeq
   binaryOverload('int', '*', 'int', (a, b, ast) => verifyInteger(a * b, ast))
@@ -28,7 +28,7 @@ export function registerOverloads(registry) {
   binaryOverload('int', '-', 'int', (a, b, ast) => verifyInteger(a - b, ast))
   binaryOverload('int', '/', 'int', (a, b, ast) => {
     if (b === MIN_UINT) return throwDivisionByZero(ast)
-    return a / b
+    return verifyInteger(a / b, ast) // flow-studio: -2^63 / -1 overflows
   })
   binaryOverload('int', '%', 'int', (a, b, ast) => {
     if (b === MIN_UINT) return throwModuloByZero(ast)
@@ -53,17 +53,31 @@ export function registerOverloads(registry) {
     return result
   })
 
+  // flow-studio: results outside the ranges of google.protobuf.Duration/Timestamp are errors
   const GPD = 'google.protobuf.Duration'
-  binaryOverload(GPD, '+', GPD, (a, b) => a.addDuration(b))
-  binaryOverload(GPD, '-', GPD, (a, b) => a.subtractDuration(b))
+  binaryOverload(GPD, '+', GPD, (a, b, ast) => checkDuration(a.addDuration(b), ast))
+  binaryOverload(GPD, '-', GPD, (a, b, ast) => checkDuration(a.subtractDuration(b), ast))
   binaryOverload(GPD, '==', GPD, (a, b) => a.seconds === b.seconds && a.nanos === b.nanos)
 
   const GPT = 'google.protobuf.Timestamp'
   binaryOverload(GPT, '==', GPT, (a, b) => a.getTime() === b.getTime())
-  binaryOverload(GPT, '-', GPT, (a, b) => Duration.fromMilliseconds(a.getTime() - b.getTime()), GPD)
-  binaryOverload(GPT, '-', GPD, (a, b) => b.subtractTimestamp(a))
-  binaryOverload(GPT, '+', GPD, (a, b) => b.extendTimestamp(a))
-  binaryOverload(GPD, '+', GPT, (a, b) => a.extendTimestamp(b))
+  binaryOverload(GPT, '-', GPT, (a, b, ast) => {
+    const ms = BigInt(a.getTime() - b.getTime())
+    // the difference of two timestamps must fit in int64 nanoseconds (±292 years), as in cel-go
+    if (ms * 1_000_000n > MAX_INT || ms * 1_000_000n < MIN_INT) {
+      throw evaluationError('duration_out_of_range', 'duration out of range', ast)
+    }
+    return new Duration(ms / 1000n, Number(ms % 1000n) * 1_000_000)
+  }, GPD)
+  binaryOverload(GPT, '-', GPD, (a, b, ast) => checkTimestamp(b.subtractTimestamp(a), ast))
+  binaryOverload(GPT, '+', GPD, (a, b, ast) => checkTimestamp(b.extendTimestamp(a), ast))
+  binaryOverload(GPD, '+', GPT, (a, b, ast) => checkTimestamp(a.extendTimestamp(b), ast), GPT)
+
+  // flow-studio: optionals compare by presence and value
+  binaryOverload('optional<A>', '==', 'optional<A>', (a, b, ast, ev) => {
+    if (!a.hasValue() || !b.hasValue()) return a.hasValue() === b.hasValue()
+    return isEqual(a.value(), b.value(), ast, ev)
+  })
 
   function listIncludes(value, list, ast, ev) {
     if (list instanceof Set && list.has(value)) return true
@@ -72,7 +86,7 @@ export function registerOverloads(registry) {
   }
 
   function mapIncludes(a, b) {
-    if (b instanceof Map) return b.get(a) !== undefined
+    if (b instanceof Map) return mapGet(b, a) !== undefined
     return hasOwn(b, a) ? b[a] !== undefined : false
   }
 
@@ -155,6 +169,10 @@ export function registerOverloads(registry) {
   })
 
   binaryOverload('uint', '==', 'uint', (a, b) => a.valueOf() === b.valueOf())
+  // flow-studio: numbers are equal by value across int, uint and double (`1.0 == 1`, `2u != 2`)
+  binaryOverload('int', '==', 'double', (a, b) => a == b) // eslint-disable-line eqeqeq
+  binaryOverload('int', '==', 'uint', (a, b) => a === b.valueOf())
+  binaryOverload('uint', '==', 'double', (a, b) => a.valueOf() == b) // eslint-disable-line eqeqeq
   binaryOverload('dyn<uint>', `==`, `double`, (a, b) => a.valueOf() == b) // eslint-disable-line eqeqeq
 
   binaryOverload('uint', '+', 'uint', (a, b) => new UnsignedInt(a.valueOf() + b.valueOf()))
@@ -177,6 +195,7 @@ export function registerOverloads(registry) {
     ['string', 'string'],
     ['google.protobuf.Timestamp', 'google.protobuf.Timestamp'],
     ['google.protobuf.Duration', 'google.protobuf.Duration'],
+    ['bytes', 'bytes'], // flow-studio: bytes order lexicographically
     ['int', 'uint'],
     ['int', 'double'],
     ['double', 'int'],
@@ -184,6 +203,13 @@ export function registerOverloads(registry) {
     ['uint', 'int'],
     ['uint', 'double']
   ]) {
+    if (left === 'bytes') {
+      binaryOverload(left, '<', right, (a, b) => compareBytes(a, b) < 0)
+      binaryOverload(left, '<=', right, (a, b) => compareBytes(a, b) <= 0)
+      binaryOverload(left, '>', right, (a, b) => compareBytes(a, b) > 0)
+      binaryOverload(left, '>=', right, (a, b) => compareBytes(a, b) >= 0)
+      continue
+    }
     binaryOverload(left, '<', right, (a, b) => a < b)
     binaryOverload(left, '<=', right, (a, b) => a <= b)
     binaryOverload(left, '>', right, (a, b) => a > b)
@@ -191,8 +217,55 @@ export function registerOverloads(registry) {
   }
 }
 
+function compareBytes(a, b) {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return a.length - b.length
+}
+
+const MAX_DURATION_SECONDS = 315_576_000_000n
+const MIN_TIMESTAMP_MS = -62135596800000
+const MAX_TIMESTAMP_MS = 253402300799999
+
+export function checkDuration(d, ast) {
+  const s = d.seconds
+  if (s <= MAX_DURATION_SECONDS && s >= -MAX_DURATION_SECONDS) return d
+  throw evaluationError('duration_out_of_range', 'duration out of range', ast)
+}
+
+function checkTimestamp(t, ast) {
+  const ms = t.getTime()
+  if (ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS) return t
+  throw evaluationError('timestamp_out_of_range', 'timestamp out of range', ast)
+}
+
+// flow-studio: numbers compare by value across int, uint and double (`dyn(3u) in [3]`)
+function numericKey(v) {
+  if (typeof v === 'bigint' || typeof v === 'number') return v
+  if (v instanceof UnsignedInt) return v.valueOf()
+  return undefined
+}
+
+/** A Map entry by key, where a numeric key matches an equal number of another numeric type. */
+export function mapGet(map, key) {
+  const v = map.get(key)
+  if (v !== undefined) return v
+  const n = numericKey(key)
+  if (n === undefined) return undefined
+  for (const [k, value] of map) {
+    const m = numericKey(k)
+    if (m !== undefined && m == n) return value // eslint-disable-line eqeqeq
+  }
+  return undefined
+}
+
 function isEqual(a, b, ast, ev) {
   if (a === b) return true
+  const na = numericKey(a)
+  if (na !== undefined) {
+    const nb = numericKey(b)
+    return nb !== undefined && na == nb // eslint-disable-line eqeqeq
+  }
   switch (typeof a) {
     case 'undefined':
     case 'string':

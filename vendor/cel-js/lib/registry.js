@@ -1,5 +1,6 @@
 import {EvaluationError, evaluationError} from './errors.js'
 import {UnsignedInt} from './functions.js'
+import {mapGet} from './overloads.js' // flow-studio
 import {Optional, OPTIONAL_NONE, toggleOptionalTypes} from './optional.js'
 import {isAsync, hasOwn, objFreeze, objKeys, objEntries, RESERVED} from './globals.js'
 
@@ -194,7 +195,8 @@ export class TypeDeclaration {
 
   #getMapField(obj, key, ast, ev) {
     // eslint-disable-next-line no-nested-ternary
-    const value = obj instanceof Map ? obj.get(key) : obj && hasOwn(obj, key) ? obj[key] : undefined
+    // flow-studio: numeric keys of a Map match across int, uint and double
+    const value = obj instanceof Map ? mapGet(obj, key) : obj && hasOwn(obj, key) ? obj[key] : undefined
     if (value === undefined) return
     if (this.valueType.matchesValueType(value, ev)) return value
 
@@ -220,6 +222,7 @@ export class TypeDeclaration {
   }
 
   #getListField(obj, key, ast, ev) {
+    if (key instanceof UnsignedInt) key = key.valueOf() // flow-studio: a uint indexes a list
     if (typeof key === 'bigint') key = Number(key)
     else if (typeof key !== 'number') return
 

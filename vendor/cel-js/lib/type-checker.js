@@ -32,6 +32,8 @@ export class TypeChecker extends Base {
 
   checkAccessOnType(ast, ctx, leftType, allowMissingField = false) {
     if (leftType === this.dynType) return leftType
+    // flow-studio: an unbound type parameter (the value of optional.none()) is selected like dyn
+    if (leftType.kind === 'param') return this.dynType
 
     const indexTypeName = (
       ast.op === '[]' || ast.op === '[?]' ? this.check(ast.args[1], ctx) : this.stringType
