@@ -53,7 +53,10 @@ function baselineCompile(): (source: string) => () => unknown {
 
 /** Best of ROUNDS, alternating the two so load on the machine hits both alike. */
 function nsPerEval(a: () => unknown, b: () => unknown): [number, number] {
-  for (let i = 0; i < 20_000; i++) (a(), b());
+  for (let i = 0; i < 20_000; i++) {
+    a();
+    b();
+  }
   let bestA = Infinity;
   let bestB = Infinity;
   for (let round = 0; round < ROUNDS; round++) {

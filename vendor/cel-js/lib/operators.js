@@ -1,6 +1,6 @@
 import {celTypes} from './registry.js'
 import {objKeys, isArray, hasOwn} from './globals.js'
-import {attachErrorAst} from './errors.js'
+import {attachErrorAst, EvaluationError} from './errors.js'
 import {Optional} from './optional.js'
 import {UnsignedInt} from './functions.js'
 const dynType = celTypes.dyn
@@ -189,21 +189,10 @@ function checkLogicalOp(chk, ast, ctx) {
   const leftType = chk.check((ast.left = ast.args[0]), ctx)
   const rightType = chk.check((ast.right = ast.args[1]), ctx)
 
-  if (!leftType.isDynOrBool()) {
-    throw chk.createError(
-      'invalid_logical_operand',
-      `Logical operator requires bool operands, got '${chk.formatType(leftType)}'`,
-      ast
-    )
-  }
-  if (!rightType.isDynOrBool()) {
-    throw chk.createError(
-      'invalid_logical_operand',
-      `Logical operator requires bool operands, got '${chk.formatType(rightType)}'`,
-      ast
-    )
-  }
-
+  // flow-studio: a non-bool operand is an evaluation error when it is reached (CEL's
+  // short-circuit: `false && 32` is false), not a type error of the whole expression
+  void leftType
+  void rightType
   return chk.boolType
 }
 
@@ -547,6 +536,13 @@ function optionalValue(ev, v, node) {
   return v.hasValue() ? true : undefined
 }
 
+function lazyOverloadError(message) {
+  return (_values, a, b) => {
+    const ast = a?.op ? a : b
+    throw new EvaluationError({code: 'no_matching_overload', message, node: ast})
+  }
+}
+
 const emptyList = () => []
 const emptyMap = () => ({})
 
@@ -607,11 +603,14 @@ export const OPERATORS = {
       const decl = candidates.findFunction(argTypes)
 
       if (!decl) {
-        throw chk.createError(
-          'no_matching_overload',
-          `found no matching overload for '${functionName}(${chk.formatTypeList(argTypes)})'`,
-          ast
-        )
+        const message = `found no matching overload for '${functionName}(${chk.formatTypeList(argTypes)})'`
+        // flow-studio: a function with no overload at all fails where it is evaluated (so
+        // `f_unknown(17) || true` is true, as in CEL); known names with wrong arguments still fail here
+        if (!candidates.returnType) {
+          ast.handle = lazyOverloadError(message)
+          return chk.dynType
+        }
+        throw chk.createError('no_matching_overload', message, ast)
       }
 
       const handle = argTypes.some((t) => t.hasDynType)
@@ -642,6 +641,11 @@ export const OPERATORS = {
       if (receiverType.kind === 'dyn' && candidates.returnType) return candidates.returnType
       const decl = candidates.findFunction(argTypes, receiverType)
 
+      if (!decl && receiverType.kind === 'dyn' && !candidates.returnType) {
+        // flow-studio: a method no overload declares fails where it is evaluated (`a.as() || true`)
+        ast.handle = lazyOverloadError(`found no matching overload for 'dyn.${methodName}()'`)
+        return chk.dynType
+      }
       if (!decl) {
         throw chk.createError(
           'no_matching_overload',
@@ -841,6 +845,8 @@ export const OPERATORS = {
 
       ast.handle = maybeAsync(condast, false, handleTernary)
       if (unified) return unified
+      // flow-studio: branches of different types make a dyn result (`true ? 'cows' : 17`)
+      return chk.dynType
 
       throw chk.createError(
         'incompatible_ternary_branches',
