@@ -186,13 +186,10 @@ function _logicalOpAsync(exp, ev, ast, left, right) {
 }
 
 function checkLogicalOp(chk, ast, ctx) {
-  const leftType = chk.check((ast.left = ast.args[0]), ctx)
-  const rightType = chk.check((ast.right = ast.args[1]), ctx)
-
+  chk.check((ast.left = ast.args[0]), ctx)
+  chk.check((ast.right = ast.args[1]), ctx)
   // flow-studio: a non-bool operand is an evaluation error when it is reached (CEL's
   // short-circuit: `false && 32` is false), not a type error of the whole expression
-  void leftType
-  void rightType
   return chk.boolType
 }
 
@@ -375,15 +372,6 @@ function mapWithTypedKeys(ev, entries, ast) {
   return map
 }
 
-function safeFromEntries(entries) {
-  const obj = {}
-  for (let i = 0; i < entries.length; i++) {
-    const [k, v] = entries[i]
-    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue
-    obj[k] = v
-  }
-  return obj
-}
 
 function comprehensionElementType(chk, iterable, ctx) {
   const iterType = chk.check(iterable, ctx)
