@@ -355,37 +355,50 @@ export function registerFunctions(registry) {
     protobuf: {Duration: DurationType, Timestamp: TimestampType}
   })
 
-  // flow-studio: a time zone is an IANA name or a fixed offset (`+05:30`, `-08:00`, `02:00`)
+  // flow-studio: a time zone is an IANA name or a fixed offset (`+05:30`, `-08:00`, `02:00`).
+  // wallClock() is a Date whose UTC fields are the wall-clock time in that zone, so the result
+  // never depends on the time zone of the machine evaluating the expression.
   const tzOffset = /^([+-]?)(\d{2}):(\d{2})$/
-  function tzDate(d, timeZone) {
-    const offset = tzOffset.exec(timeZone)
-    if (!offset) {
-      try {
-        return new Date(d.toLocaleString('en-US', {timeZone}))
-      } catch (_e) {
-        throw evaluationError('invalid_time_zone', `Unknown time zone: '${timeZone}'`)
-      }
+  const zoneFormats = new Map()
+  function zoneFormat(timeZone) {
+    let format = zoneFormats.get(timeZone)
+    if (format) return format
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric'
+      })
+    } catch (_e) {
+      throw evaluationError('invalid_time_zone', `Unknown time zone: '${timeZone}'`)
     }
-    const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]))
-    const shifted = new Date(d.getTime() + minutes * 60_000)
-    const local = new Date(0)
-    local.setFullYear(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate())
-    local.setHours(
-      shifted.getUTCHours(),
-      shifted.getUTCMinutes(),
-      shifted.getUTCSeconds(),
-      shifted.getUTCMilliseconds()
-    )
-    return local
+    if (zoneFormats.size > 200) zoneFormats.clear()
+    zoneFormats.set(timeZone, format)
+    return format
+  }
+
+  function wallClock(d, timeZone) {
+    const offset = tzOffset.exec(timeZone)
+    if (offset) {
+      const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]))
+      return new Date(d.getTime() + minutes * 60_000)
+    }
+    const p = {}
+    for (const {type, value} of zoneFormat(timeZone).formatToParts(d)) p[type] = value
+    const w = new Date(0)
+    w.setUTCFullYear(Number(p.year), Number(p.month) - 1, Number(p.day))
+    w.setUTCHours(Number(p.hour), Number(p.minute), Number(p.second), d.getUTCMilliseconds())
+    return w
   }
 
   function getDayOfYear(d, tz) {
-    const workingDate = tz
-      ? tzDate(d, tz)
-      : new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
-
-    const start = new Date(workingDate.getFullYear(), 0, 0)
-    return BigInt(Math.floor((workingDate - start) / 86_400_000) - 1)
+    const w = tz ? wallClock(d, tz) : d
+    return BigInt(Math.floor((w.getTime() - Date.UTC(w.getUTCFullYear(), 0, 1)) / 86_400_000))
   }
 
   functionOverload(`timestamp(string): ${TS}`, (v) => {
@@ -407,28 +420,27 @@ export function registerFunctions(registry) {
     )
   })
 
+  const inZone = (getter) => (d, tz) => BigInt(getter(wallClock(d, tz)))
   functionOverload(`${TS}.getDate(): int`, (d) => BigInt(d.getUTCDate()))
-  functionOverload(`${TS}.getDate(string): int`, (d, tz) => BigInt(tzDate(d, tz).getDate()))
+  functionOverload(`${TS}.getDate(string): int`, inZone((w) => w.getUTCDate()))
   functionOverload(`${TS}.getDayOfMonth(): int`, (d) => BigInt(d.getUTCDate() - 1))
-  functionOverload(`${TS}.getDayOfMonth(string): int`, (d, tz) =>
-    BigInt(tzDate(d, tz).getDate() - 1)
-  )
+  functionOverload(`${TS}.getDayOfMonth(string): int`, inZone((w) => w.getUTCDate() - 1))
   functionOverload(`${TS}.getDayOfWeek(): int`, (d) => BigInt(d.getUTCDay()))
-  functionOverload(`${TS}.getDayOfWeek(string): int`, (d, tz) => BigInt(tzDate(d, tz).getDay()))
-  functionOverload(`${TS}.getDayOfYear(): int`, getDayOfYear)
+  functionOverload(`${TS}.getDayOfWeek(string): int`, inZone((w) => w.getUTCDay()))
+  functionOverload(`${TS}.getDayOfYear(): int`, (d) => getDayOfYear(d))
   functionOverload(`${TS}.getDayOfYear(string): int`, getDayOfYear)
   functionOverload(`${TS}.getFullYear(): int`, (d) => BigInt(d.getUTCFullYear()))
-  functionOverload(`${TS}.getFullYear(string): int`, (d, tz) => BigInt(tzDate(d, tz).getFullYear()))
+  functionOverload(`${TS}.getFullYear(string): int`, inZone((w) => w.getUTCFullYear()))
   functionOverload(`${TS}.getHours(): int`, (d) => BigInt(d.getUTCHours()))
-  functionOverload(`${TS}.getHours(string): int`, (d, tz) => BigInt(tzDate(d, tz).getHours()))
+  functionOverload(`${TS}.getHours(string): int`, inZone((w) => w.getUTCHours()))
   functionOverload(`${TS}.getMilliseconds(): int`, (d) => BigInt(d.getUTCMilliseconds()))
   functionOverload(`${TS}.getMilliseconds(string): int`, (d) => BigInt(d.getUTCMilliseconds()))
   functionOverload(`${TS}.getMinutes(): int`, (d) => BigInt(d.getUTCMinutes()))
-  functionOverload(`${TS}.getMinutes(string): int`, (d, tz) => BigInt(tzDate(d, tz).getMinutes()))
+  functionOverload(`${TS}.getMinutes(string): int`, inZone((w) => w.getUTCMinutes()))
   functionOverload(`${TS}.getMonth(): int`, (d) => BigInt(d.getUTCMonth()))
-  functionOverload(`${TS}.getMonth(string): int`, (d, tz) => BigInt(tzDate(d, tz).getMonth()))
+  functionOverload(`${TS}.getMonth(string): int`, inZone((w) => w.getUTCMonth()))
   functionOverload(`${TS}.getSeconds(): int`, (d) => BigInt(d.getUTCSeconds()))
-  functionOverload(`${TS}.getSeconds(string): int`, (d, tz) => BigInt(tzDate(d, tz).getSeconds()))
+  functionOverload(`${TS}.getSeconds(string): int`, inZone((w) => w.getUTCSeconds()))
 
   const parseDurationPattern = /(\d*\.?\d*)(ns|us|µs|ms|s|m|h)/
 

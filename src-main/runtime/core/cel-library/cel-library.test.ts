@@ -81,5 +81,21 @@ describe('CEL extension libraries (shared/cel-functions.ts bound by cel.ts)', ()
       expect(run("string(timestamp(body.createdAt) + duration('90m'))", { body })).toBe('2025-03-30T02:00:00Z');
       expect(run("base64.encode(bytes(body.customer.first))", { body })).toBe('YWRh');
     });
+
+    it('time zones do not depend on the zone of the machine evaluating them', () => {
+      const saved = process.env.TZ;
+      try {
+        // 02:30 in New York on the night Berlin skips 02:00–03:00: a wall-clock time that does
+        // not exist on a machine in Berlin.
+        for (const tz of ['Europe/Berlin', 'America/Los_Angeles', 'UTC']) {
+          process.env.TZ = tz;
+          expect(run("timestamp('2025-03-30T06:30:00Z').getHours('America/New_York')"), tz).toBe(2);
+          expect(run("timestamp('2025-03-30T22:30:00Z').getDayOfYear()"), tz).toBe(88);
+        }
+      } finally {
+        if (saved === undefined) delete process.env.TZ;
+        else process.env.TZ = saved;
+      }
+    });
   });
 });
