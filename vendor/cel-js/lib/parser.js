@@ -85,6 +85,14 @@ const STRING_ESCAPES = {
   v: '\v'
 }
 
+// flow-studio: whether the character before `pos` (skipping white space) ends a value, so a dot
+// there selects a field instead of starting a `.5` literal
+function followsValue(input, pos) {
+  let i = pos - 1
+  while (i >= 0 && (input[i] === ' ' || input[i] === '\t' || input[i] === '\n' || input[i] === '\r')) i--
+  return i >= 0 && /[\w)\]}"'`]/.test(input[i])
+}
+
 // flow-studio: processEscapes marks an escaped byte in a bytes literal as RAW_BYTE + value (a
 // private-use code point), so bytesOf can tell it from a character to encode as UTF-8.
 const RAW_BYTE = 0xf700
@@ -298,9 +306,7 @@ class Lexer {
         case '.': {
           // flow-studio: `.5` is a double literal where no value precedes the dot
           const next = input.charCodeAt(pos + 1)
-          if (next >= 48 && next <= 57 && !/[\w)\]}"'`]\s*$/.test(input.slice(0, pos))) {
-            return this.readNumber()
-          }
+          if (next >= 48 && next <= 57 && !followsValue(input, pos)) return this.readNumber()
           return this.token(this.pos++, TOKEN.DOT)
         }
         case ',':
