@@ -3,7 +3,7 @@
  * (`CelEnvironment.compile()` once, `.evaluate()` per message, fromCel included) against the
  * layer as it was before the extension libraries — the released @marcbachmann/cel-js 8.0.0 with the
  * same options, the same mixed int/double operators and the same fromCel — measured in the same
- * run, so the ratio is what the fork in vendor/cel-js and the bound libraries cost (budget: 1.2×).
+ * run, so the ratio is what the fork in src-main/runtime/core/cel-js-fork and the bound libraries cost (budget: 1.2×).
  *
  * Run: npm run bench:cel     (CEL_BENCH_ITERATIONS / CEL_BENCH_ROUNDS change the loop count and rounds)
  */

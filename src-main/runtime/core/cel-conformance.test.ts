@@ -50,7 +50,7 @@ import {
  */
 
 /**
- * Measured with the fork of @marcbachmann/cel-js 8.0.0 in vendor/cel-js (8.0.0-flowstudio.1), the
+ * Measured with the fork of @marcbachmann/cel-js 8.0.0 in src-main/runtime/core/cel-js-fork (8.0.0-flowstudio.1), the
  * extension libraries of cel-library/ and @bufbuild/cel-spec 0.6.1 (cel-spec v0.25.1):
  * 1630 passed / 1652 run (98.67%), 692 skipped — rounded down to one decimal. (Released cel-js
  * 8.0.0 without the libraries: 1135 / 1652, 68.7%.)
