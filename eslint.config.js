@@ -12,7 +12,7 @@ const layer = (files, patterns, message, ignores = []) => ({
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'crypto', 'os', 'child_process', 'net', 'url', 'stream', 'events', 'worker_threads'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist*/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
+  { ignores: ['node_modules/**', 'src-main/runtime/core/cel-js-fork/**', 'dist*/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -55,6 +55,10 @@ export interface DesignCelFunction {
   receiver?: string;
   /** True for the functions this product adds (secret, templateResource, …). */
   ours?: boolean;
+  /** An expression using it and its value, e.g. `math.greatest(1, 2.5) → 2.5`. */
+  example?: string;
+  /** The extension library it belongs to (shared/cel-functions.ts); absent for the CEL standard library. */
+  library?: string;
 }
 
 export interface DesignReference {

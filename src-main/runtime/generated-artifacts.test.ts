@@ -4,7 +4,7 @@ import { generatedArtifacts } from './generated-artifacts.ts';
 
 describe('generated files', () => {
   it.each(generatedArtifacts().map((a) => [a.path.replace(/.*\/(shared|docs)\//, '$1/'), a] as const))(
-    '%s matches what the component specs generate (run `npm run gen` after changing a spec)',
+    '%s matches what the component specs and CEL declarations generate (run `npm run gen` after changing one)',
     (_, artifact) => {
       expect(readFileSync(artifact.path, 'utf8')).toBe(artifact.content);
     },

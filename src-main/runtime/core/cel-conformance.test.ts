@@ -32,8 +32,8 @@ import {
  * compile() or a type/evaluation error from evaluate(); the suite's error texts are not
  * standardised across implementations. A parse-time error where a value is expected fails.
  *
- * Deliberate deviations count as failures: our mixed double/int arithmetic makes `1 + 1.0`
- * evaluate where the spec wants "no matching overload".
+ * Deliberate deviations count as failures and are listed in KNOWN_FAILURES with every other
+ * remaining failure and its reason.
  *
  * Skipped (counted apart, not in the rate) are cases our layer has no way to express:
  *  - check-only cases (type deduction; we expose no checker output),
@@ -50,10 +50,54 @@ import {
  */
 
 /**
- * Measured with @marcbachmann/cel-js 8.0.0 and @bufbuild/cel-spec 0.6.1 (cel-spec v0.25.1):
- * 1135 passed / 1652 run (68.70%), 692 skipped — rounded down to one decimal.
+ * Measured with the fork of @marcbachmann/cel-js 8.0.0 in src-main/runtime/core/cel-js-fork (8.0.0-flowstudio.1), the
+ * extension libraries of cel-library/ and @bufbuild/cel-spec 0.6.1 (cel-spec v0.25.1):
+ * 1630 passed / 1652 run (98.67%), 692 skipped — rounded down to one decimal. (Released cel-js
+ * 8.0.0 without the libraries: 1135 / 1652, 68.7%.)
  */
-const MIN_PASS_RATE = 68.7;
+const MIN_PASS_RATE = 98.6;
+
+const group = (reason: string, paths: readonly string[]): [string, string][] => paths.map((p) => [p, reason]);
+
+/**
+ * Every case that runs and fails, with the reason. The test fails when a case fails that is not
+ * listed here (a regression) and when a listed case passes (take it off the list).
+ */
+const KNOWN_FAILURES = new Map<string, string>([
+  ...group('cel-js: lists of different element types (list<int> vs list<double>, list<string> vs list<int>) have no == overload; numbers inside maps compare keys by identity of type.', [
+    'comparisons/eq_literal/not_eq_list_length',
+    'comparisons/eq_literal/eq_list_elem_mixed_types',
+    'comparisons/eq_literal/eq_map_mixed_type_numbers',
+  ]),
+  ...group('cel-js compares int and double exactly (BigInt vs number); CEL converts the int to a double first, so 2^63-1 and 2^63 compare equal.', [
+    'comparisons/lt_literal/not_lt_dyn_int_big_lossy_double',
+    'comparisons/gt_literal/not_gt_dyn_big_double_int',
+    'comparisons/lte_literal/lte_dyn_big_double_int',
+    'comparisons/gte_literal/gte_dyn_int_big_lossy_double',
+  ]),
+  ...group('cel-js names the type of null `null`, not `null_type`.', ['conversions/type/null_type', 'conversions/type/null_type_denotation']),
+  ...group('Qualified variable names (a binding called `a.b.c` or `x.y`) are not resolved: our activations only have plain names (body, vars, …).', [
+    'fields/qualified_identifier_resolution/qualified_ident',
+    'fields/qualified_identifier_resolution/map_field_select',
+    'fields/qualified_identifier_resolution/qualified_identifier_resolution_unchecked',
+    'fields/qualified_identifier_resolution/ident_with_longest_prefix_check',
+    'namespace/qualified/self_eval_qualified_lookup',
+  ]),
+  ...group('cel-js: an error while selecting through an optional (a field of null or of an int) becomes an empty optional instead of an error.', [
+    'optionals/optionals/map_null_entry_no_such_key',
+    'optionals/optionals/map_present_key_invalid_field',
+  ]),
+  ...group('cel-js: has() does not look through optionals or optional values held in a map; type(optional) has no optional_type.', [
+    'optionals/optionals/type',
+    'optionals/optionals/optional_chaining_9',
+    'optionals/optionals/map_optional_select_has',
+  ]),
+  ...group('Timestamps are JavaScript Dates, precise to the millisecond: nanoseconds are dropped.', [
+    'timestamps/timestamp_conversions/toString_timestamp_nanos',
+    'timestamps/timestamp_arithmetic/add_time_to_duration_nanos_positive',
+    'timestamps/timestamp_range/add_duration_nanos_over',
+  ]),
+]);
 
 const PROTO_PACKAGES = new Set(['cel.expr.conformance.proto2', 'cel.expr.conformance.proto3']);
 const TEST_PROTO_NAMES = /\b(?:TestAllTypes|NestedTestAllTypes|TestRequired|GlobalEnum|NestedEnum|NestedMessage)\b|\bcel\.expr\.conformance\./;
@@ -204,6 +248,7 @@ describe('CEL conformance (cel-spec suite through cel.ts)', () => {
     }
 
     const rate = run === 0 ? 0 : (passed / run) * 100;
+    const failedPaths = new Set(failures.map((f) => f.slice(0, f.indexOf(': '))));
     if (process.env.CEL_CONFORMANCE_VERBOSE) {
       console.log(`failures:\n  ${failures.join('\n  ')}`);
       console.log('per section (pass/fail/skip):');
@@ -214,5 +259,7 @@ describe('CEL conformance (cel-spec suite through cel.ts)', () => {
 
     expect(run).toBeGreaterThan(0);
     expect(rate).toBeGreaterThanOrEqual(MIN_PASS_RATE);
+    expect(failures.filter((f) => !KNOWN_FAILURES.has(f.slice(0, f.indexOf(': '))))).toEqual([]);
+    expect([...KNOWN_FAILURES.keys()].filter((path) => !failedPaths.has(path)), 'listed failures that now pass').toEqual([]);
   });
 });

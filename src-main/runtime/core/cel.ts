@@ -1,4 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { bindCelLibraries } from './cel-library/bind-libraries.ts';
 
 /**
  * CEL for every expression setting. Expressions compile once when a definition loads; a message
@@ -7,6 +8,9 @@ import { Environment } from '@marcbachmann/cel-js';
  * JSON numbers are doubles while CEL literals like `1` are ints, and strict CEL has no `double + int`.
  * Users write `body.count + 1` and expect it to work, so mixed arithmetic is registered here and
  * promotes the int to a double, as the specs say CEL numbers are doubles.
+ *
+ * Every environment also has the cel-go extension libraries (strings, math, encoders, optionals,
+ * two-variable comprehensions, bindings, time zones), declared in shared/cel-functions.ts.
  */
 
 export type CelActivation = Record<string, unknown>;
@@ -65,6 +69,7 @@ export class CelEnvironment {
       this.env.registerOperator(`double ${op} int`, (a: number, b: bigint) => fn(a, Number(b)));
       this.env.registerOperator(`int ${op} double`, (a: bigint, b: number) => fn(Number(a), b));
     }
+    bindCelLibraries(this.env);
     for (const f of functions) {
       this.env.registerFunction(f.signature, f.handler as (...args: unknown[]) => unknown, { description: f.description });
     }

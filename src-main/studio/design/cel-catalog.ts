@@ -1,8 +1,12 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { CEL_FUNCTIONS, CEL_NAMESPACES } from '../../../shared/cel-functions.ts';
 import type { DesignCelFunction } from '../../../shared/flow-design.ts';
 import type { CelFunctionDef } from '../../runtime/core/registry-types.ts';
 
-/** One line per standard function, for completion; cel-js lists signatures without words. */
+/**
+ * One line per function of the CEL standard library, for completion and hover; cel-js lists
+ * signatures without words. The extension libraries are described in shared/cel-functions.ts.
+ */
 const DESCRIPTIONS: Record<string, string> = {
   has: 'True when the field is present: `has(body.items)`, `has(vars.query.page)`.',
   size: 'Length of a string, bytes, list or map.',
@@ -20,31 +24,22 @@ const DESCRIPTIONS: Record<string, string> = {
   startsWith: 'True when the string starts with the argument.',
   endsWith: 'True when the string ends with the argument.',
   contains: 'True when the string contains the argument.',
-  lowerAscii: 'The string in lower case (ASCII letters).',
-  upperAscii: 'The string in upper case (ASCII letters).',
-  trim: 'The string without leading and trailing white space.',
-  indexOf: 'Index of the first occurrence of the argument, or -1.',
-  lastIndexOf: 'Index of the last occurrence of the argument, or -1.',
-  substring: 'Part of the string from start (to end): `"abcd".substring(1, 3)`.',
-  split: 'Splits the string at each separator: `vars.tags.split(",")`.',
-  join: 'Joins a list of strings: `["a", "b"].join(", ")`.',
   all: 'True when the predicate holds for every element: `body.items.all(i, i.price > 0)`.',
   exists: 'True when the predicate holds for some element: `body.items.exists(i, i.sku == "x")`.',
   exists_one: 'True when the predicate holds for exactly one element.',
+  existsOne: 'True when the predicate holds for exactly one element (cel-go’s spelling of exists_one).',
   map: 'Transforms each element: `body.items.map(i, i.price * i.quantity)`.',
   filter: 'Keeps the elements for which the predicate holds: `body.items.filter(i, i.quantity > 0)`.',
-  hasValue: 'True when the optional holds a value.',
-  value: 'The value of the optional (fails when empty).',
-  or: 'This optional when it holds a value, else the other.',
-  orValue: 'The optional’s value, else the given default: `vars.?query.?page.orValue("1")`.',
-  of: 'An optional holding the value.',
-  none: 'An empty optional.',
-  bind: 'Binds a name to a value inside an expression: `cel.bind(t, body.total, t > 10 ? t : 0)`.',
   json: 'Parses bytes as JSON.',
   hex: 'The bytes as hexadecimal text.',
   base64: 'The bytes as base64 text.',
   at: 'The byte at an index.',
 };
+
+/** Generated names inside cel.block, never written by hand. */
+const HIDDEN = new Set(['cel.iterVar', 'cel.accuVar']);
+
+const NAMESPACES: ReadonlySet<string> = new Set([...CEL_NAMESPACES, 'optional', 'cel']);
 
 /** Receiver types as a person reads them. */
 function receiverLabel(type: string): string {
@@ -67,34 +62,77 @@ function readable(signature: string): string {
     .replace(/\bast\b/g, 'expr');
 }
 
+interface Entry {
+  name: string;
+  receiver?: string;
+  signatures: string[];
+  description: string;
+  example?: string;
+  library?: string;
+  ours?: boolean;
+}
+
+/** `math.abs(int): int` → namespace function `math.abs`; `string.charAt(int)` → method on string. */
+function declaredName(overload: string): { name: string; receiver?: string } | undefined {
+  const m = /^(?:([\w.<>, ]+?)\.)?(\w+)\(/.exec(overload);
+  if (!m) return undefined;
+  const [, prefix, name] = m;
+  if (!prefix) return { name };
+  if (NAMESPACES.has(prefix) && !(prefix === 'optional' && /^optional\.(hasValue|value|orValue|or|optMap|optFlatMap)\(/.test(overload))) return { name: `${prefix}.${name}` };
+  return { name, receiver: receiverLabel(prefix) };
+}
+
 /**
  * Every function and macro a CEL setting can call: the standard library as cel-js provides it
- * (the same library definitions compile with) and this product's own functions.
+ * (the same library definitions compile with), the extension libraries declared in
+ * shared/cel-functions.ts, and this product's own functions.
  */
 export function celCatalog(ours: readonly CelFunctionDef[]): DesignCelFunction[] {
   const env = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true });
   const oursByName = new Map(ours.map((f) => [f.signature.split('(')[0].trim(), f]));
   for (const f of ours) env.registerFunction(f.signature, () => null, { description: f.description });
-  const grouped = new Map<string, { name: string; receiver?: string; signatures: string[] }>();
+  const entries = new Map<string, Entry>();
+  const entry = (name: string, receiver: string | undefined): Entry => {
+    const key = `${receiver ?? ''}.${name}`;
+    let e = entries.get(key);
+    if (!e) entries.set(key, (e = { name, receiver, signatures: [], description: DESCRIPTIONS[name] ?? '' }));
+    return e;
+  };
   for (const f of env.getDefinitions().functions) {
     const receiver = f.receiverType ? receiverLabel(f.receiverType) : undefined;
-    const key = `${receiver ?? ''}.${f.name}`;
-    let g = grouped.get(key);
-    if (!g) grouped.set(key, (g = { name: f.name, receiver, signatures: [] }));
-    g.signatures.push(readable(f.signature));
+    // optional.of() and cel.bind() are called on a namespace, so they read as functions.
+    const namespaced = receiver === 'cel' || (receiver === 'optional' && f.receiverType === 'OptionalNamespace');
+    const name = namespaced ? `${receiver}.${f.name}` : f.name;
+    if (HIDDEN.has(name)) continue;
+    const e = entry(name, namespaced ? undefined : receiver);
+    e.signatures.push(readable(f.signature));
+    const own = receiver ? undefined : oursByName.get(f.name);
+    if (own) Object.assign(e, { description: own.description, ours: true });
+  }
+  for (const decl of CEL_FUNCTIONS) {
+    for (const overload of decl.overloads) {
+      const id = declaredName(overload);
+      if (!id) continue; // syntax (`.?field`, `[?index]`): documented in docs/flows.md
+      const e = entry(id.name, id.receiver);
+      const signature = readable(overload);
+      if (!e.signatures.includes(signature)) e.signatures.push(signature);
+      // A standard function the library adds overloads to keeps its own words first.
+      if (!e.description.includes(decl.description)) e.description = e.description && e.library === undefined && DESCRIPTIONS[id.name] ? `${e.description} ${decl.description}` : decl.description;
+      e.example ??= `${decl.example.expression} → ${decl.example.result}`;
+      e.library = decl.library;
+    }
   }
   const out: DesignCelFunction[] = [];
-  for (const g of grouped.values()) {
-    const own = g.receiver ? undefined : oursByName.get(g.name);
-    // optional.of() and cel.bind() are called on a namespace, so they read as functions.
-    const namespaced = (g.receiver === 'optional' && /^optional\.(of|none)\(/.test(g.signatures[0])) || g.receiver === 'cel';
+  for (const e of entries.values()) {
     out.push({
-      name: namespaced ? `${g.receiver}.${g.name}` : g.name,
-      signature: g.signatures.length > 2 ? `${g.signatures[0]} (+${g.signatures.length - 1} more)` : g.signatures.join(' · '),
-      description: own?.description ?? DESCRIPTIONS[g.name] ?? '',
-      kind: g.receiver && !namespaced ? 'method' : 'function',
-      ...(g.receiver && !namespaced ? { receiver: g.receiver } : {}),
-      ...(own ? { ours: true } : {}),
+      name: e.name,
+      signature: e.signatures.length > 2 ? `${e.signatures[0]} (+${e.signatures.length - 1} more)` : e.signatures.join(' · '),
+      description: e.description,
+      kind: e.receiver ? 'method' : 'function',
+      ...(e.receiver ? { receiver: e.receiver } : {}),
+      ...(e.ours ? { ours: true } : {}),
+      ...(e.example ? { example: e.example } : {}),
+      ...(e.library ? { library: e.library } : {}),
     });
   }
   return out.sort((a, b) => Number(b.ours ?? false) - Number(a.ours ?? false) || a.name.localeCompare(b.name));

@@ -12,6 +12,17 @@ describe('the CEL playground', () => {
     expect(await playground.evaluate('has(body.total)', sample)).toEqual({ ok: true, value: false, type: 'bool' });
   });
 
+  it('evaluates the extension libraries: strings, math, optionals, two-variable comprehensions, time zones', async () => {
+    expect(await playground.evaluate("'%s owes %.2f'.format([body.customer.upperAscii(), math.greatest(body.items.map(i, i.price * i.quantity))])", sample)).toEqual({
+      ok: true,
+      value: 'ANA owes 10.00',
+      type: 'string',
+    });
+    expect(await playground.evaluate("vars.?query.?size.orValue('20')", sample)).toEqual({ ok: true, value: '20', type: 'string' });
+    expect(await playground.evaluate('vars.query.transformMap(k, v, int(v) + 1)', sample)).toEqual({ ok: true, value: { page: 3 }, type: 'map' });
+    expect(await playground.evaluate("timestamp('2025-06-01T12:00:00Z').getHours('Asia/Kolkata')", sample)).toEqual({ ok: true, value: 17, type: 'number' });
+  });
+
   it('says where a syntax error is, as an offset into the expression', async () => {
     const r = await playground.evaluate('body.total > > 3', sample);
     expect(r).toMatchObject({ ok: false, stage: 'compile', offset: 13 });

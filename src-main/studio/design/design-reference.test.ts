@@ -35,4 +35,15 @@ describe('the design reference', () => {
     expect(fn('secret')).toMatchObject({ kind: 'function', ours: true });
     expect(fn('optional.of')).toMatchObject({ kind: 'function' });
   });
+
+  it('lists the extension libraries from shared/cel-functions.ts, with their descriptions and examples', () => {
+    const fn = (name: string, receiver?: string) => ref.celFunctions.find((f) => f.name === name && f.receiver === receiver);
+    expect(fn('math.greatest')).toMatchObject({ kind: 'function', library: 'math', example: 'math.greatest(1, 2.5, 3u) → 3u' });
+    expect(fn('charAt', 'string')).toMatchObject({ kind: 'method', library: 'strings', description: expect.stringContaining('code point') });
+    expect(fn('transformMap', 'map')).toMatchObject({ kind: 'method', library: 'comprehensions' });
+    expect(fn('getHours', 'timestamp')).toMatchObject({ description: expect.stringContaining('+05:30') });
+    expect(fn('int')).toMatchObject({ description: expect.stringMatching(/Converts to an integer.*Unix epoch/) });
+    for (const name of ['base64.encode', 'strings.quote', 'optional.ofNonZeroValue', 'cel.block']) expect(fn(name), name).toBeDefined();
+    expect(fn('cel.iterVar')).toBeUndefined();
+  });
 });

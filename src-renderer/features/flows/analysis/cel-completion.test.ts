@@ -9,6 +9,9 @@ const functions: DesignCelFunction[] = [
   { name: 'startsWith', signature: 'string.startsWith(string): bool', description: '', kind: 'method', receiver: 'string' },
   { name: 'map', signature: 'list.map(expr, expr): list', description: '', kind: 'method', receiver: 'list' },
   { name: 'secret', signature: 'secret(string): string', description: 'A secret.', kind: 'function', ours: true },
+  { name: 'math.greatest', signature: 'math.greatest(dyn, ...): dyn', description: 'The greatest.', kind: 'function', example: 'math.greatest(1, 2) → 2', library: 'math' },
+  { name: 'math.abs', signature: 'math.abs(int): int', description: 'Absolute.', kind: 'function', library: 'math' },
+  { name: 'charAt', signature: 'string.charAt(int): string', description: 'A character.', kind: 'method', receiver: 'string', example: "'ab'.charAt(1) → 'b'", library: 'strings' },
 ];
 const scope: CelScope = {
   vars: [
@@ -41,6 +44,13 @@ describe('CEL completion', () => {
     expect(labels('x > ')).not.toContain('error');
     expect(celSuggestions('', { vars: [], inErrorChain: true }, functions).map((s) => s.label)).toContain('error');
     expect(celSuggestions('si', scope, functions).find((s) => s.label === 'size')).toMatchObject({ insertText: 'size($0)', snippet: true, replace: 2 });
+  });
+
+  it('after a namespace offers its functions, documented with their example', () => {
+    const items = celSuggestions('1 + math.gr', scope, functions);
+    expect(items.map((i) => i.label)).toEqual(['greatest', 'abs']);
+    expect(items[0]).toMatchObject({ kind: 'function', insertText: 'greatest($0)', replace: 2, documentation: 'The greatest.\n\nExample: `math.greatest(1, 2) → 2`' });
+    expect(labels('body.customer.name.')).toContain('charAt');
   });
 
   it('stays quiet inside a string literal', () => {

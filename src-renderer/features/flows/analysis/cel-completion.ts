@@ -37,13 +37,21 @@ export function celSuggestions(prefix: string, scope: CelScope | undefined, func
   if (scope?.inErrorChain) out.push({ label: 'error', kind: 'variable', detail: 'the failure: {message, step}', insertText: 'error', replace: partial.length });
   for (const f of functions) {
     if (f.kind !== 'function') continue;
-    out.push({ label: f.name, kind: 'function', detail: f.signature, documentation: f.description, insertText: `${f.name}($0)`, snippet: true, replace: partial.length });
+    out.push({ label: f.name, kind: 'function', detail: f.signature, documentation: celDocumentation(f), insertText: `${f.name}($0)`, snippet: true, replace: partial.length });
   }
   for (const k of ['true', 'false', 'null']) out.push({ label: k, kind: 'keyword', detail: 'literal', insertText: k, replace: partial.length });
   return out;
 }
 
 function memberSuggestions(receiver: string, partial: string, scope: CelScope | undefined, functions: readonly DesignCelFunction[], sample?: CelSample): CelSuggestion[] {
+  // After a namespace (`math.`, `optional.`, `base64.`): its functions.
+  const namespaced = functions.filter((f) => f.kind === 'function' && f.name.startsWith(`${receiver}.`) && !f.name.slice(receiver.length + 1).includes('.'));
+  if (namespaced.length > 0) {
+    return namespaced.map((f) => {
+      const name = f.name.slice(receiver.length + 1);
+      return { label: name, kind: 'function', detail: f.signature, documentation: celDocumentation(f), insertText: `${name}($0)`, snippet: true, replace: partial.length };
+    });
+  }
   const out: CelSuggestion[] = [];
   const seen = new Set<string>();
   const field = (name: string, detail: string): void => {
@@ -68,8 +76,13 @@ function memberSuggestions(receiver: string, partial: string, scope: CelScope | 
     if (receiverType && f.receiver !== receiverType && !(receiverType === 'map' && f.receiver === 'list')) continue;
     methods.set(f.name, f);
   }
-  for (const f of methods.values()) out.push({ label: f.name, kind: 'method', detail: f.signature, documentation: f.description, insertText: `${f.name}($0)`, snippet: true, replace: partial.length });
+  for (const f of methods.values()) out.push({ label: f.name, kind: 'method', detail: f.signature, documentation: celDocumentation(f), insertText: `${f.name}($0)`, snippet: true, replace: partial.length });
   return out;
+}
+
+/** Markdown for completion details and hover: what the function does and an example. */
+export function celDocumentation(f: DesignCelFunction): string {
+  return f.example ? `${f.description}\n\nExample: \`${f.example}\`` : f.description;
 }
 
 /** The sample's value at a path such as `vars.query` or `body.items[0]`; undefined when absent. */

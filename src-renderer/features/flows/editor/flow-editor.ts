@@ -8,6 +8,7 @@ import type { Span } from '../analysis/outline-types.ts';
 import { setEditorCommands, takePendingReveal } from '../editor-commands.ts';
 import { documentOf, refOfModel } from './analysed-document.ts';
 import { registerCelCompletion } from './cel-completion-provider.ts';
+import { registerCelHover } from './cel-hover-provider.ts';
 import { disposeModel, loadModel, openModel, refreshFromDisk, saveModel } from './editor-models.ts';
 import { scheduleValidation, validateNow } from './load-diagnostics.ts';
 import { monaco, useDefinitionSchema } from './monaco-setup.ts';
@@ -67,6 +68,7 @@ export class FlowEditor {
     });
     this.disposables.push(
       registerCelCompletion(this.analysis),
+      registerCelHover(this.analysis),
       this.editor.onDidChangeModelContent(() => this.contentChanged()),
       this.editor.onDidChangeCursorPosition(() => this.cursorMoved()),
       { dispose: studio.on('workspace', (change) => void this.filesChangedOnDisk(change.changed)) },
