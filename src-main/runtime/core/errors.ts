@@ -41,6 +41,11 @@ export class FlowError extends Error {
   }
 }
 
+/** The status a failure calls for: a FlowError's own, else 500 (the failure is ours). */
+export function errorStatus(err: unknown): number {
+  return err instanceof FlowError && err.status !== undefined ? err.status : 500;
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

@@ -6,7 +6,7 @@ export const agentMemorySaveDef = defineBlock({
   type: 'agent-memory-save',
   summary: 'Saves an agent conversation’s working memory, at the version it was loaded at.',
   description:
-    'A save at a stale version fails with 409 (someone else saved meanwhile); version 0 creates the conversation. The new version is written back to `vars.memory.version` (or `resultVar`), so a later save in the same run succeeds. A platform that answers 404 here does not implement agent memory: it is turned off for the process and the save fails saying so.',
+    'A save at a stale version fails with status 409 in `vars.error.status` (someone else saved meanwhile); version 0 creates the conversation. The new version is written back to `vars.memory.version` (or `resultVar`), so a later save in the same run succeeds. A platform that answers 404 here does not implement agent memory: it is turned off for the process and the save fails saying so.',
   settings: {
     ...agentSettings,
     state: { type: 'cel', default: 'vars.memory.state', description: 'The working memory to store (opaque to the platform).' },

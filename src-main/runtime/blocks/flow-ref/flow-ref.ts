@@ -5,7 +5,7 @@ import { flowRefDef } from './flow-ref.def.ts';
 export const flowRef = implementBlock(flowRefDef, (s, ctx) => ({
   async process(msg, run) {
     const result = await ctx.host.runFlow(s.flow, msg.clone(), run);
-    if (result.outcome === 'failed') throw new FlowError(`flow ${s.flow} failed: ${result.error?.message ?? 'unknown error'}`);
+    if (result.outcome === 'failed') throw new FlowError(`flow ${s.flow} failed: ${result.error?.message ?? 'unknown error'}`, { status: result.error?.status });
     if (result.outcome === 'dropped') return null;
     if (s.resultVar) msg.vars[s.resultVar] = result.message.body;
     else msg.body = result.message.body;

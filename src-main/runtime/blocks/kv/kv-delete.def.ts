@@ -4,7 +4,7 @@ import { expectedVersionSetting, keySetting, namespaceSetting } from './kv-setti
 export const kvDeleteDef = defineBlock({
   type: 'kv-delete',
   summary: 'Deletes a key/value entry on the platform; deleting a missing entry succeeds.',
-  description: 'With `expectedVersion` (a positive version) the delete happens only at that version, else the message fails with 409.',
+  description: 'With `expectedVersion` (a positive version) the delete happens only at that version, else the message fails with status 409 in `vars.error.status`.',
   settings: {
     namespace: namespaceSetting,
     key: keySetting,

@@ -1,7 +1,7 @@
 import { FlowError } from '../../core/errors.ts';
 import { VersionConflictError } from '../../services/platform-error.ts';
 
-/** A version conflict fails the message with 409, so an http route answers Conflict. */
+/** A version conflict fails the message with status 409, so an error chain can answer Conflict. */
 export function asFlowError(err: unknown): unknown {
   if (err instanceof VersionConflictError) return new FlowError(err.message, { status: 409, cause: err });
   return err;

@@ -21,7 +21,7 @@ export const kvGetDef = defineBlock({
       type: 'string',
       enum: ['null', 'drop', 'fail'],
       default: 'null',
-      description: 'On a miss: `null` stores null, `drop` drops the message, `fail` fails it with 404.',
+      description: 'On a miss: `null` stores null, `drop` drops the message, `fail` fails it with status 404 in `vars.error.status`.',
     },
   },
   example: `- kv-get:

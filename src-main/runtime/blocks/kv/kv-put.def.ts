@@ -6,7 +6,7 @@ export const kvPutDef = defineBlock({
   type: 'kv-put',
   summary: 'Writes a key/value entry on the platform, optionally only at an expected version.',
   description:
-    'With `expectedVersion` the write is a compare-and-set: a conflict fails the message with 409. Values larger than the platform accepts (`kv.maxValueBytes`) fail before anything is sent. The message passes on unchanged.',
+    'With `expectedVersion` the write is a compare-and-set: a conflict fails the message with status 409 in `vars.error.status`. Values larger than the platform accepts (`kv.maxValueBytes`) fail before anything is sent. The message passes on unchanged.',
   settings: {
     namespace: namespaceSetting,
     key: keySetting,

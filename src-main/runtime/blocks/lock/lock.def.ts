@@ -4,7 +4,7 @@ export const lockDef = defineBlock({
   type: 'lock',
   summary: 'Runs steps while holding a platform lease on a name, so no two instances run them at once.',
   description: [
-    'The lease is renewed while the steps run and released when they end. When another holder has the name, the block keeps trying for `wait`, then fails the message with 409 (or drops it, with `onBusy: drop`).',
+    'The lease is renewed while the steps run and released when they end. When another holder has the name, the block keeps trying for `wait`, then fails the message with status 409 in `vars.error.status` (or drops it, with `onBusy: drop`).',
     'If the lease is lost while the steps run (the platform refused a renewal or could not be reached for a whole TTL), the message fails afterwards, saying so: another instance may have run the same steps meanwhile.',
     'Needs the platform’s leases. With leases unsupported and the default policy (`unsupported: error`) the definition does not load; a single-instance deployment declares `unsupported: noop` and locks are then held in process.',
   ].join('\n\n'),
@@ -20,7 +20,7 @@ export const lockDef = defineBlock({
       type: 'string',
       enum: ['fail', 'drop'],
       default: 'fail',
-      description: 'When the name stays held: `fail` fails the message with 409, `drop` drops it.',
+      description: 'When the name stays held: `fail` fails the message with status 409 in `vars.error.status`, `drop` drops it.',
     },
     steps: { type: 'steps', required: true, description: 'The steps run while holding the lease.' },
   },

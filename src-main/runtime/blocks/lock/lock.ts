@@ -22,7 +22,7 @@ export const lock = implementBlock(lockDef, (s, ctx) => {
         if (lease.lost.aborted) {
           throw new FlowError(`${(lease.lost.reason as Error).message}; the steps ran partly without the lock, another holder may have run them too`);
         }
-        if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a step inside the lock failed');
+        if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a step inside the lock failed', { status: result.error?.status });
         if (result.outcome === 'dropped') return null;
         return result.halted ? new Halt(result.message) : result.message;
       } finally {

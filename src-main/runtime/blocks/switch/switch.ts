@@ -18,7 +18,7 @@ export const switchBlock = implementBlock(switchDef, (s) => ({
     }
     if (!chosen) return msg;
     const result = await chosen.run(msg, run);
-    if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a switch case failed');
+    if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a switch case failed', { status: result.error?.status });
     if (result.outcome === 'dropped') return null;
     return result.halted ? new Halt(result.message) : result.message;
   },

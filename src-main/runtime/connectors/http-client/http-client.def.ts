@@ -8,7 +8,8 @@ export const httpClientDef = defineConnector({
   description:
     'The `rest` and `rest-dynamic` blocks send their requests through it. Every path is appended to `baseURL`, so the base URL bounds where requests can go. ' +
     'Size `pool.maxIdleConnsPerHost` to at least the workers of the busiest flow using the connector: requests beyond it wait for a free connection. ' +
-    'A connection returns to the pool only after its body is read to the end; when a response exceeds `maxResponseBytes` the connector drains at most 4 KiB of what the cap hid and drops the connection beyond that.',
+    'A connection returns to the pool only after its body is read to the end; when a response exceeds `maxResponseBytes` the connector drains at most 4 KiB of what the cap hid and drops the connection beyond that. ' +
+    'A request that fails (unreachable server, response over `maxResponseBytes`) fails the message with status 502 in `vars.error.status`, one that times out with 504.',
   settings: {
     baseURL: {
       type: 'string',

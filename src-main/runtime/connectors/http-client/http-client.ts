@@ -227,10 +227,10 @@ export class HttpClientConnector implements Connector {
 
   private failure(err: unknown, method: string, path: string): Error {
     const what = `http-client ${this.name}: ${method} ${withoutQuery(path)}`;
-    if (err instanceof RequestTimeoutError) return new FlowError(`${what} timed out after ${formatDuration(err.timeoutMs)}`);
-    if (err instanceof ResponseTooLargeError) return new FlowError(`${what}: ${err.message}`);
+    if (err instanceof RequestTimeoutError) return new FlowError(`${what} timed out after ${formatDuration(err.timeoutMs)}`, { status: 504 });
+    if (err instanceof ResponseTooLargeError) return new FlowError(`${what}: ${err.message}`, { status: 502 });
     const code = (err as { code?: string }).code;
-    return new FlowError(`${what} failed: ${errorMessage(err)}${code && !errorMessage(err).includes(code) ? ` (${code})` : ''}`, { cause: err });
+    return new FlowError(`${what} failed: ${errorMessage(err)}${code && !errorMessage(err).includes(code) ? ` (${code})` : ''}`, { status: 502, cause: err });
   }
 }
 

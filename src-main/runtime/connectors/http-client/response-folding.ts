@@ -19,7 +19,7 @@ export async function sendAndFold(client: HttpClientConnector, req: OutboundRequ
   const res = await client.send(req, run?.trace?.spans ? { run, correlationId: msg.correlationId } : undefined);
   msg.vars[opts.statusVar] = res.status;
   if (opts.failOnError && res.status >= 400) {
-    throw new FlowError(`http-client ${client.name}: ${req.method} ${pathOnly(req.path)} answered ${res.status}; set failOnError: false to handle it in the flow`);
+    throw new FlowError(`http-client ${client.name}: ${req.method} ${pathOnly(req.path)} answered ${res.status}; set failOnError: false to handle it in the flow`, { status: 502 });
   }
   msg.body = bodyOf(res);
   return msg;

@@ -19,8 +19,8 @@ export function statusOf(value: unknown): number | undefined {
 
 /**
  * Answers with a flow's result (spec 2 §2.4): completed → the body with 200 or vars.httpStatus;
- * dropped → 204; failed → the status and body an error chain set (it put the failure in
- * vars.error), else 500 `{error}`.
+ * dropped → 204; failed → 500 `{error}`, where an error chain may replace the status and the
+ * body with ones it set itself.
  */
 export function sendResult(res: ServerResponse, result: FlowResult, rules: ResponseRules): void {
   // Already answered (a 504 went out first, or the client left).
@@ -32,13 +32,14 @@ export function sendResult(res: ServerResponse, result: FlowResult, rules: Respo
     return;
   }
   if (result.outcome === 'failed') {
-    const chainStatus = msg.vars.error !== undefined ? statusOf(msg.vars.httpStatus) : undefined;
-    if (chainStatus === undefined) {
-      sendError(res, 500, rules.redact(result.error?.message ?? 'the flow failed'), rules.closeConnection);
+    // Only what an error chain set answers for a failure: its status, else 500; its body, else {error}.
+    const status = (result.recovered && statusOf(msg.vars.httpStatus)) ?? 500;
+    if (result.recovered) applyResponseHeaders(res, msg, rules.responseHeaders);
+    if (!result.recovered?.bodySet) {
+      sendError(res, status, rules.redact(result.error?.message ?? 'the flow failed'), rules.closeConnection);
       return;
     }
-    applyResponseHeaders(res, msg, rules.responseHeaders);
-    sendBody(res, chainStatus, msg.body, rules.closeConnection);
+    sendBody(res, status, msg.body, rules.closeConnection);
     return;
   }
   if (rules.responseHeaders.length > 0) applyResponseHeaders(res, msg, rules.responseHeaders);

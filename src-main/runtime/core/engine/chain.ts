@@ -1,5 +1,5 @@
 import { Halt, type Block, type StepResult } from '../component.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, errorStatus } from '../errors.ts';
 import { Message, toSnapshot, type MessageError, type Outcome } from '../message.ts';
 import type { TraceHub } from '../trace.ts';
 import { newSpanId } from '../trace-context.ts';
@@ -10,6 +10,11 @@ export interface FlowResult {
   error?: MessageError;
   /** True when a block ended the chain early (Halt) rather than the last step. */
   halted?: boolean;
+  /**
+   * Set on a failure an error chain ran for: whether that chain set the body. The status it set,
+   * if any, is `vars.httpStatus` (the chain starts without one, so only its own counts).
+   */
+  recovered?: { bodySet: boolean };
 }
 
 /** Per-run context handed to every block. */
@@ -121,7 +126,7 @@ export class Chain {
 }
 
 function failedAt(run: RunContext, step: Step, msg: Message, started: number, t0: number, input: unknown, err: unknown): FlowResult {
-  const error: MessageError = { message: errorMessage(err), step: step.path };
+  const error: MessageError = { message: errorMessage(err), step: step.path, status: errorStatus(err) };
   if (run.trace) emitStep(run, step, msg, started, t0, 'failed', input, error.message);
   return { outcome: 'failed', message: msg, error };
 }

@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors.ts';
+import { errorMessage, errorStatus } from '../errors.ts';
 import { toSnapshot, type Message } from '../message.ts';
 import type { TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
@@ -132,7 +132,7 @@ export class FlowRunner {
       result = first instanceof Promise ? await first : first;
       if (result.outcome === 'failed' && this.opts.onError) result = await this.recover(result, run);
     } catch (err) {
-      result = { outcome: 'failed', message: msg, error: { message: errorMessage(err) } };
+      result = { outcome: 'failed', message: msg, error: { message: errorMessage(err), status: errorStatus(err) } };
     }
     if (run.trace) {
       run.trace.emit({
@@ -158,18 +158,21 @@ export class FlowRunner {
   }
 
   /**
-   * The error chain sees the failure in `vars.error` and may shape the answer (a body, an
-   * `httpStatus`, an SSE frame); the message stays failed so sources still nack or report it.
+   * The error chain sees the failure in `vars.error` (`{message, step, status}`) and may shape the
+   * answer (a body, an `httpStatus`, an SSE frame); the message stays failed so sources still
+   * nack or report it. A status an earlier step chose for success is not the failure's answer:
+   * the chain starts without `vars.httpStatus`, and its body counts only if the chain set one.
    */
   private async recover(failed: FlowResult, run: RunContext): Promise<FlowResult> {
     const msg = failed.message;
-    msg.error = failed.error;
-    msg.vars.error = { message: failed.error?.message ?? 'failed', step: failed.error?.step ?? '' };
+    const error = failed.error ?? { message: 'failed' };
+    msg.error = { message: error.message, step: error.step ?? '', status: error.status ?? 500 };
+    msg.vars.error = { ...msg.error };
+    delete msg.vars.httpStatus;
+    const bodyBefore = msg.body;
     const handled = await this.opts.onError!.run(msg, { ...run });
-    if (handled.outcome === 'failed') {
-      return { outcome: 'failed', message: handled.message, error: handled.error };
-    }
-    return { outcome: 'failed', message: handled.message, error: failed.error };
+    const recovered = { bodySet: handled.message !== msg || handled.message.body !== bodyBefore };
+    return { outcome: 'failed', message: handled.message, error: handled.outcome === 'failed' ? handled.error : failed.error, recovered };
   }
 }
 

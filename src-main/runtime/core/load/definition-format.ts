@@ -40,7 +40,7 @@ export const flowSpec = {
   onError: {
     type: 'steps',
     description:
-      'Runs when a step fails, with the failure in vars.error ({message, step}). It may shape the answer (body, vars.httpStatus, an SSE frame); the message stays failed.',
+      'Runs when a step fails, with the failure in vars.error ({message, step, status}). It may shape the answer (body, vars.httpStatus, an SSE frame); only what it sets replaces the 500 {error} answer, and the message stays failed.',
   },
 } as const satisfies SettingsSpec;
 

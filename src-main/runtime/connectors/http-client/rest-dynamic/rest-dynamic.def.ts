@@ -29,7 +29,7 @@ export const restDynamicDef = defineBlock({
       description: 'Allowed path prefix, matched on segment boundaries (`/api` allows `/api` and `/api/x`, not `/apiary`); empty allows the whole base URL.',
       example: '/api',
     },
-    failOnError: { type: 'boolean', default: true, description: 'A 400+ response status fails the flow; when false the status only goes to statusVar.' },
+    failOnError: { type: 'boolean', default: true, description: 'A 400+ response status fails the flow with status 502 in `vars.error.status` (the response status is in statusVar); when false the status only goes to statusVar.' },
     statusVar: { type: 'string', default: 'statusCode', description: 'Variable receiving the response status.' },
   },
   example: `- rest-dynamic:

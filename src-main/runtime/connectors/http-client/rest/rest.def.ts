@@ -37,7 +37,7 @@ export const restDef = defineBlock({
       description:
         '`multipart` renders body as multipart/form-data with a generated boundary and its own Content-Type, overriding any in headers. Parts map: keys are part names; a scalar is a text field; an object may give `data`, `filename`, `contentType` and `encoding` (`text`, the default, or `base64`); a list repeats the name. An inbound `body.parts` can be forwarded as is.',
     },
-    failOnError: { type: 'boolean', default: true, description: 'A 400+ response status fails the flow; when false the status only goes to statusVar.' },
+    failOnError: { type: 'boolean', default: true, description: 'A 400+ response status fails the flow with status 502 in `vars.error.status` (the response status is in statusVar); when false the status only goes to statusVar.' },
     statusVar: { type: 'string', default: 'statusCode', description: 'Variable receiving the response status.' },
   },
   example: `- rest:
