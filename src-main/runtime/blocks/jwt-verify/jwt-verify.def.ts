@@ -4,7 +4,7 @@ export const jwtVerifyDef = defineBlock({
   type: 'jwt-verify',
   summary: 'A filter that verifies a JWT from a request header and rejects with 401 when it is not valid.',
   description:
-    'Reads the token from the variable named like the header (list the header in the http source `headers:` so it reaches the flow), strips a `Bearer ` prefix, and verifies signature, expiry, and optionally issuer and audience. Give exactly one of `secret` (HS*), `publicKey` (PEM, RS*/ES*/PS*/EdDSA) or `jwksURL`. The verified claims land in `claimsVar`.',
+    'Reads the token from the variable named like the header (list the header in the http source `headers:` so it reaches the flow), strips a `Bearer ` prefix, and verifies signature, expiry, and optionally issuer and audience. Give exactly one of `secret` (HS*), `publicKey` (PEM, RS*/ES*/PS*/EdDSA) or `jwksURL`. The verified claims land in `claimsVar`. A missing or invalid token ends the flow there with `status` and `{error: reason}` (an http route answers them before any SSE frame); no error chain runs.',
   settings: {
     header: { type: 'string', default: 'Authorization', description: 'Header (variable) holding the token.' },
     secret: { type: 'string', description: 'Shared secret for HS256/384/512; reference a secret variable, e.g. ${JWT_SECRET}.' },

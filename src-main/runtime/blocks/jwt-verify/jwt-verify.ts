@@ -1,10 +1,9 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type KeyObject } from 'jose';
 import { createSecretKey, createPublicKey } from 'node:crypto';
-import { Halt, implementBlock } from '../../core/component.ts';
+import { implementBlock } from '../../core/component.ts';
 import { errorMessage } from '../../core/errors.ts';
-import type { Message } from '../../core/message.ts';
+import { rejectRequest } from '../../core/rejection.ts';
 import { jwtVerifyDef } from './jwt-verify.def.ts';
-
 
 export const jwtVerifyBlock = implementBlock(
   jwtVerifyDef,
@@ -19,16 +18,11 @@ export const jwtVerifyBlock = implementBlock(
       }
     } else key = createRemoteJWKSet(new URL(s.jwksURL!));
     const headerLower = s.header.toLowerCase();
-    const reject = (msg: Message, reason: string): Halt => {
-      msg.vars.httpStatus = s.status;
-      msg.body = { error: reason };
-      return new Halt(msg);
-    };
     return {
       async process(msg) {
         const entry = Object.entries(msg.vars).find(([k]) => k.toLowerCase() === headerLower);
         const raw = entry?.[1];
-        if (typeof raw !== 'string' || raw.trim() === '') return reject(msg, `missing ${s.header} header`);
+        if (typeof raw !== 'string' || raw.trim() === '') return rejectRequest(msg, s.status, `missing ${s.header} header`);
         const token = raw.replace(/^Bearer\s+/i, '').trim();
         try {
           const { payload } = await jwtVerify(token, key as KeyObject, {
@@ -40,7 +34,7 @@ export const jwtVerifyBlock = implementBlock(
           msg.vars[s.claimsVar] = payload;
           return msg;
         } catch (err) {
-          return reject(msg, `invalid token: ${errorMessage(err)}`);
+          return rejectRequest(msg, s.status, `invalid token: ${errorMessage(err)}`);
         }
       },
     };

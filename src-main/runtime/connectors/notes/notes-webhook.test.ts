@@ -66,7 +66,7 @@ describe('the notes webhook example over HTTP', () => {
     expect(JSON.stringify(logs)).not.toContain(double.token);
   });
 
-  it('drops other event types and refuses unsigned, badly signed and second-handshake requests', async () => {
+  it('drops other event types and answers 401 to unsigned, badly signed and second-handshake requests', async () => {
     const { url } = await serveExample({ NOTES_VERIFICATION_TOKEN: VERIFICATION });
     const created = JSON.stringify(webhookEvent('page.created'));
     expect((await post(url, created, sign(created, VERIFICATION))).status).toBe(204);
@@ -77,8 +77,10 @@ describe('the notes webhook example over HTTP', () => {
       [JSON.stringify({ verification_token: 'attacker' }), undefined],
     ] as const) {
       const res = await post(url, payload, signature);
-      expect(res.status).toBe(500);
-      expect(res.text).toMatch(/notes webhook rejected/);
+      // A rejection of the caller's request (spec 2 §7), not our failure: the sender must not retry it.
+      expect(res.status).toBe(401);
+      expect(res.contentType).toBe('application/json');
+      expect(JSON.parse(res.text).error).toMatch(/^notes webhook rejected: /);
       expect(res.text).not.toContain(VERIFICATION);
     }
     expect((await post(url, updated, sign(updated, VERIFICATION))).status).toBe(200);

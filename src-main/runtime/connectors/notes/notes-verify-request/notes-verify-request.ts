@@ -1,6 +1,7 @@
 import { implementBlock } from '../../../core/component.ts';
 import { FlowError } from '../../../core/errors.ts';
 import { isRawContent, type Message } from '../../../core/message.ts';
+import { rejectRequest } from '../../../core/rejection.ts';
 import type { NotesConnector } from '../notes-connector.ts';
 import { isValidWebhookSignature } from '../webhook-signature.ts';
 import { notesVerifyRequestDef } from './notes-verify-request.def.ts';
@@ -13,7 +14,6 @@ interface RawRequest {
 
 export const notesVerifyRequest = implementBlock(notesVerifyRequestDef, (s, ctx) => {
   const connector = ctx.connector<NotesConnector>(s.connector);
-  const reject = (reason: string): FlowError => new FlowError(`notes webhook rejected: ${reason}`, { status: 401 });
   return {
     process(msg) {
       const raw = rawRequestOf(msg, s.rawBodyVar);
@@ -26,19 +26,26 @@ export const notesVerifyRequest = implementBlock(notesVerifyRequestDef, (s, ctx)
         const handshake = signature === undefined ? handshakeToken(raw.bytes) : undefined;
         // The check and the capture happen with no await between them, so one handshake wins.
         if (handshake === undefined || !connector.captureVerificationToken(handshake)) {
-          throw reject('no verification token is known yet and this is not an unsigned subscription handshake');
+          return rejectRequest(msg, 401, 'notes webhook rejected: no verification token is known yet and this is not an unsigned subscription handshake');
         }
         msg.vars.notesVerification = { verificationToken: handshake, capturedAt: new Date().toISOString() };
         if (raw.inBody) msg.body = { verification_token: handshake };
         return msg;
       }
       if (signature === undefined) {
-        throw reject(handshakeToken(raw.bytes) !== undefined
+        const reason = handshakeToken(raw.bytes) !== undefined
           ? 'a verification token is already known, so a new handshake is refused; to rotate it, unset verificationToken and restart'
-          : `unsigned request (no ${s.signatureHeader})`);
+          : `unsigned request (no ${s.signatureHeader})`;
+        return rejectRequest(msg, 401, `notes webhook rejected: ${reason}`);
       }
-      if (!isValidWebhookSignature(raw.bytes, token, signature)) throw reject(`${s.signatureHeader} does not match the request body`);
-      if (raw.inBody) msg.body = parseJson(raw.bytes);
+      if (!isValidWebhookSignature(raw.bytes, token, signature)) {
+        return rejectRequest(msg, 401, `notes webhook rejected: ${s.signatureHeader} does not match the request body`);
+      }
+      if (raw.inBody) {
+        const parsed = parseJson(raw.bytes);
+        if (parsed === NOT_JSON) return rejectRequest(msg, 400, 'notes webhook rejected: the signed body is not JSON');
+        msg.body = parsed;
+      }
       return msg;
     },
   };
@@ -64,23 +71,20 @@ function variable(msg: Message, name: string): string | undefined {
 
 /** The token of a body that is exactly `{verification_token: "<token>"}`, nothing more. */
 function handshakeToken(bytes: Uint8Array | string): string | undefined {
-  let body: unknown;
-  try {
-    body = parseJson(bytes);
-  } catch {
-    return undefined;
-  }
+  const body = parseJson(bytes);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const keys = Object.keys(body);
   const token = (body as Record<string, unknown>).verification_token;
   return keys.length === 1 && typeof token === 'string' && token !== '' ? token : undefined;
 }
 
+const NOT_JSON = Symbol('not JSON');
+
 function parseJson(bytes: Uint8Array | string): unknown {
   const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
   try {
     return JSON.parse(text);
   } catch {
-    throw new FlowError('notes webhook body is not JSON', { status: 400 });
+    return NOT_JSON;
   }
 }
