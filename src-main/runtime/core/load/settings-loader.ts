@@ -64,15 +64,18 @@ export function loadSettings(
     if (setting.required) {
       problem(ctx, map ?? node, `${path}.${name}`, `missing required setting "${name}" (${setting.description})`);
     } else if (setting.default !== undefined && !setting.defaultAppliedByComponent) {
-      out[name] = defaultValue(setting, ctx);
+      out[name] = defaultValue(setting, `${path}.${name}`, ctx);
     }
   }
   return out;
 }
 
-function defaultValue(setting: Setting, ctx: SettingsLoadContext): unknown {
+function defaultValue(setting: Setting, path: string, ctx: SettingsLoadContext): unknown {
   const d = setting.default;
   switch (setting.type) {
+    // An absent list of steps is an empty chain, built like a written one (`steps: []`).
+    case 'steps':
+      return ctx.buildSteps(null, path);
     case 'duration':
       return typeof d === 'string' ? parseDuration(d) : d;
     case 'cel':
