@@ -131,6 +131,8 @@ export interface BuildContext {
   path: string;
   /** The flow being built, for blocks and sources. */
   flowName?: string;
+  /** The settings of that flow's source as written (`type` included), for blocks whose defaults follow the source. */
+  flowSource?: Readonly<Record<string, unknown>>;
   log: Logger;
   cel: CelEnvironment;
   host: RuntimeHost;

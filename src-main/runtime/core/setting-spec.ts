@@ -37,6 +37,12 @@ export interface StringSetting extends SettingBase {
   enum?: readonly string[];
   /** The value names a connector of this type (checked at load). */
   connectorType?: string;
+  /**
+   * The component needs the connector only sometimes (sse-event: for a bare stream id only), so
+   * several connectors of the type with none named is not a load error: the default stays and
+   * the component fails at run time if it turns out to need a connector it cannot resolve.
+   */
+  connectorNeededAtRunOnly?: boolean;
   /** The value names another flow of the same definition (checked at load). */
   flowRef?: boolean;
 }

@@ -11,8 +11,19 @@ A block with neither \`event\` nor \`data\` writes nothing (a way to close witho
   settings: {
     event: { type: 'string', description: '`event:` name; empty means an unnamed event (the browser’s onmessage).', example: 'progress' },
     data: { type: 'cel', description: 'Frame payload: a string as is, anything else as JSON; multi-line values become several `data:` lines. Default: the message body as JSON.', example: '{"percent": vars.done * 100.0 / vars.total}' },
-    stream: { type: 'cel', default: 'vars.sseStream', description: 'Address of the stream to write to, `<connector>:<id>` or a bare id.' },
-    connector: { type: 'string', connectorType: 'http', default: 'http', description: 'The http connector owning a bare stream id; a full address names its own.' },
+    stream: {
+      type: 'cel',
+      default: 'vars.sseStream',
+      defaultAppliedByComponent: true,
+      description: 'Address of the stream to write to, `<connector>:<id>` or a bare id. Default: the variable the flow\'s own SSE route publishes the address in (its `sse.streamVar`, `vars.sseStream` unless set).',
+    },
+    connector: {
+      type: 'string',
+      connectorType: 'http',
+      connectorNeededAtRunOnly: true,
+      default: 'http',
+      description: 'The http connector owning a bare stream id; a full address `<connector>:<id>` names its own, so this is needed only for bare ids. With several http connectors it may be left out; a bare id it cannot resolve fails at run time.',
+    },
     close: { type: 'boolean', default: false, description: 'End the stream after this frame.' },
     stop: { type: 'boolean', default: false, description: 'Stop the flow (completed) after this frame.' },
     ifClosed: { type: 'string', enum: IF_CLOSED, default: 'stop', description: 'When the stream has already ended: stop the flow, ignore and continue, or fail.' },

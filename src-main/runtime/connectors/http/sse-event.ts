@@ -8,7 +8,7 @@ import { parseStreamAddress } from './sse-registry.ts';
 import type { SseStream } from './sse-stream.ts';
 import { sseEventDef } from './sse-event.def.ts';
 
-const DEFAULT_STREAM = 'vars.sseStream';
+const DEFAULT_STREAM_VAR = 'sseStream';
 
 /**
  * Writes one frame to a caller's event stream (spec 2 §2.7). Wiring mistakes (no address, a
@@ -17,7 +17,9 @@ const DEFAULT_STREAM = 'vars.sseStream';
 export const sseEvent = implementBlock(
   sseEventDef,
   (s, ctx) => {
-    const readsDefault = s.stream.source === DEFAULT_STREAM;
+    // Unset, the stream is the variable this flow's own SSE route publishes the address in.
+    const streamVar = s.stream === undefined ? routeStreamVar(ctx.flowSource) : undefined;
+    const streamSource = s.stream?.source ?? `vars.${streamVar}`;
     const writes = s.event !== undefined || s.data !== undefined;
     const event = s.event || undefined;
 
@@ -30,10 +32,10 @@ export const sseEvent = implementBlock(
     return {
       async process(msg) {
         const act = activationOf(msg);
-        const address = readsDefault ? msg.vars.sseStream : await evaluateAddress(s.stream.evaluate, act);
+        const address = s.stream === undefined ? msg.vars[streamVar!] : await evaluateAddress(s.stream.evaluate, act);
         if (typeof address !== 'string' || address === '') {
           throw new FlowError(
-            `sse-event has no stream address: ${s.stream.source} is ${address === undefined ? 'not set' : 'not a string'}; put the block in a flow whose http source has sse.enabled, or pass the address on`,
+            `sse-event has no stream address: ${streamSource} is ${address === undefined ? 'not set' : 'not a string'}; put the block in a flow whose http source has sse.enabled, or pass the address on`,
           );
         }
         const stream = findStream(ctx, address, s.connector);
@@ -51,6 +53,13 @@ export const sseEvent = implementBlock(
   },
   (s) => (hasLineBreak(s.event) ? ['event must not contain a line break'] : []),
 );
+
+/** `sse.streamVar` of an http source, or the default `sseStream`. */
+function routeStreamVar(source: Readonly<Record<string, unknown>> | undefined): string {
+  const sse = source?.type === 'http' ? source.sse : undefined;
+  const streamVar = typeof sse === 'object' && sse !== null ? (sse as Record<string, unknown>).streamVar : undefined;
+  return typeof streamVar === 'string' && streamVar !== '' ? streamVar : DEFAULT_STREAM_VAR;
+}
 
 async function evaluateAddress(evaluate: (act: Record<string, unknown>) => unknown, act: Record<string, unknown>): Promise<unknown> {
   try {

@@ -187,6 +187,7 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
   const buildContext = (path: string, file: YamlFile, flowName?: string): BuildContext => ({
     path,
     flowName,
+    flowSource: flowName === undefined ? undefined : sourceSettingsOf(flowDecls, flowName),
     log: log.child(flowName ? { flow: flowName } : { component: path }),
     cel,
     host,
@@ -252,6 +253,7 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
         if (current !== undefined && connectorTypes.get(String(current)) === s.connectorType) continue;
         const candidates = [...connectorTypes].filter(([, t]) => t === s.connectorType).map(([n]) => n);
         if (candidates.length === 1) filled[name] = candidates[0];
+        else if (candidates.length > 1 && s.connectorNeededAtRunOnly) continue;
         else {
           problems.push({
             location: file.at(node),
@@ -418,6 +420,14 @@ function createCelEnvironmentFor(registry: ComponentRegistry, host: () => Runtim
     }),
     onCompile,
   );
+}
+
+/** A flow's `source:` as written, as plain data (env references not substituted). */
+function sourceSettingsOf(flows: readonly Declared<Node>[], flowName: string): Record<string, unknown> | undefined {
+  const flow = flows.find((d) => d.name === flowName);
+  const source = flow && isMap(flow.node) ? flow.node.get(FLOW_SOURCE_KEY, true) : undefined;
+  const value: unknown = isMap(source) ? source.toJSON() : undefined;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
 function keyOf(pair: Pair): string {
