@@ -5,10 +5,10 @@ import { partHeaderBlocks } from './multipart-headers.ts';
 /** One decoded part of a multipart/form-data body (spec 2 §2.5). */
 export interface FormPart {
   name: string;
-  /** Present on file parts only. */
-  filename?: string;
+  /** The part's filename; null on a plain form field (a part without one). */
+  filename: string | null;
   contentType: string;
-  /** `base64` for files (and binary parts), `text` for plain form fields. */
+  /** `base64` for files (parts with a filename), `text` for plain form fields. */
   encoding: 'base64' | 'text';
   /** Decoded byte length. */
   size: number;
@@ -55,8 +55,10 @@ export function decodeMultipart(raw: Buffer, contentType: string): Promise<Multi
       reject(new BadRequestError(`malformed multipart body: ${message}`));
     };
     parser.on('field', (name, value, info) => {
-      pending.push({ name, contentType: info.mimeType, encoding: 'text', size: Buffer.byteLength(value), data: value, headers: {} });
+      pending.push({ name, filename: null, contentType: info.mimeType, encoding: 'text', size: Buffer.byteLength(value), data: value, headers: {} });
     });
+    // busboy also hands over a part without a filename as a file when its type is
+    // application/octet-stream; spec 2 §2.5 says only a filename makes a file.
     parser.on('file', (name, stream, info) => {
       pending.push(
         new Promise<FormPart>((done) => {
@@ -64,9 +66,16 @@ export function decodeMultipart(raw: Buffer, contentType: string): Promise<Multi
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () => {
             const bytes = Buffer.concat(chunks);
-            const part: FormPart = { name, contentType: info.mimeType, encoding: 'base64', size: bytes.length, data: bytes.toString('base64'), headers: {} };
-            if (info.filename !== undefined) part.filename = info.filename;
-            done(part);
+            const file = info.filename !== undefined;
+            done({
+              name,
+              filename: file ? info.filename : null,
+              contentType: info.mimeType,
+              encoding: file ? 'base64' : 'text',
+              size: bytes.length,
+              data: bytes.toString(file ? 'base64' : 'utf8'),
+              headers: {},
+            });
           });
         }),
       );
@@ -94,7 +103,7 @@ function collect(parts: FormPart[], headerBlocks: Array<Record<string, string>>)
     const declared = part.headers['content-type'];
     part.contentType = declared ?? (part.encoding === 'text' ? 'text/plain' : 'application/octet-stream');
     for (const [what, value] of [['name', part.name], ['filename', part.filename], ['content type', part.contentType]] as const) {
-      if (value !== undefined && /[\r\n]/.test(value)) throw new Error(`a part ${what} contains a line break`);
+      if (typeof value === 'string' && /[\r\n]/.test(value)) throw new Error(`a part ${what} contains a line break`);
     }
     if (part.name === undefined || part.name === '') throw new Error('a part has no name in its Content-Disposition');
     const prior = Object.hasOwn(out, part.name) ? out[part.name] : undefined;

@@ -19,6 +19,10 @@ describe('multipart bodies (spec 2 §2.5)', () => {
     source: {type: http, path: /echo}
     steps:
       - set: {body: '{"parts": body.parts, "contentType": body.contentType, "rawBytes": size(body.rawData)}'}
+  field:
+    source: {type: http, path: /field}
+    steps:
+      - set: {body: '{"part": body.parts.title, "hasFilename": body.parts.title.filename != null}'}
   raw-echo:
     source: {type: http, path: /raw-echo, rawBody: true}
     steps:
@@ -37,6 +41,7 @@ describe('multipart bodies (spec 2 §2.5)', () => {
     expect(got.contentType).toMatch(/^multipart\/form-data; boundary=/);
     expect(got.parts.title).toEqual({
       name: 'title',
+      filename: null,
       contentType: 'text/plain',
       encoding: 'text',
       size: Buffer.byteLength('Quarterly report – Q3'),
@@ -51,6 +56,24 @@ describe('multipart bodies (spec 2 §2.5)', () => {
       size: 4,
       data: Buffer.from([0, 1, 2, 255]).toString('base64'),
       headers: { 'content-disposition': 'form-data; name="file"; filename="report.pdf"', 'content-type': 'application/pdf' },
+    });
+  });
+
+  it('treats a part without a filename as a text field whatever its Content-Type, with filename null', async () => {
+    const body = multipart(['Content-Disposition: form-data; name="title"\r\nContent-Type: application/octet-stream\r\n\r\nQ3 report']);
+    const res = await fetch(`${s.url}/field`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      part: {
+        name: 'title',
+        filename: null,
+        contentType: 'application/octet-stream',
+        encoding: 'text',
+        size: 9,
+        data: 'Q3 report',
+        headers: { 'content-disposition': 'form-data; name="title"', 'content-type': 'application/octet-stream' },
+      },
+      hasFilename: false,
     });
   });
 
