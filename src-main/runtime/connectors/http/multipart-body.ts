@@ -69,7 +69,7 @@ export function decodeMultipart(raw: Buffer, contentType: string): Promise<Multi
             const file = info.filename !== undefined;
             done({
               name,
-              filename: file ? info.filename : null,
+              filename: info.filename ?? null,
               contentType: info.mimeType,
               encoding: file ? 'base64' : 'text',
               size: bytes.length,
