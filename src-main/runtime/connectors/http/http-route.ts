@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FlowResult } from '../../core/engine/chain.ts';
 import { formatDuration } from '../../core/duration.ts';
@@ -149,7 +150,7 @@ export class HttpRoute implements Routable {
       const v = headerValue(req.headers, lower);
       if (v !== undefined) vars[name] = v;
     }
-    if (this.o.rawBodyVar !== undefined) vars[this.o.rawBodyVar] = raw.toString('utf8');
+    if (this.o.rawBodyVar !== undefined) vars[this.o.rawBodyVar] = exactBody(raw);
     return vars;
   }
 
@@ -199,6 +200,15 @@ export class HttpRoute implements Routable {
   private timeoutText(): string {
     return `flow "${this.flowName}" did not answer within ${formatDuration(this.o.timeoutMs)}`;
   }
+}
+
+/**
+ * The request bytes for `rawBodyVar` (spec 2 §2.2): text when they are valid UTF-8 (the text
+ * encodes back to the very same bytes), else the bytes themselves, since decoding would replace
+ * what is not UTF-8 and no signature over the result could verify.
+ */
+function exactBody(raw: Buffer): string | Uint8Array {
+  return isUtf8(raw) ? raw.toString('utf8') : raw;
 }
 
 function answerTimeout(route: HttpRoute, res: ServerResponse): void {

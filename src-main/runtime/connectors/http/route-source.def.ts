@@ -35,7 +35,7 @@ With \`sse.enabled\` the route can answer as a server-sent event stream: the str
       example: ['Location'],
     },
     correlationIdHeader: { type: 'string', description: 'Header the correlation id comes from; the flow sees it as `correlationID`.', example: 'X-Request-ID' },
-    rawBodyVar: { type: 'string', description: 'Also store the exact request bytes as a string in this variable.', example: 'rawBody' },
+    rawBodyVar: { type: 'string', description: 'Also store the exact request bytes in this variable: as text when they are valid UTF-8, else as the bytes themselves (CEL `bytes`), so a signature over them still verifies.', example: 'rawBody' },
     rawBody: {
       type: 'boolean',
       default: false,
