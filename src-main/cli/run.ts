@@ -7,7 +7,8 @@ import { consoleSink, createLogger, SecretRedactor, type Logger } from '../runti
 import { discoverIntegrations, readDefinitions } from '../runtime/core/load/integration-files.ts';
 import { Runtime } from '../runtime/core/runtime.ts';
 import { registry } from '../runtime/registry.ts';
-import { envFilesIn, envResourceNames, foldEnvResources } from '../runtime/services/env-resources.ts';
+import { envFilesIn, foldEnvResources } from '../runtime/services/env-resources.ts';
+import { envResourcesToFold } from '../runtime/services/env-resources-to-fold.ts';
 import { deferredLogSink } from '../runtime/services/log-forwarding.ts';
 import { selectPlatformServices } from '../runtime/services/select-services.ts';
 
@@ -77,9 +78,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     for (const files of integrations) {
       // Env resources fold in beneath the process environment (spec 2 §4.4): those listed in
-      // FLOW_ENV_RESOURCES, else with the embedded platform those seeded from <integration>/env/.
-      const listed = envResourceNames(env);
-      const names = listed.length > 0 || !embedded ? listed : envFilesIn(dirname(files[0]));
+      // FLOW_ENV_RESOURCES, else the snapshot's (FLOW_SNAPSHOT_ID), else with the embedded
+      // platform those seeded from <integration>/env/.
+      const names = await envResourcesToFold(env, services.resources, () => (embedded ? envFilesIn(dirname(files[0])) : []));
       const runtimeEnv = await foldEnvResources(env, services.resources, names);
       runtimes.push(Runtime.load(readDefinitions(files), { registry, env: runtimeEnv, log, redactor, services, integration: basename(dirname(files[0])) }));
     }

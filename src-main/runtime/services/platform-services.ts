@@ -76,6 +76,11 @@ export type ResourceKind = 'env' | 'template';
 /** Integration resources, read once per generation (one runtime's lifetime); undefined is missing. */
 export interface ResourceStore {
   read(kind: ResourceKind, name: string): Promise<string | undefined>;
+  /**
+   * The env resources frozen in the snapshot this runtime runs (`FLOW_SNAPSHOT_ID`), in declared
+   * order; undefined for a runtime without a snapshot.
+   */
+  snapshotEnvResources?(): Promise<string[] | undefined>;
 }
 
 /* ---------- Coordination ---------- */

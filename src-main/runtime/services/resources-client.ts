@@ -16,7 +16,7 @@ export class ResourcesClient implements ResourceStore {
   constructor(
     private readonly http: PlatformTransport,
     private readonly cap: Capability,
-    snapshotId?: string,
+    private readonly snapshotId?: string,
   ) {
     this.path = snapshotId ? `/snapshots/${seg(snapshotId)}/resources/content` : '/v1/resources/content';
   }
@@ -30,6 +30,20 @@ export class ResourcesClient implements ResourceStore {
     if (res.status === 404 && !isSnapshotMissing(res.body)) return undefined;
     if (res.status === 501) return this.degraded(op);
     throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  /** GET /snapshots/{id}: the snapshot lists its frozen resources in declared order (spec 2 §4.2). */
+  async snapshotEnvResources(): Promise<string[] | undefined> {
+    if (this.snapshotId === undefined) return undefined;
+    const res = await this.http.call({ method: 'GET', path: `/snapshots/${seg(this.snapshotId)}` });
+    if (res.status !== 200) {
+      throw new PlatformError(res.route, res.status, res.body, `snapshot ${this.snapshotId} (FLOW_SNAPSHOT_ID)`);
+    }
+    const resources = res.json<{ resources?: unknown }>().resources;
+    if (!Array.isArray(resources)) throw new Error(`platform GET /snapshots/${this.snapshotId} answered without a resources list`);
+    return resources
+      .filter((r): r is { kind: string; name: string } => typeof r === 'object' && r !== null && r.kind === 'env' && typeof r.name === 'string')
+      .map((r) => r.name);
   }
 
   private degraded(op: string): undefined {
