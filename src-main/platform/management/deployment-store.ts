@@ -41,6 +41,9 @@ interface DeploymentRow {
   created_by: string;
 }
 
+/** Variables the orchestrator sets in every pod (spec 2 §2.1); a deployment may not bind them. */
+const ORCHESTRATOR_MANAGED: ReadonlySet<string> = new Set(['HTTP_PORT', 'HTTP_HOST']);
+
 /**
  * Deployment records: which tag runs with which bindings. Deploying validates up front: every
  * binding names a declared variable, every secret binding names an existing secret, secret
@@ -127,6 +130,12 @@ export class DeploymentStore {
   private check(snapshot: Snapshot, bindings: Record<string, Binding>): void {
     const declared = new Map(snapshot.variables.map((v) => [v.name, v]));
     for (const [name, b] of Object.entries(bindings)) {
+      if (ORCHESTRATOR_MANAGED.has(name)) {
+        throw badRequest(
+          'managed_variable',
+          `bindings.${name}: ${name} is managed by the orchestrator and cannot be bound at deploy time (HTTP_PORT and HTTP_HOST are set for every pod); remove the binding, or give the http connector an explicit port/host in the definition`,
+        );
+      }
       const variable = declared.get(name);
       if (!variable) {
         const known = [...declared.keys()];
@@ -139,7 +148,7 @@ export class DeploymentStore {
       }
     }
     const unbound = snapshot.variables.filter((v) => {
-      if (!v.required || v.satisfiedBy.length > 0) return false;
+      if (!v.required || v.satisfiedBy.length > 0 || ORCHESTRATOR_MANAGED.has(v.name)) return false;
       const b = bindings[v.name];
       return b === undefined || ('value' in b && b.value === '');
     });
