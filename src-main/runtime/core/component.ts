@@ -107,7 +107,14 @@ export interface Block {
 }
 
 export interface Connector {
+  /** Connects and checks (a docstore pings its server); nothing is open to callers yet. */
   start?(): Promise<void>;
+  /**
+   * Opens the connector to callers (an http server binds its port). Runs only once every
+   * connector has started and every source too, so a definition whose start fails was never
+   * reachable, not even for a moment.
+   */
+  listen?(): Promise<void>;
   /**
    * Stop taking new work (an http server stops listening) while in-flight work finishes, so a
    * reloaded definition can take over the same port at once. `stop` follows later.

@@ -15,8 +15,9 @@ export interface RuntimeDescription {
 }
 
 /**
- * A loaded definition with a lifecycle: connectors start before sources, sources stop before
- * connectors, and stop waits for in-flight messages so nothing is cut off mid-flow.
+ * A loaded definition with a lifecycle: connectors start before sources, listeners open only
+ * after both (start is all or nothing: a failure anywhere leaves nothing reachable), sources stop
+ * before connectors, and stop waits for in-flight messages so nothing is cut off mid-flow.
  */
 export class Runtime {
   private started = false;
@@ -60,6 +61,7 @@ export class Runtime {
         startedConnectors.push(c);
       }
       for (const flow of this.definition.flows.values()) await flow.source?.start();
+      for (const c of this.definition.connectors) await c.instance.listen?.();
       this.started = true;
     } catch (err) {
       for (const flow of this.definition.flows.values()) await flow.source?.stop().catch(() => {});

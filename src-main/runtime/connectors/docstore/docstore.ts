@@ -73,7 +73,7 @@ export class DocstoreConnector implements Connector {
     if (!this.settings.verifyOnStart) {
       // Opening in the background warms the pool; the first operation would open it anyway.
       this.connected().catch((err: unknown) => {
-        if (!this.stopping) this.log.warn(`docstore server not reachable yet: ${startupFailure(err, config, (t) => this.scrub(t))}`, { connector: this.path });
+        if (!this.stopping) this.log.warn(`docstore server not reachable yet: ${startupFailure(err, config, (t) => this.scrub(t), false)}`, { connector: this.path });
       });
       return;
     }

@@ -2,14 +2,23 @@ import { MongoBulkWriteError, MongoServerError, MongoServerSelectionError } from
 import { formatDuration } from '../../core/duration.ts';
 import { errorMessage, FlowError } from '../../core/errors.ts';
 
-/** Why the connector could not start, in words a person can act on; never holds the password. */
-export function startupFailure(err: unknown, at: { maskedUri: string; user: string | undefined; timeoutMs: number }, scrub: (text: string) => string): string {
+/**
+ * Why the connector could not start, in words a person can act on; never holds the password.
+ * `verifyOnStart: false` is offered only where the check is on (the background warm-up of an
+ * unchecked start reports the same failure as a warning).
+ */
+export function startupFailure(
+  err: unknown,
+  at: { maskedUri: string; user: string | undefined; timeoutMs: number },
+  scrub: (text: string) => string,
+  checkedOnStart = true,
+): string {
   const reason = scrub(errorMessage(err));
   if (isAuthFailure(err)) {
     return `the server refused the credentials of user "${at.user ?? '(none)'}" (${reason}); check the user in uri and the password setting`;
   }
   if (err instanceof MongoServerSelectionError || isTimeout(err)) {
-    return `could not reach the server at ${at.maskedUri} within ${formatDuration(at.timeoutMs)} (${reason}); check the host and port in uri, or set verifyOnStart: false to start without the check`;
+    return `could not reach the server at ${at.maskedUri} within ${formatDuration(at.timeoutMs)} (${reason}); check the host and port in uri${checkedOnStart ? ', or set verifyOnStart: false to start without the check' : ''}`;
   }
   if (err instanceof MongoServerError) return `the server refused the startup ping at ${at.maskedUri}: ${reason}`;
   return `${reason} (uri ${at.maskedUri})`;

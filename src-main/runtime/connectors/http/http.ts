@@ -21,7 +21,8 @@ const CLOSE_GRACE_MS = 2_000;
 
 /**
  * One HTTP server and the routes of every flow whose http source names it. Routes register when
- * the sources are created (so `validate` sees a clash); the server listens only on start().
+ * the sources are created (so `validate` sees a clash); the server binds its port only on
+ * listen(), once every connector of the definition has started.
  */
 export class HttpConnector implements Connector {
   readonly name: string;
@@ -57,7 +58,7 @@ export class HttpConnector implements Connector {
     this.streams = new SseRegistry(this.name);
   }
 
-  /** Where start() binds, after the settings and `$HTTP_HOST` / `$HTTP_PORT`. */
+  /** Where listen() binds, after the settings and `$HTTP_HOST` / `$HTTP_PORT`. */
   get listenAddress(): { host: string; port: number } {
     return { host: this.host, port: this.port };
   }
@@ -67,7 +68,7 @@ export class HttpConnector implements Connector {
     this.routes.add(route);
   }
 
-  async start(): Promise<void> {
+  async listen(): Promise<void> {
     const options: ServerOptions = {};
     if (this.s.readTimeout) {
       // Node refuses a headers timeout longer than the whole-request timeout.
