@@ -11,20 +11,8 @@ import { envFilesIn, foldEnvResources } from '../runtime/services/env-resources.
 import { envResourcesToFold } from '../runtime/services/env-resources-to-fold.ts';
 import { deferredLogSink } from '../runtime/services/log-forwarding.ts';
 import { selectPlatformServices } from '../runtime/services/select-services.ts';
+import { logLevelOf, RUN_USAGE } from './run-environment.ts';
 
-const USAGE = `usage: flow-studio run <file-or-folder> [--data-dir D]
-
-Starts the flows and runs until SIGINT/SIGTERM.
-Without FLOW_PLATFORM_API_URL, a platform server starts in this process on 127.0.0.1 with a
-fresh token, keeping its data in --data-dir (default $XDG_DATA_HOME/flow-studio/platform); the
-flows reach it over HTTP exactly as a deployed runtime reaches a remote one. With
-FLOW_PLATFORM_API_URL set (RUNTIME_SERVICES_MODULE=api), that platform is used instead.
-FLOW_PLATFORM_FEATURES names a features file (JSON or YAML) for the embedded platform, e.g. to
-switch a capability off. FLOW_DEPLOYMENT_ID and FLOW_INSTANCE_ID name this runtime.
-Env resources are folded in beneath the process environment and above declared defaults: those
-named in FLOW_ENV_RESOURCES (JSON array or comma-separated, in order), else, with the embedded
-platform, each integration's env/** files in path order. FLOW_SNAPSHOT_ID reads a version
-tag's frozen resources.`;
 
 interface EmbeddedPlatform {
   url: string;
@@ -37,25 +25,27 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (err) {
-    console.error(`flow-studio run: ${(err as Error).message}\n\n${USAGE}`);
+    console.error(`flow-studio run: ${(err as Error).message}\n\n${RUN_USAGE}`);
     return 2;
   }
   if (parsed.values.help) {
-    console.log(USAGE);
+    console.log(RUN_USAGE);
     return 0;
   }
   if (parsed.positionals.length !== 1) {
-    console.error(USAGE);
+    console.error(RUN_USAGE);
     return 2;
   }
   const integrations = discoverIntegrations(parsed.positionals[0]);
   const redactor = new SecretRedactor();
   const shipping = deferredLogSink();
-  const log = createLogger({ level: (process.env.LOG_LEVEL as 'info') ?? 'info', redactor, sinks: [consoleSink, shipping.sink] });
+  const log = createLogger({ level: logLevelOf(process.env), redactor, sinks: [consoleSink, shipping.sink] });
 
   const env: Record<string, string | undefined> = { ...process.env };
   let embedded: EmbeddedPlatform | undefined;
-  if (!env.FLOW_PLATFORM_API_URL && env.RUNTIME_SERVICES_MODULE !== 'none') {
+  const module = env.RUNTIME_SERVICES_MODULE;
+  // Only `api` (or nothing) asks for a platform; an unknown module is refused by selectPlatformServices.
+  if (!env.FLOW_PLATFORM_API_URL && (!module || module === 'api')) {
     embedded = await startEmbeddedPlatform(parsed.values['data-dir'], integrations.map((files) => dirname(files[0])), env, log);
   } else if (env.FLOW_PLATFORM_API_URL && !env.RUNTIME_SERVICES_MODULE) {
     // A platform address alone says what is meant.
