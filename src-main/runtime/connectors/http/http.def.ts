@@ -6,7 +6,7 @@ export const httpDef = defineConnector({
   type: 'http',
   summary: 'An HTTP server; each flow with an http source adds a route to it.',
   description:
-    'One server per connector. Host and port come from the settings, else `$HTTP_HOST` / `$HTTP_PORT`, else `0.0.0.0:8080`; an explicit port 0 lets the OS pick and the bound port is reported. The request becomes the flow’s input message and the flow’s final message the response. CORS is inert unless `cors.allowedOrigins` is non-empty.',
+    'One server per connector. Host and port come from the settings, else `$HTTP_HOST` / `$HTTP_PORT`, else `0.0.0.0:8080`; an explicit port 0 lets the OS pick and the bound port is reported. The server binds only once every connector and every source of the definition has started, so a start that fails (a docstore that cannot be reached) leaves no route reachable, not even briefly. The request becomes the flow’s input message and the flow’s final message the response. CORS is inert unless `cors.allowedOrigins` is non-empty.',
   settings: {
     host: { type: 'string', description: 'Interface to bind; default `$HTTP_HOST`, else 0.0.0.0. An explicit value wins over the variable.', example: '127.0.0.1' },
     port: {
