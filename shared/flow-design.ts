@@ -82,7 +82,7 @@ export interface CelSample {
   body: unknown;
   vars: Record<string, unknown>;
   correlationID?: string;
-  /** In an error chain: the failure, `{message, step}`. */
+  /** In an error chain: the failure, `{message, step, status}`. */
   error?: { message: string; step?: string } | null;
 }
 

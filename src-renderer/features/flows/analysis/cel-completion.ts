@@ -34,7 +34,7 @@ export function celSuggestions(prefix: string, scope: CelScope | undefined, func
   if (!word) return [];
   const partial = word[1] ?? '';
   const out: CelSuggestion[] = ROOTS.map((r) => ({ label: r.name, kind: 'variable', detail: r.detail, insertText: r.name, replace: partial.length }));
-  if (scope?.inErrorChain) out.push({ label: 'error', kind: 'variable', detail: 'the failure: {message, step}', insertText: 'error', replace: partial.length });
+  if (scope?.inErrorChain) out.push({ label: 'error', kind: 'variable', detail: 'the failure: {message, step, status}', insertText: 'error', replace: partial.length });
   for (const f of functions) {
     if (f.kind !== 'function') continue;
     out.push({ label: f.name, kind: 'function', detail: f.signature, documentation: celDocumentation(f), insertText: `${f.name}($0)`, snippet: true, replace: partial.length });
@@ -66,6 +66,7 @@ function memberSuggestions(receiver: string, partial: string, scope: CelScope | 
   if ((normalized === 'error' || normalized === 'vars.error') && (scope?.inErrorChain ?? true)) {
     field('message', 'what went wrong');
     field('step', 'path of the step that failed');
+    field('status', 'HTTP status the failure calls for (409, 404, 502…), else 500');
   }
   const value = sampleValue(sample, normalized);
   if (value && typeof value === 'object' && !Array.isArray(value)) for (const k of Object.keys(value)) field(k, `in the sample: ${preview((value as Record<string, unknown>)[k])}`);

@@ -62,7 +62,7 @@ export function celScope(doc: Document.Parsed, specs: SpecIndex, flow: string, s
     const collect = new Collector(specs, vars);
     if (inErrorChain) {
       collect.everything(getPair(flowNode, 'steps')?.value, `${prefix}.steps`);
-      vars.push({ name: 'error', origin: 'the failure: {message, step}' });
+      vars.push({ name: 'error', origin: 'the failure: {message, step, status}' });
       collect.before(getPair(flowNode, 'onError')?.value, `${prefix}.onError`, stepPath);
     } else {
       collect.before(getPair(flowNode, 'steps')?.value, `${prefix}.steps`, stepPath);
