@@ -143,17 +143,22 @@ export class CaptureStore {
 
   /**
    * Whether notes-verify-request let the request through, in the block's own words: the run's
-   * verify step either completed or failed with the reason (no token known, signature mismatch,
-   * unsigned after the handshake). Remembered, since old runs lose their steps.
+   * verify step passed the message on, or rejected the request (401/400 with `{error: reason}`:
+   * no token known, signature mismatch, unsigned after the handshake), or failed (no raw bytes).
+   * Remembered, since old runs lose their steps.
    */
   private verificationOf(c: CapturedExchange, runId: string): VerificationNote | undefined {
     const step = this.runs.detail(runId)?.detail?.steps.find((s) => s.block === VERIFY_BLOCK);
     if (!step) return undefined;
-    const handshake = (step.output as { vars?: { notesVerification?: unknown } } | undefined)?.vars?.notesVerification !== undefined;
+    const output = step.output as { body?: { error?: unknown }; vars?: { notesVerification?: unknown; httpStatus?: unknown } } | undefined;
+    const rejected = typeof output?.vars?.httpStatus === 'number' && output.vars.httpStatus >= 400 && typeof output.body?.error === 'string' ? output.body.error : undefined;
+    const handshake = output?.vars?.notesVerification !== undefined;
     c.verification =
       step.outcome === 'failed'
         ? { ok: false, reason: c.redact(step.error ?? 'notes-verify-request failed') }
-        : { ok: true, reason: handshake ? 'unsigned subscription handshake: the verification token was captured' : 'signature valid' };
+        : rejected !== undefined
+          ? { ok: false, reason: c.redact(rejected) }
+          : { ok: true, reason: handshake ? 'unsigned subscription handshake: the verification token was captured' : 'signature valid' };
     return c.verification;
   }
 }
