@@ -6,7 +6,7 @@ export const queueRequestDef = defineBlock({
   summary: 'Sends a request on a queue subject and waits for the consuming flow’s reply.',
   description: [
     'The flow with a `queue` source on the subject runs the request; its final body is the reply, stored in the body (or `resultVar`).',
-    'Fails with 503 when nobody consumes the subject, 504 when no reply comes within `timeout`, and with the consumer’s error when its flow failed. Refused up front, naming the flag, when the platform does not implement request/reply (`queues.requestReply`).',
+    'Fails with status 503 in `vars.error.status` when nobody consumes the subject, 504 when no reply comes within `timeout`, and 502 with the consumer’s error when its flow failed. Refused up front, naming the flag, when the platform does not implement request/reply (`queues.requestReply`).',
   ].join('\n\n'),
   settings: {
     subject: { type: 'string', required: true, description: 'The queue subject.', example: 'prices.quote' },
