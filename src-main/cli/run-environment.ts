@@ -50,7 +50,15 @@ HTTP and logs:
   GCE_METADATA_HOST              metadata server of http-client auth type cloud.
                                  Default: metadata.google.internal
   LOG_LEVEL                      debug, info, warn or error; JSON lines on stdout (warn and
-                                 error on stderr). Default: info`;
+                                 error on stderr). Default: info
+
+Trace export to an OpenTelemetry backend (docs/observability.md; off until an endpoint is set):
+  OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT   OTLP/HTTP receiver. Default: none
+  OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL   http/protobuf or http/json.
+                                 Default: http/protobuf
+  OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG   Default: parentbased_always_on, 1
+  OTEL_SDK_DISABLED (true), OTEL_TRACES_EXPORTER (none)   turn export off
+  and the other standard OTEL_* variables the SDK reads (OTEL_SERVICE_NAME, headers, batching)`;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
