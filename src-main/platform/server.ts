@@ -219,7 +219,9 @@ function requestHandler(
       const match = router.match(req.method ?? 'GET', path);
       if (authorize && !(match.kind === 'route' && match.route.public)) authorize(req);
       if (match.kind === 'none') {
-        throw new ApiError(404, 'route_not_found', `no route ${req.method} ${path.slice(0, 200)} in the delegation API v1; the routes are listed at /v1/openapi.json`);
+        // Spec 1 §1 rule 1: 404 always means the addressed thing is absent, so a route this
+        // server does not have is 501, which the runtime reads as "capability off".
+        throw new ApiError(501, 'route_not_implemented', `no route ${req.method} ${path.slice(0, 200)} in the delegation API v1; the routes are listed at /v1/openapi.json`);
       }
       if (match.kind === 'wrong-method') {
         throw new ApiError(405, 'method_not_allowed', `${path.slice(0, 200)} does not answer ${req.method}; it answers ${match.allow.join(', ')}`, {
