@@ -20,6 +20,7 @@ import { ApiError } from './http/api-error.ts';
 import { bearerAuth } from './http/bearer-auth.ts';
 import { sendError } from './http/http-io.ts';
 import { Router } from './http/router.ts';
+import { parseStrictQuery } from './http/strict-query.ts';
 import { createPlatformInspection, type PlatformInspection } from './inspect/platform-inspection.ts';
 import { Management } from './management/management.ts';
 import { managementRoutes } from './management/management-routes.ts';
@@ -232,7 +233,7 @@ function requestHandler(
       if (!route.enabled) {
         throw new ApiError(501, 'not_implemented', `${route.capability} is switched off on this platform server; the runtime degrades it per its unsupported policy`);
       }
-      const done = route.handle({ req, res, params, query: q === -1 ? noQuery : new URLSearchParams(url.slice(q + 1)) });
+      const done = route.handle({ req, res, params, query: q === -1 ? noQuery : parseStrictQuery(url.slice(q + 1)) });
       if (done) done.catch((err: unknown) => fail(req, res, err));
     } catch (err) {
       fail(req, res, err);
