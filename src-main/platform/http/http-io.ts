@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
 import { badRequest, tooLarge, type ApiError } from './api-error.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -75,13 +76,14 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
 }
 
 /**
- * JSON.parse with an error that says where the text broke but never quotes it: a body may hold
+ * JSON.parse with a nesting limit (shared/bounded-json.ts, MAX_JSON_DEPTH) and an error that says where the text broke but never quotes it: a body may hold
  * a secret, and error messages end up in logs.
  */
 export function parseJsonText(text: string, what: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch (err) {
+    if (err instanceof JsonTooDeepError) throw badRequest('json_too_deep', `${what} is refused: ${err.message}`);
     const position = /position (\d+)/.exec((err as Error).message)?.[1];
     const where = position === undefined ? (text.trim() === '' ? 'it is empty' : 'it ends early or has a stray character') : `it breaks at character ${position}`;
     throw badRequest('invalid_json', `${what} is not valid JSON: ${where}`);

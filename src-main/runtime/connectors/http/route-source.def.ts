@@ -8,7 +8,7 @@ export const routeSourceDef = defineSource({
   type: 'http',
   connectorType: 'http',
   summary: 'Serves a route on an http connector; each request runs the flow and its final message is the response.',
-  description: `The request becomes the message: path parameters, \`method\`, \`query\` (first value per key, always present) and the listed \`headers\` land in \`vars\`; a JSON body in \`body\` (an empty body stays null, malformed JSON answers 400 before the flow runs). A multipart body is decoded into \`body.parts\`.
+  description: `The request becomes the message: path parameters, \`method\`, \`query\` (first value per key, always present) and the listed \`headers\` land in \`vars\`; a JSON body in \`body\` (an empty body stays null, malformed JSON, or JSON nesting arrays and objects deeper than 128 levels, answers 400 before the flow runs). A multipart body is decoded into \`body.parts\`.
 
 The response: the final body as JSON with 200, or raw content \`{contentType, rawData}\` with its own Content-Type; \`vars.httpStatus\` (100–599) overrides the status. A dropped message answers 204, a failed flow 500 \`{error}\` (or the status and body its error chain set), a flow slower than \`timeout\` 504. Other methods than \`methods\` answer 405 with an Allow header; bodies over \`maxBodyBytes\` 413.
 
