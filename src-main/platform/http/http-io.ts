@@ -30,11 +30,21 @@ export function sendError(res: ServerResponse, err: ApiError): void {
 }
 
 /**
- * Reads the whole request body, refusing with 413 as soon as it passes `maxBytes` (from the
- * Content-Length when the client sent one, so an oversized upload is not read at all).
+ * Bytes of an oversized body read and dropped before the 413 is sent. A 413 answered while the
+ * client is still sending, followed by closing the connection, makes the client's kernel reset
+ * it, and most clients then report ECONNRESET/EPIPE instead of the status; once the client has
+ * sent everything, it reads the 413. A body declared or grown past this bound is cut off at once.
+ */
+export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the whole request body, refusing with 413 once it passes `maxBytes` (known from the
+ * Content-Length when the client sent one). An oversized body is never held in memory: it is
+ * read and dropped up to MAX_DISCARD_BYTES, then the 413 goes out, so the client receives it.
  */
 export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxBytes: number) => ApiError = bodyTooLarge): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(refuse(maxBytes));
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) return discardThenRefuse(req, 0, declared > MAX_DISCARD_BYTES, refuse(maxBytes));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -42,15 +52,39 @@ export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxByt
       size += chunk.length;
       if (size > maxBytes) {
         req.off('data', onData);
-        req.resume();
-        reject(refuse(maxBytes));
+        req.off('end', onEnd);
+        chunks.length = 0;
+        discardThenRefuse(req, size, false, refuse(maxBytes)).catch(reject);
         return;
       }
       chunks.push(chunk);
     };
+    const onEnd = (): void => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    req.once('end', onEnd);
     req.once('error', reject);
+  });
+}
+
+/** Drops the rest of the body (up to MAX_DISCARD_BYTES), then rejects with the 413. */
+function discardThenRefuse(req: IncomingMessage, seen: number, cutNow: boolean, error: ApiError): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (cutNow || req.complete) return reject(error);
+    let discarded = seen;
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      discarded += chunk.length;
+      if (discarded > MAX_DISCARD_BYTES) done();
+    };
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
   });
 }
 
