@@ -18,7 +18,7 @@ import { PlatformEventFeed } from './events.ts';
 import { loadFeaturesFile, resolveFeatures, type FeatureOverrides, type Features } from './features.ts';
 import { ApiError } from './http/api-error.ts';
 import { bearerAuth } from './http/bearer-auth.ts';
-import { sendError } from './http/http-io.ts';
+import { bodyIdleTimeouts, sendError } from './http/http-io.ts';
 import { Router } from './http/router.ts';
 import { parseStrictQuery } from './http/strict-query.ts';
 import { createPlatformInspection, type PlatformInspection } from './inspect/platform-inspection.ts';
@@ -54,7 +54,27 @@ export interface PlatformServerOptions {
   onInternalError?: (err: Error, where: string) => void;
   /** How the key of the cluster secret store is kept; default a 0600 key file in `dataDir`. */
   secretKeyProtection?: SecretKeyProtection;
+  /** Deadlines and the connection cap; the defaults suit production (see ConnectionLimits). */
+  limits?: Partial<ConnectionLimits>;
 }
+
+/**
+ * How long a client may take to send a request, and how many connections are served at once.
+ * Only receiving the request is bounded: a long poll, once its request is in, waits as long as
+ * its waitSeconds/timeoutSeconds say (spec 1), whatever these are.
+ */
+export interface ConnectionLimits {
+  /** All request headers must arrive within this (answered 408 by Node otherwise). Default 10 s. */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this, so a body trickled byte by byte is cut. Default 60 s. */
+  requestTimeoutMs: number;
+  /** A body that pauses longer than this between bytes is answered 408 body_timeout. Default 10 s. */
+  bodyIdleTimeoutMs: number;
+  /** Connections open at once; more are closed as they arrive. Default 1000. */
+  maxConnections: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, bodyIdleTimeoutMs: 10_000, maxConnections: 1000 };
 
 export interface PlatformServer {
   /** Base URL of the delegation API, e.g. `http://127.0.0.1:43817` (routes are under /v1). */
@@ -155,9 +175,21 @@ async function serve(
     ...managementRoutes(management, features),
   );
   const authorize = token === undefined ? undefined : bearerAuth(token);
-  const handler = requestHandler(router, authorize, onInternalError);
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  const handler = requestHandler(router, authorize, onInternalError, limits.bodyIdleTimeoutMs);
 
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: (features.queues.maxRequestTimeoutSeconds + 60) * 1000 }, handler);
+  // Node bounds receiving a request only (a long poll whose request is in is not affected), and
+  // checks its deadlines every connectionsCheckingInterval, so that interval is kept well below them.
+  const server = createServer(
+    {
+      keepAliveTimeout: 65_000,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, limits.headersTimeoutMs / 4, limits.requestTimeoutMs / 4)),
+    },
+    handler,
+  );
+  server.maxConnections = limits.maxConnections;
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -204,6 +236,7 @@ function requestHandler(
   router: Router,
   authorize: ((req: IncomingMessage) => void) | undefined,
   onInternalError: (err: Error, where: string) => void,
+  bodyIdleTimeoutMs: number,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const noQuery = new URLSearchParams();
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
@@ -213,6 +246,7 @@ function requestHandler(
     sendError(res, new ApiError(500, 'internal_error', `the platform server failed on ${where}: ${(err as Error).message}`));
   };
   return (req, res) => {
+    bodyIdleTimeouts.set(req, bodyIdleTimeoutMs);
     try {
       const url = req.url ?? '/';
       const q = url.indexOf('?');

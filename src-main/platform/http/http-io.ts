@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
-import { badRequest, tooLarge, type ApiError } from './api-error.ts';
+import { ApiError, badRequest, tooLarge } from './api-error.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -37,6 +37,29 @@ export function sendError(res: ServerResponse, err: ApiError): void {
  */
 export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 
+/** Per request, the longest pause allowed between body bytes (set by the server); 10 s when absent. */
+export const bodyIdleTimeouts = new WeakMap<IncomingMessage, number>();
+
+/**
+ * Calls `onIdle` when no body bytes arrive for the request's idle timeout. The returned `touch`
+ * restarts the wait (call it on every chunk); `stop` ends it.
+ */
+function idleWatch(req: IncomingMessage, onIdle: (ms: number) => void): { touch(): void; stop(): void } {
+  const ms = bodyIdleTimeouts.get(req) ?? 10_000;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(onIdle, ms, ms);
+    timer.unref();
+  };
+  arm();
+  return { touch: arm, stop: () => clearTimeout(timer) };
+}
+
+function bodyStalled(ms: number): ApiError {
+  return new ApiError(408, 'body_timeout', `the request body stalled: no bytes arrived for ${ms / 1000} s; send the body without pauses`, { connection: 'close' });
+}
+
 /**
  * Reads the whole request body, refusing with 413 once it passes `maxBytes` (known from the
  * Content-Length when the client sent one). An oversized body is never held in memory: it is
@@ -48,9 +71,16 @@ export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxByt
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const idle = idleWatch(req, (ms) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      reject(bodyStalled(ms));
+    });
     const onData = (chunk: Buffer): void => {
+      idle.touch();
       size += chunk.length;
       if (size > maxBytes) {
+        idle.stop();
         req.off('data', onData);
         req.off('end', onEnd);
         chunks.length = 0;
@@ -59,10 +89,16 @@ export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxByt
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    const onEnd = (): void => {
+      idle.stop();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
     req.on('data', onData);
     req.once('end', onEnd);
-    req.once('error', reject);
+    req.once('error', (err) => {
+      idle.stop();
+      reject(err);
+    });
   });
 }
 
@@ -71,13 +107,16 @@ function discardThenRefuse(req: IncomingMessage, seen: number, cutNow: boolean, 
   return new Promise((_resolve, reject) => {
     if (cutNow || req.complete) return reject(error);
     let discarded = seen;
+    const idle = idleWatch(req, () => done());
     const done = (): void => {
+      idle.stop();
       req.off('data', onData);
       req.off('end', done);
       req.off('close', done);
       reject(error);
     };
     const onData = (chunk: Buffer): void => {
+      idle.touch();
       discarded += chunk.length;
       if (discarded > MAX_DISCARD_BYTES) done();
     };
