@@ -18,8 +18,9 @@ import { PlatformEventFeed } from './events.ts';
 import { loadFeaturesFile, resolveFeatures, type FeatureOverrides, type Features } from './features.ts';
 import { ApiError } from './http/api-error.ts';
 import { bearerAuth } from './http/bearer-auth.ts';
-import { sendError } from './http/http-io.ts';
+import { bodyIdleTimeouts, sendError } from './http/http-io.ts';
 import { Router } from './http/router.ts';
+import { parseStrictQuery } from './http/strict-query.ts';
 import { createPlatformInspection, type PlatformInspection } from './inspect/platform-inspection.ts';
 import { Management } from './management/management.ts';
 import { managementRoutes } from './management/management-routes.ts';
@@ -53,7 +54,27 @@ export interface PlatformServerOptions {
   onInternalError?: (err: Error, where: string) => void;
   /** How the key of the cluster secret store is kept; default a 0600 key file in `dataDir`. */
   secretKeyProtection?: SecretKeyProtection;
+  /** Deadlines and the connection cap; the defaults suit production (see ConnectionLimits). */
+  limits?: Partial<ConnectionLimits>;
 }
+
+/**
+ * How long a client may take to send a request, and how many connections are served at once.
+ * Only receiving the request is bounded: a long poll, once its request is in, waits as long as
+ * its waitSeconds/timeoutSeconds say (spec 1), whatever these are.
+ */
+export interface ConnectionLimits {
+  /** All request headers must arrive within this (answered 408 by Node otherwise). Default 10 s. */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this, so a body trickled byte by byte is cut. Default 60 s. */
+  requestTimeoutMs: number;
+  /** A body that pauses longer than this between bytes is answered 408 body_timeout. Default 10 s. */
+  bodyIdleTimeoutMs: number;
+  /** Connections open at once; more are closed as they arrive. Default 1000. */
+  maxConnections: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, bodyIdleTimeoutMs: 10_000, maxConnections: 1000 };
 
 export interface PlatformServer {
   /** Base URL of the delegation API, e.g. `http://127.0.0.1:43817` (routes are under /v1). */
@@ -154,9 +175,21 @@ async function serve(
     ...managementRoutes(management, features),
   );
   const authorize = token === undefined ? undefined : bearerAuth(token);
-  const handler = requestHandler(router, authorize, onInternalError);
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  const handler = requestHandler(router, authorize, onInternalError, limits.bodyIdleTimeoutMs);
 
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: (features.queues.maxRequestTimeoutSeconds + 60) * 1000 }, handler);
+  // Node bounds receiving a request only (a long poll whose request is in is not affected), and
+  // checks its deadlines every connectionsCheckingInterval, so that interval is kept well below them.
+  const server = createServer(
+    {
+      keepAliveTimeout: 65_000,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, limits.headersTimeoutMs / 4, limits.requestTimeoutMs / 4)),
+    },
+    handler,
+  );
+  server.maxConnections = limits.maxConnections;
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -203,6 +236,7 @@ function requestHandler(
   router: Router,
   authorize: ((req: IncomingMessage) => void) | undefined,
   onInternalError: (err: Error, where: string) => void,
+  bodyIdleTimeoutMs: number,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const noQuery = new URLSearchParams();
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
@@ -212,6 +246,7 @@ function requestHandler(
     sendError(res, new ApiError(500, 'internal_error', `the platform server failed on ${where}: ${(err as Error).message}`));
   };
   return (req, res) => {
+    bodyIdleTimeouts.set(req, bodyIdleTimeoutMs);
     try {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
@@ -219,7 +254,9 @@ function requestHandler(
       const match = router.match(req.method ?? 'GET', path);
       if (authorize && !(match.kind === 'route' && match.route.public)) authorize(req);
       if (match.kind === 'none') {
-        throw new ApiError(404, 'route_not_found', `no route ${req.method} ${path.slice(0, 200)} in the delegation API v1; the routes are listed at /v1/openapi.json`);
+        // Spec 1 §1 rule 1: 404 always means the addressed thing is absent, so a route this
+        // server does not have is 501, which the runtime reads as "capability off".
+        throw new ApiError(501, 'route_not_implemented', `no route ${req.method} ${path.slice(0, 200)} in the delegation API v1; the routes are listed at /v1/openapi.json`);
       }
       if (match.kind === 'wrong-method') {
         throw new ApiError(405, 'method_not_allowed', `${path.slice(0, 200)} does not answer ${req.method}; it answers ${match.allow.join(', ')}`, {
@@ -230,7 +267,7 @@ function requestHandler(
       if (!route.enabled) {
         throw new ApiError(501, 'not_implemented', `${route.capability} is switched off on this platform server; the runtime degrades it per its unsupported policy`);
       }
-      const done = route.handle({ req, res, params, query: q === -1 ? noQuery : new URLSearchParams(url.slice(q + 1)) });
+      const done = route.handle({ req, res, params, query: q === -1 ? noQuery : parseStrictQuery(url.slice(q + 1)) });
       if (done) done.catch((err: unknown) => fail(req, res, err));
     } catch (err) {
       fail(req, res, err);

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { IntegrationSummary } from '../../shared/studio-api.ts';
 import { isDefinitionFile } from '../runtime/core/load/integration-files.ts';
 import { StudioError } from './studio-error.ts';
+import { containedPath } from './workspace-containment.ts';
 
 /** The small file that names an integration; it is neither a definition nor a resource. */
 export const MANIFEST_FILE = 'integration.json';
@@ -59,13 +60,22 @@ export class Workspace {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
       throw new StudioError(`no integration "${id}" in the workspace ${this.root}`);
     }
-    return dir;
+    // A symlinked integration folder would take every call below it out of the workspace.
+    return containedPath(this.root, dir, `integration "${id}"`);
+  }
+
+  /**
+   * The absolute path of `segments` inside an integration, refused when its real location (any
+   * symbolic link resolved) is outside the workspace. Every file access of the studio goes
+   * through here or fileOf.
+   */
+  pathIn(id: string, ...segments: string[]): string {
+    return containedPath(this.root, join(this.dirOf(id), ...segments), `"${segments.join('/')}" of integration "${id}"`);
   }
 
   /** Absolute definition file paths of an integration, in load order. */
   definitionPaths(id: string): string[] {
-    const dir = this.dirOf(id);
-    return this.summary(id).definitionFiles.map((f) => join(dir, f));
+    return this.summary(id).definitionFiles.map((f) => this.pathIn(id, f));
   }
 
   readFile(id: string, file: string): string {
@@ -93,7 +103,7 @@ export class Workspace {
     if (normalized.split(sep).some((s) => s === '..' || s === '')) {
       throw new StudioError(`"${file}" leaves the integration folder; ".." and empty segments are not allowed`);
     }
-    return join(dir, normalized);
+    return containedPath(this.root, join(dir, normalized), `"${file}" of integration "${id}"`);
   }
 
   private copySamples(samplesDir: string): void {

@@ -90,11 +90,11 @@ describe('routing errors (§7)', () => {
   });
   afterAll(() => platform.close());
 
-  it('answers an unknown route with 404 route_not_found and the error body', async () => {
-    for (const path of ['/v1/nope', '/v2/discovery', '/v1/kv/user', '/v1/discovery/', '/']) {
-      const res = await platform.call('GET', path);
-      expect(res.status, path).toBe(404);
-      expect(res.code).toBe('route_not_found');
+  it('answers an unknown route with 501 route_not_implemented, never 404 (spec 1 §1 rule 1)', async () => {
+    for (const [method, path] of [['GET', '/v1/nope'], ['GET', '/v2/discovery'], ['GET', '/v1/kv/user'], ['GET', '/v1/discovery/'], ['GET', '/'], ['POST', '/v1/queues/a/b/c/d'], ['DELETE', '/v1/unknown/x']]) {
+      const res = await platform.call(method, path);
+      expect(res.status, path).toBe(501);
+      expect(res.code).toBe('route_not_implemented');
       expect(res.message).toContain('/v1/openapi.json');
     }
   });

@@ -118,8 +118,8 @@ describe.concurrent('topic subscriptions (§3.4 state table over HTTP)', () => {
 
   it('has no nack route', async () => {
     const res = await platform.call('POST', '/v1/topics/x/nack', { json: {} });
-    expect(res.status).toBe(404);
-    expect(res.code).toBe('route_not_found');
+    expect(res.status).toBe(501);
+    expect(res.code).toBe('route_not_implemented');
   });
 
   it('ends a receive waiting on a subscription that gets deleted', async () => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, tooLarge, type ApiError } from './api-error.ts';
+import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
+import { ApiError, badRequest, tooLarge } from './api-error.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -29,27 +30,100 @@ export function sendError(res: ServerResponse, err: ApiError): void {
 }
 
 /**
- * Reads the whole request body, refusing with 413 as soon as it passes `maxBytes` (from the
- * Content-Length when the client sent one, so an oversized upload is not read at all).
+ * Bytes of an oversized body read and dropped before the 413 is sent. A 413 answered while the
+ * client is still sending, followed by closing the connection, makes the client's kernel reset
+ * it, and most clients then report ECONNRESET/EPIPE instead of the status; once the client has
+ * sent everything, it reads the 413. A body declared or grown past this bound is cut off at once.
+ */
+export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+/** Per request, the longest pause allowed between body bytes (set by the server); 10 s when absent. */
+export const bodyIdleTimeouts = new WeakMap<IncomingMessage, number>();
+
+/**
+ * Calls `onIdle` when no body bytes arrive for the request's idle timeout. The returned `touch`
+ * restarts the wait (call it on every chunk); `stop` ends it.
+ */
+function idleWatch(req: IncomingMessage, onIdle: (ms: number) => void): { touch(): void; stop(): void } {
+  const ms = bodyIdleTimeouts.get(req) ?? 10_000;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(onIdle, ms, ms);
+    timer.unref();
+  };
+  arm();
+  return { touch: arm, stop: () => clearTimeout(timer) };
+}
+
+function bodyStalled(ms: number): ApiError {
+  return new ApiError(408, 'body_timeout', `the request body stalled: no bytes arrived for ${ms / 1000} s; send the body without pauses`, { connection: 'close' });
+}
+
+/**
+ * Reads the whole request body, refusing with 413 once it passes `maxBytes` (known from the
+ * Content-Length when the client sent one). An oversized body is never held in memory: it is
+ * read and dropped up to MAX_DISCARD_BYTES, then the 413 goes out, so the client receives it.
  */
 export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxBytes: number) => ApiError = bodyTooLarge): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(refuse(maxBytes));
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) return discardThenRefuse(req, 0, declared > MAX_DISCARD_BYTES, refuse(maxBytes));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const idle = idleWatch(req, (ms) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      reject(bodyStalled(ms));
+    });
     const onData = (chunk: Buffer): void => {
+      idle.touch();
       size += chunk.length;
       if (size > maxBytes) {
+        idle.stop();
         req.off('data', onData);
-        req.resume();
-        reject(refuse(maxBytes));
+        req.off('end', onEnd);
+        chunks.length = 0;
+        discardThenRefuse(req, size, false, refuse(maxBytes)).catch(reject);
         return;
       }
       chunks.push(chunk);
     };
+    const onEnd = (): void => {
+      idle.stop();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
     req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    req.once('error', reject);
+    req.once('end', onEnd);
+    req.once('error', (err) => {
+      idle.stop();
+      reject(err);
+    });
+  });
+}
+
+/** Drops the rest of the body (up to MAX_DISCARD_BYTES), then rejects with the 413. */
+function discardThenRefuse(req: IncomingMessage, seen: number, cutNow: boolean, error: ApiError): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (cutNow || req.complete) return reject(error);
+    let discarded = seen;
+    const idle = idleWatch(req, () => done());
+    const done = (): void => {
+      idle.stop();
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      idle.touch();
+      discarded += chunk.length;
+      if (discarded > MAX_DISCARD_BYTES) done();
+    };
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
   });
 }
 
@@ -75,13 +149,14 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
 }
 
 /**
- * JSON.parse with an error that says where the text broke but never quotes it: a body may hold
+ * JSON.parse with a nesting limit (shared/bounded-json.ts, MAX_JSON_DEPTH) and an error that says where the text broke but never quotes it: a body may hold
  * a secret, and error messages end up in logs.
  */
 export function parseJsonText(text: string, what: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch (err) {
+    if (err instanceof JsonTooDeepError) throw badRequest('json_too_deep', `${what} is refused: ${err.message}`);
     const position = /position (\d+)/.exec((err as Error).message)?.[1];
     const where = position === undefined ? (text.trim() === '' ? 'it is empty' : 'it ends early or has a stray character') : `it breaks at character ${position}`;
     throw badRequest('invalid_json', `${what} is not valid JSON: ${where}`);

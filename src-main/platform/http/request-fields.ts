@@ -87,14 +87,24 @@ export function queryLimit(query: URLSearchParams, fallback: number, max: number
   return Math.min(value, max);
 }
 
-/** `X-Object-Version`: an int64 >= 0, absent meaning 0. */
+const INT64_MAX = 9223372036854775807n;
+
+/**
+ * `X-Object-Version`: an int64 >= 0 (spec 1 §2.4), absent meaning 0. Every int64 is valid; one
+ * past 2^53 can never equal a stored version (the server-wide counter stays far below), so
+ * its rounding as a number only ever yields the 409 it deserves. An empty header is a 400:
+ * read as absent it would turn a conditional DELETE into an unconditional one.
+ */
 export function objectVersionHeader(raw: string | string[] | undefined): number {
-  if (raw === undefined || raw === '') return 0;
-  const text = Array.isArray(raw) ? raw[0] : raw;
-  if (!/^\d{1,16}$/.test(text.trim())) {
-    throw badRequest('invalid_version', `X-Object-Version must be an integer >= 0 (0 or absent creates), got "${text.slice(0, 40)}"`);
+  if (raw === undefined) return 0;
+  const text = (Array.isArray(raw) ? raw.join(', ') : raw).trim();
+  if (!/^\d{1,19}$/.test(text) || BigInt(text) > INT64_MAX) {
+    throw badRequest(
+      'invalid_version',
+      `X-Object-Version must be an integer from 0 to ${INT64_MAX} (0 or no header creates), got ${text === '' ? 'an empty header' : `"${text.slice(0, 40)}"`}`,
+    );
   }
-  return Number(text.trim());
+  return Number(text);
 }
 
 /** Optional non-negative integer header, e.g. X-Agent-Iteration. */

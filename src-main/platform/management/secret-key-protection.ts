@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileAtomically } from '../store/atomic-file.ts';
 
 /**
  * How the key of the `flow-secrets` object is kept outside the database. Headless, the default
@@ -90,11 +91,7 @@ export function sealedKeyProtection(sealer: KeySealer, options: SealedKeyOptions
 }
 
 function createOnce(path: string, make: () => Buffer): void {
-  try {
-    writeFileSync(path, make(), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
+  if (!existsSync(path)) createFileAtomically(path, make());
 }
 
 function checkKey(key: Buffer, path: string): Buffer {

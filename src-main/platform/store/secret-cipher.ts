@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileAtomically } from './atomic-file.ts';
 
 export const SECRET_KEY_FILE = 'secret-store.key';
 const FORMAT = 1;
@@ -18,11 +19,7 @@ export class SecretCipher {
 
   static openOrCreate(dataDir: string): SecretCipher {
     const path = join(dataDir, SECRET_KEY_FILE);
-    try {
-      writeFileSync(path, randomBytes(32), { flag: 'wx', mode: 0o600 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
+    createFileAtomically(path, randomBytes(32));
     // A key readable by others is tightened rather than trusted as-is.
     if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
     const key = readFileSync(path);

@@ -21,9 +21,21 @@ export interface Logger {
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** Nesting below which a redacted record is cut: deeper values become TRUNCATED, never passed through. */
+export const REDACT_MAX_DEPTH = 32;
+/** Values (strings, numbers, objects…) one record may hold; the rest become TRUNCATED. */
+export const REDACT_MAX_NODES = 20_000;
+export const TRUNCATED = '[truncated]';
+
 /**
- * Replaces every known secret value in a record before any sink sees it. Secret values are
- * registered when a definition loads its declared `secret: true` variables.
+ * Replaces every known secret value before any sink sees it: the one redactor of logs (stderr
+ * and the records shipped to the platform) and traces (the trace hub and all its sinks). Secret
+ * values are registered when a definition loads its declared `secret: true` variables, and when
+ * `secret()` or a `*_secrets` KV read first yields one.
+ *
+ * Keys are redacted like values, at every depth. A record deeper than REDACT_MAX_DEPTH or with
+ * more than REDACT_MAX_NODES values is truncated there: what the walk does not look at cannot
+ * leave, so the bound never lets an unexamined value through.
  */
 export class SecretRedactor {
   private readonly secrets = new Set<string>();
@@ -44,14 +56,24 @@ export class SecretRedactor {
     return out;
   }
 
-  redactValue(value: unknown, depth = 0): unknown {
+  redactValue(value: unknown): unknown {
     if (this.secrets.size === 0) return value;
+    const budget = { nodes: REDACT_MAX_NODES };
+    return this.walk(value, 0, budget);
+  }
+
+  private walk(value: unknown, depth: number, budget: { nodes: number }): unknown {
+    if (--budget.nodes < 0) return TRUNCATED;
     if (typeof value === 'string') return this.redact(value);
-    if (value === null || typeof value !== 'object' || depth > 16) return value;
-    if (Array.isArray(value)) return value.map((v) => this.redactValue(v, depth + 1));
-    if (value instanceof Uint8Array) return value;
+    if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+    if (depth >= REDACT_MAX_DEPTH) return TRUNCATED;
+    if (Array.isArray(value)) return value.map((v) => this.walk(v, depth + 1, budget));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = this.redactValue(v, depth + 1);
+    for (const [k, v] of Object.entries(value)) {
+      const key = this.redact(k);
+      // defineProperty: a key named __proto__ stays a plain field instead of replacing the prototype.
+      Object.defineProperty(out, key, { value: this.walk(v, depth + 1, budget), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
 }

@@ -29,8 +29,7 @@ export function starterDefinition(flowName: string): string {
 
 /** A flow name from the file name that no other definition file of the integration declares. */
 function freshFlowName(workspace: Workspace, integration: string, file: string): string {
-  const dir = workspace.dirOf(integration);
-  const texts = workspace.summary(integration).definitionFiles.map((f) => readFileSync(join(dir, f), 'utf8'));
+  const texts = workspace.summary(integration).definitionFiles.map((f) => readFileSync(workspace.pathIn(integration, f), 'utf8'));
   const base = file.replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_-]+/g, '-') || 'flow';
   const taken = (name: string): boolean => texts.some((t) => new RegExp(`^\\s+${name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}:`, 'm').test(t));
   let name = base;
@@ -59,16 +58,14 @@ export class DefinitionFiles {
 
   create(integration: string, file: string): IntegrationSummary {
     checkName(file);
-    const dir = this.workspace.dirOf(integration);
-    if (existsSync(join(dir, file))) throw new StudioError(`"${file}" already exists in "${integration}"`);
+    if (existsSync(this.workspace.pathIn(integration, file))) throw new StudioError(`"${file}" already exists in "${integration}"`);
     this.workspace.writeFile(integration, file, starterDefinition(freshFlowName(this.workspace, integration, file)));
     return this.workspace.summary(integration);
   }
 
   rename(integration: string, from: string, to: string): IntegrationSummary {
-    const dir = this.workspace.dirOf(integration);
-    const source = join(dir, checkName(from));
-    const target = join(dir, checkName(to));
+    const source = this.workspace.pathIn(integration, checkName(from));
+    const target = this.workspace.pathIn(integration, checkName(to));
     if (!existsSync(source)) throw new StudioError(`no file "${from}" in integration "${integration}"`);
     if (from === to) return this.workspace.summary(integration);
     if (existsSync(target)) throw new StudioError(`"${to}" already exists in "${integration}"; rename or delete it first`);
@@ -77,7 +74,7 @@ export class DefinitionFiles {
   }
 
   delete(integration: string, file: string): IntegrationSummary {
-    const path = join(this.workspace.dirOf(integration), checkName(file));
+    const path = this.workspace.pathIn(integration, checkName(file));
     if (!existsSync(path)) throw new StudioError(`no file "${file}" in integration "${integration}"`);
     unlinkSync(path);
     return this.workspace.summary(integration);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { DefinitionEdit } from '../../../shared/flow-design.ts';
 import type { RunProblem } from '../../../shared/studio-api.ts';
 import { errorMessage, LoadError } from '../../runtime/core/errors.ts';
@@ -23,7 +22,7 @@ export function validateDefinition(workspace: Workspace, registry: ComponentRegi
     if (!files.includes(edit.file)) throw new StudioError(`"${edit.file}" is not a definition file of "${integration}"; definitions are the .yaml files at its root`);
     byFile.set(edit.file, edit.text);
   }
-  const onDisk = readDefinitions(files.filter((f) => !byFile.has(f)).map((f) => join(dir, f))).map((t) => ({ file: t.file.slice(dir.length + 1), text: t.text }));
+  const onDisk = readDefinitions(files.filter((f) => !byFile.has(f)).map((f) => workspace.pathIn(integration, f))).map((t) => ({ file: t.file.slice(dir.length + 1), text: t.text }));
   // Load order is the sorted file order, as at run time, so duplicate names point the same way.
   const texts = [...onDisk, ...[...byFile].map(([file, text]) => ({ file, text }))].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
   try {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { dirname, join, normalize, sep } from 'node:path';
 import type { ComposerRequest, RequestEnvironments, SavedRequest } from '../../../shared/request-types.ts';
 import { StudioError } from '../studio-error.ts';
+import { containedPath } from '../workspace-containment.ts';
 
 /** The workspace folder holding saved requests and environments. */
 export const REQUESTS_DIR = 'requests';
@@ -15,16 +16,21 @@ const ENVIRONMENTS_FILE = 'environments.json';
 export class SavedRequests {
   private readonly dir: string;
 
-  constructor(workspaceRoot: string) {
+  constructor(private readonly workspaceRoot: string) {
     this.dir = join(workspaceRoot, REQUESTS_DIR);
+  }
+
+  /** `rel` under requests/, refused when a symbolic link takes it out of the workspace. */
+  private inside(rel: string): string {
+    return containedPath(this.workspaceRoot, join(this.dir, rel), `${REQUESTS_DIR}/${rel}`);
   }
 
   list(): SavedRequest[] {
     const out: SavedRequest[] = [];
-    for (const file of jsonFiles(this.dir)) {
+    for (const file of jsonFiles(this.inside('.'))) {
       if (file === ENVIRONMENTS_FILE) continue;
       try {
-        out.push({ file, request: normalizeRequest(JSON.parse(readFileSync(join(this.dir, file), 'utf8')) as ComposerRequest) });
+        out.push({ file, request: normalizeRequest(JSON.parse(readFileSync(this.inside(file), 'utf8')) as ComposerRequest) });
       } catch {
         // A file someone broke by hand is skipped, not fatal; it stays on disk to be fixed.
       }
@@ -50,7 +56,7 @@ export class SavedRequests {
 
   environments(): RequestEnvironments {
     try {
-      const parsed = JSON.parse(readFileSync(join(this.dir, ENVIRONMENTS_FILE), 'utf8')) as RequestEnvironments;
+      const parsed = JSON.parse(readFileSync(this.inside(ENVIRONMENTS_FILE), 'utf8')) as RequestEnvironments;
       const environments = Array.isArray(parsed.environments)
         ? parsed.environments.filter((e) => e && typeof e.name === 'string').map((e) => ({ name: e.name, vars: stringMap(e.vars) }))
         : [];
@@ -68,7 +74,7 @@ export class SavedRequests {
         .map((e) => ({ name: e.name.trim(), vars: stringMap(e.vars) })),
     };
     mkdirSync(this.dir, { recursive: true });
-    writeAtomically(join(this.dir, ENVIRONMENTS_FILE), JSON.stringify(clean, null, 2) + '\n');
+    writeAtomically(this.inside(ENVIRONMENTS_FILE), JSON.stringify(clean, null, 2) + '\n');
     return clean;
   }
 
@@ -79,7 +85,7 @@ export class SavedRequests {
     const rel = normalize(file);
     if (rel.split(sep).some((s) => s === '..' || s === '' || s.startsWith('.'))) throw new StudioError(`"${file}" leaves the ${REQUESTS_DIR}/ folder`);
     if (rel === ENVIRONMENTS_FILE) throw new StudioError(`${ENVIRONMENTS_FILE} holds the environments, not a request`);
-    return { rel: rel.split(sep).join('/'), abs: join(this.dir, rel) };
+    return { rel: rel.split(sep).join('/'), abs: this.inside(rel) };
   }
 }
 

@@ -31,8 +31,8 @@ export function previewImport(workspace: Workspace, integration: string, base64:
 export function importBundle(workspace: Workspace, integration: string, base64: string): BundleImportPreview {
   const { files } = readBundle(integration, base64);
   const preview = plan(workspace, integration, files);
-  const dir = join(workspace.root, integration);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(workspace.root, integration), { recursive: true });
+  workspace.dirOf(integration); // refuses a symlinked integration folder before anything is written
   const content = new Map<string, Buffer>([
     ...files.definitions.map((d): [string, Buffer] => [d.file, d.content]),
     ...files.resources.map((r): [string, Buffer] => [`${r.kind}/${r.name}`, r.content]),
@@ -41,7 +41,7 @@ export function importBundle(workspace: Workspace, integration: string, base64: 
   const ordered = [...preview.entries].sort((a, b) => Number(a.area === 'definition') - Number(b.area === 'definition'));
   for (const e of ordered) {
     if (e.change === 'create' || e.change === 'overwrite') workspace.writeFile(integration, e.path, content.get(e.path)!.toString('utf8'));
-    else if (e.change === 'remove') unlinkSync(join(dir, ...e.path.split('/')));
+    else if (e.change === 'remove') unlinkSync(workspace.pathIn(integration, ...e.path.split('/')));
   }
   return preview;
 }
@@ -69,6 +69,7 @@ function readBundle(integration: string, base64: string): { files: IntegrationFi
 
 function plan(workspace: Workspace, integration: string, files: IntegrationFiles): BundleImportPreview {
   const exists = existsSync(join(workspace.root, integration)) && statSync(join(workspace.root, integration)).isDirectory();
+  if (exists) workspace.dirOf(integration); // a symlinked integration folder is refused, not previewed
   const current = new Map<string, Buffer>();
   if (exists) {
     const working = workingCopyFiles(workspace, integration);

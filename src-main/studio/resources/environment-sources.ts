@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Binding, EnvironmentTarget, EnvironmentView } from '../../../shared/resource-types.ts';
 import type { Management } from '../../platform/index.ts';
 import type { Workspace } from '../workspace.ts';
@@ -31,10 +30,9 @@ export function environmentView(ctx: EnvironmentContext, target: EnvironmentTarg
 
 function workingCopyView(ctx: EnvironmentContext, integration: string, target: EnvironmentTarget): EnvironmentView {
   const { workspace } = ctx;
-  const dir = workspace.dirOf(integration);
-  const definitions = workspace.summary(integration).definitionFiles.map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
+  const definitions = workspace.summary(integration).definitionFiles.map((file) => ({ file, text: readFileSync(workspace.pathIn(integration, file), 'utf8') }));
   const names = envResourceNames(workspace, integration);
-  const envFiles: EnvFileText[] = names.map((name) => ({ name, text: readFileSync(join(dir, 'env', ...name.split('/')), 'utf8') }));
+  const envFiles: EnvFileText[] = names.map((name) => ({ name, text: readFileSync(workspace.pathIn(integration, 'env', ...name.split('/')), 'utf8') }));
   const bindings = ctx.runBindings(integration);
   const declared = readDeclaredEnv(definitions);
   const resolved = resolveEnvironment({

@@ -21,11 +21,10 @@ export class ResourceFiles {
 
   /** Env resources first, each kind in path order (the declared order of a folder). */
   list(integration: string): ResourceEntry[] {
-    const dir = this.workspace.dirOf(integration);
     const out: ResourceEntry[] = [];
     for (const kind of RESOURCE_KINDS) {
-      for (const name of namesIn(join(dir, kind))) {
-        const st = statSync(join(dir, kind, ...name.split('/')));
+      for (const name of namesIn(this.workspace.pathIn(integration, kind))) {
+        const st = statSync(this.workspace.pathIn(integration, kind, ...name.split('/')));
         out.push({ kind, name, file: `${kind}/${name}`, bytes: st.size, updatedAt: Math.round(st.mtimeMs) });
       }
     }
@@ -44,10 +43,9 @@ export class ResourceFiles {
     checkKind(kind);
     const rules = nameOnly(name);
     if (!rules.ok) return rules;
-    const dir = this.workspace.dirOf(integration);
     for (const k of RESOURCE_KINDS) {
       if (name === except) continue;
-      const path = join(dir, k, ...name.split('/'));
+      const path = this.workspace.pathIn(integration, k, ...name.split('/'));
       if (!existsSync(path)) continue;
       if (statSync(path).isDirectory()) {
         return { ok: false, code: 'resource_name_is_folder', message: `"${name}" is a folder of ${k} resources in "${integration}"; name a file inside it, e.g. "${name}/welcome.txt"` };
@@ -63,7 +61,7 @@ export class ResourceFiles {
     for (let i = 1; i < segments.length; i++) {
       const prefix = segments.slice(0, i).join('/');
       for (const k of RESOURCE_KINDS) {
-        const path = join(dir, k, ...segments.slice(0, i));
+        const path = this.workspace.pathIn(integration, k, ...segments.slice(0, i));
         if (existsSync(path) && statSync(path).isFile()) {
           return { ok: false, code: 'resource_name_under_file', message: `"${prefix}" is already a ${k} resource, so it cannot also be a folder; choose another name` };
         }
@@ -111,7 +109,7 @@ export class ResourceFiles {
   private pathOf(integration: string, kind: ResourceKind, name: string): string {
     checkKind(kind);
     this.refuse(nameOnly(name));
-    return join(this.workspace.dirOf(integration), kind, ...name.split('/'));
+    return this.workspace.pathIn(integration, kind, ...name.split('/'));
   }
 
   private refuse(check: ResourceNameCheck): void {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
 import type { IntegrationFiles, Management } from '../../platform/index.ts';
 import type { Workspace } from '../workspace.ts';
 import { namesIn, RESOURCE_KINDS } from './resource-files.ts';
@@ -11,17 +10,16 @@ import { namesIn, RESOURCE_KINDS } from './resource-files.ts';
  * workspace folder, which stays the truth.
  */
 export function workingCopyFiles(workspace: Workspace, integration: string): IntegrationFiles {
-  const dir = workspace.dirOf(integration);
-  const definitions = workspace.summary(integration).definitionFiles.map((file) => ({ file, content: readFileSync(join(dir, file)) }));
+  const definitions = workspace.summary(integration).definitionFiles.map((file) => ({ file, content: readFileSync(workspace.pathIn(integration, file)) }));
   const resources = RESOURCE_KINDS.flatMap((kind) =>
-    namesIn(join(dir, kind)).map((name) => ({ kind, name, content: readFileSync(join(dir, kind, ...name.split('/'))) })),
+    namesIn(workspace.pathIn(integration, kind)).map((name) => ({ kind, name, content: readFileSync(workspace.pathIn(integration, kind, ...name.split('/'))) })),
   );
   return { definitions, resources };
 }
 
 /** The env resources a studio run folds in, in declared order. */
 export function envResourceNames(workspace: Workspace, integration: string): string[] {
-  return namesIn(join(workspace.dirOf(integration), 'env'));
+  return namesIn(workspace.pathIn(integration, 'env'));
 }
 
 /**

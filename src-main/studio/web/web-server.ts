@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
 import { studioContentSecurityPolicy } from '../../../shared/content-security-policy.ts';
 import { studioWeb } from '../../../shared/studio-api.ts';
 import type { StudioBackend } from '../studio-backend.ts';
@@ -100,8 +101,14 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
     } catch (err) {
       return json(res, 400, { ok: false, error: err instanceof Error ? err.message : String(err) });
     }
+    let name: string;
+    try {
+      name = decodeURIComponent(method);
+    } catch {
+      return json(res, 400, { ok: false, error: `the call name "${method.slice(0, 80)}" is not valid percent-encoding; call ${studioWeb.callPrefix}<method name>` });
+    }
     const args = body && typeof body === 'object' ? (body as { args?: unknown }).args : undefined;
-    const result = await dispatchStudioCall(options.backend.api, decodeURIComponent(method), args ?? []);
+    const result = await dispatchStudioCall(options.backend.api, name, args ?? []);
     json(res, result.ok ? 200 : 400, result);
   }
 
@@ -158,9 +165,9 @@ function readJson(req: IncomingMessage): Promise<unknown> {
     req.on('end', () => {
       try {
         const raw = Buffer.concat(chunks).toString('utf8');
-        resolve(raw === '' ? {} : JSON.parse(raw));
-      } catch {
-        reject(new Error('request body is not JSON'));
+        resolve(raw === '' ? {} : parseBoundedJson(raw));
+      } catch (err) {
+        reject(new Error(err instanceof JsonTooDeepError ? `request body is refused: ${err.message}` : 'request body is not JSON'));
       }
     });
     req.on('error', reject);

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { JsonTooDeepError, parseBoundedJson } from '../../../../shared/bounded-json.ts';
 import { BadRequestError } from './bad-request.ts';
 import { decodeMultipart, isMultipart } from './multipart-body.ts';
 
@@ -31,8 +32,9 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, rawBody
   if (rawBody) return { contentType: contentType ?? 'application/octet-stream', rawData: raw };
   const text = raw.toString('utf8');
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch (err) {
+    if (err instanceof JsonTooDeepError) throw new BadRequestError(`JSON body too deeply nested: ${err.message}; the limit is ${err.limit} levels`);
     if (text.trim() === '') return null;
     throw new BadRequestError(`malformed JSON body: ${(err as Error).message}; send JSON, or set rawBody: true on the route to accept other content`);
   }

@@ -1,0 +1,34 @@
+import { badRequest } from './api-error.ts';
+
+const MALFORMED_PERCENT = /%(?![0-9A-Fa-f]{2})/;
+const NOT_URL_TEXT = /[^\x21-\x7e]/;
+
+/**
+ * Parses a query string like URLSearchParams, but refuses what URLSearchParams silently
+ * repairs: malformed percent-encoding and bytes that are not valid UTF-8. URLSearchParams turns
+ * both `%FF` and `%FE` into U+FFFD, so two different keys would address one KV entry (and the
+ * same for `name`, `userId`…); here either is a 400 naming the parameter.
+ */
+export function parseStrictQuery(raw: string): URLSearchParams {
+  const query = new URLSearchParams();
+  if (raw === '') return query;
+  for (const pair of raw.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawName = eq === -1 ? pair : pair.slice(0, eq);
+    const name = decodeComponent(rawName, undefined);
+    query.append(name, eq === -1 ? '' : decodeComponent(pair.slice(eq + 1), name));
+  }
+  return query;
+}
+
+function decodeComponent(text: string, name: string | undefined): string {
+  const what = name === undefined ? `the query parameter name "${text.slice(0, 80)}"` : `the query parameter "${name.slice(0, 80)}"`;
+  if (NOT_URL_TEXT.test(text)) throw badRequest('invalid_query', `${what} has a character that is not percent-encoded; percent-encode the UTF-8 bytes of the value`);
+  if (MALFORMED_PERCENT.test(text)) throw badRequest('invalid_query', `${what} is not valid percent-encoding: a % must be followed by two hex digits`);
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw badRequest('invalid_query', `${what} is not valid UTF-8 once percent-decoded; percent-encode the UTF-8 bytes of the value`);
+  }
+}
