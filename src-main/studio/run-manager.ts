@@ -198,6 +198,9 @@ export class RunManager {
   private async load(id: string, entry: Entry): Promise<Live> {
     const { workspace, platform, feed, registry } = this.opts;
     const dir = workspace.dirOf(id);
+    // The resource folders are read whole below (mirrored to the platform, env files folded in):
+    // refuse them when a symbolic link takes them out of the workspace.
+    for (const kind of ['env', 'template']) workspace.pathIn(id, kind);
     platform.mirrorResources?.(dir);
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
     const run = this.opts.runEnvironment?.(id) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };

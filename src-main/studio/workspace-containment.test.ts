@@ -127,8 +127,13 @@ describe('every StudioApi call that touches files stays inside the workspace', (
     await refuses(() => api.validateDefinition('escape', []));
   });
 
-  it('startIntegration refuses a symlinked integration', async () => {
+  it('startIntegration refuses a symlinked integration and a symlinked resource folder', async () => {
     await refuses(() => api.startIntegration('escape'));
+    // Refused at load: the run fails naming why, instead of mirroring the outside folder to the platform.
+    const state = await api.startIntegration('tlink');
+    expect(state.status).toBe('failed');
+    expect(JSON.stringify(state)).toMatch(OUTSIDE);
+    expect(JSON.stringify(state)).not.toContain(OUTSIDE_TEXT);
   });
 
   it('environmentView refuses a symlinked integration and never reads a resource link', async () => {
