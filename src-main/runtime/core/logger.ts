@@ -71,8 +71,10 @@ export class SecretRedactor {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const key = this.redact(k);
-      // defineProperty: a key named __proto__ stays a plain field instead of replacing the prototype.
-      Object.defineProperty(out, key, { value: this.walk(v, depth + 1, budget), enumerable: true, writable: true, configurable: true });
+      const walked = this.walk(v, depth + 1, budget);
+      // A key named __proto__ stays a plain field instead of replacing the prototype.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: walked, enumerable: true, writable: true, configurable: true });
+      else out[key] = walked;
     }
     return out;
   }
