@@ -55,7 +55,9 @@ const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connectio
  * connector's credential, default headers, the response cap, retry on 429 and the GET cache.
  */
 export class HttpClientConnector implements Connector {
-  private agent: Agent | undefined;
+  private agent: Dispatcher | undefined;
+  /** False while a sandbox's dispatcher stands in; its owner closes it. */
+  private ownsAgent = true;
   private auth: AuthStrategy | undefined;
   private readonly origin: string;
   private readonly basePath: string;
@@ -89,7 +91,9 @@ export class HttpClientConnector implements Connector {
     ];
     if (problems.length) throw new Error(problems.join('; '));
     const pool = withFieldDefaults(httpClientDef.settings.pool.fields, this.s.pool);
-    this.agent = new Agent({
+    const sandboxed = this.ctx.host.sandbox?.outboundHttp?.(this.name, 'http-client');
+    this.ownsAgent = sandboxed === undefined;
+    this.agent = sandboxed ?? new Agent({
       // Every request goes to the one origin of baseURL, so both idle limits bound that pool.
       connections: Math.min(pool.maxIdleConns, pool.maxIdleConnsPerHost),
       // undici: pipelining 0 closes each connection after its response.
@@ -110,7 +114,7 @@ export class HttpClientConnector implements Connector {
   async stop(): Promise<void> {
     const agent = this.agent;
     this.agent = undefined;
-    await agent?.close();
+    if (this.ownsAgent) await agent?.close();
   }
 
   describe(): Record<string, unknown> {
