@@ -148,12 +148,19 @@ function stoppedAt(steps: TraceEvent[]): string | undefined {
 
 /** The last step that changed the value at `path` of the body or vars: where actual went its own way. */
 function divergedAt(steps: TraceEvent[], root: 'body' | 'vars', path: JsonPath): string | undefined {
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const e = steps[i];
+  const changed = (e: TraceEvent): boolean => {
     const before = valueAt((e.input as Record<string, unknown> | undefined)?.[root], path);
     const after = valueAt((e.output as Record<string, unknown> | undefined)?.[root], path);
-    if (e.output !== undefined && JSON.stringify(before) !== JSON.stringify(after)) return stepLabel(e);
+    return e.output !== undefined && JSON.stringify(before) !== JSON.stringify(after);
+  };
+  let found: TraceEvent | undefined;
+  // A switch or lock reports after the steps inside it: look inside the last changer for the step that did it.
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const e = steps[i];
+    if (found && !e.step?.startsWith(`${found.step}.`)) continue;
+    if (changed(e)) found = e;
   }
+  if (found) return stepLabel(found);
   return steps.length ? 'no step changed it: it came with the input' : undefined;
 }
 
