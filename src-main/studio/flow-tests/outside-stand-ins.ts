@@ -1,5 +1,5 @@
 import { EJSON, ObjectId } from 'bson';
-import { MockAgent, type Dispatcher } from 'undici';
+import { MockAgent, type Dispatcher, type Interceptable } from 'undici';
 import type { DocstoreStandIn, RuntimeSandbox } from '../../runtime/core/sandbox.ts';
 import type { Settings } from '../../runtime/core/component.ts';
 import type { FlowTestSettings } from './test-file-loader.ts';
@@ -37,7 +37,14 @@ export function standInsFor(stubs: FlowTestSettings['stubs'], listen: RuntimeSan
     const agent = new MockAgent({ connections: 1 });
     agent.disableNetConnect();
     agents.push(agent);
-    for (const route of routes ?? []) addRoute(agent, route, (call) => calls.push({ ...call, via }));
+    // MockAgent consults one pool per origin: the exact origin's if it has one, else the first
+    // matcher's. So a stub for any origin is added to the any-origin pool and to every named one.
+    const origins = [...new Set((routes ?? []).flatMap((r) => (r.origin ? [r.origin.replace(/\/+$/, '')] : [])))];
+    const anyOrigin = agent.get(() => true);
+    for (const route of routes ?? []) {
+      const pools = route.origin ? [agent.get(route.origin.replace(/\/+$/, ''))] : [anyOrigin, ...origins.map((o) => agent.get(o))];
+      for (const pool of pools) addRoute(pool, route, (call) => calls.push({ ...call, via }));
+    }
     return (): Dispatcher => agent;
   };
   const httpAgent = agentFor('http-client', stubs?.http);
@@ -56,9 +63,8 @@ export function standInsFor(stubs: FlowTestSettings['stubs'], listen: RuntimeSan
   };
 }
 
-function addRoute(agent: MockAgent, route: HttpStub, record: (call: Omit<OutboundCall, 'via'>) => void): void {
+function addRoute(pool: Interceptable, route: HttpStub, record: (call: Omit<OutboundCall, 'via'>) => void): void {
   const wantsQuery = route.path.includes('?');
-  const pool = agent.get(route.origin ? (o: string) => o === route.origin!.replace(/\/+$/, '') : () => true);
   const interceptor = pool.intercept({
     method: route.method,
     path: (p: string) => (wantsQuery ? p === route.path : p.split('?')[0] === route.path),
