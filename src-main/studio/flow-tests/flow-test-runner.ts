@@ -40,7 +40,12 @@ const SETTLE_MS = 5000;
  * outbound calls answered by the test's stubs, the input sent, then every expectation checked.
  * Everything is torn down before it returns, whatever happened.
  */
-export async function runFlowTest(test: FlowTest, integrationDir: string): Promise<FlowTestResult> {
+export interface RunFlowTestOptions {
+  /** `live` lets outbound HTTP, notes and docstore calls through (a re-run that asks for it); default stubbed. */
+  outbound?: 'stubbed' | 'live';
+}
+
+export async function runFlowTest(test: FlowTest, integrationDir: string, options: RunFlowTestOptions = {}): Promise<FlowTestResult> {
   const started = performance.now();
   const events: TraceEvent[] = [];
   const logs: LogRecord[] = [];
@@ -57,6 +62,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string): Promi
   const dataDir = mkdtempSync(join(tmpdir(), 'flow-test-'));
   const token = randomBytes(24).toString('base64url');
   const standIns = standInsFor(test.stubs, { host: '127.0.0.1', port: 0 });
+  const sandbox = options.outbound === 'live' ? { listen: standIns.sandbox.listen } : standIns.sandbox;
   const platformEvents: PlatformEvent[] = [];
   let platform: PlatformServer | undefined;
   let runtime: Runtime | undefined;
@@ -80,7 +86,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string): Promi
     closeServices = () => services.close();
     const env = await foldEnvResources(base, services.resources, envFilesIn(integrationDir));
     try {
-      runtime = Runtime.load(readDefinitions(definitionFilesIn(integrationDir)), { registry, env, log, redactor, services, sandbox: standIns.sandbox });
+      runtime = Runtime.load(readDefinitions(definitionFilesIn(integrationDir)), { registry, env, log, redactor, services, sandbox });
     } catch (err) {
       if (err instanceof LoadError) return result([{ what: 'definition', message: `the definition does not load:\n${err.message}` }]);
       throw err;
