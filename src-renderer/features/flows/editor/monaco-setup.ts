@@ -1,6 +1,7 @@
 import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import { configureMonacoYaml, type JSONSchema, type MonacoYaml } from 'monaco-yaml';
+import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker';
 import YamlWorker from './yaml.worker.ts?worker';
 import flowTestSchema from '../../../../shared/flow-test.schema.json' with { type: 'json' };
 
@@ -11,7 +12,8 @@ import flowTestSchema from '../../../../shared/flow-test.schema.json' with { typ
  */
 globalThis.MonacoEnvironment = {
   getWorker(_moduleId: string, label: string): Worker {
-    return label === 'yaml' ? new YamlWorker() : new EditorWorker();
+    // JSON: the re-run message editor validates against its schema in this worker.
+    return label === 'yaml' ? new YamlWorker() : label === 'json' ? new JsonWorker() : new EditorWorker();
   },
 };
 

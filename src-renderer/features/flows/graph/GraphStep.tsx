@@ -10,6 +10,8 @@ export interface GraphContext {
   last: LastRun | undefined;
   select(span: Span): void;
   showFlow(name: string): void;
+  /** Times the last run of the integration's flow tests went through each step, by step path. */
+  coverage?: ReadonlyMap<string, number>;
 }
 
 /** A list of steps top to bottom, each joined to the next. */
@@ -48,6 +50,7 @@ export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineS
           </span>
           {step.detail && !step.flowRef ? <span className="node-detail">{step.detail}</span> : null}
           <Counts counts={counts} />
+          <TestCoverage hits={ctx.coverage?.get(step.path)} covered={ctx.coverage !== undefined} />
         </button>
         {step.flowRef ? (
           <button type="button" className="link flow-link" onClick={() => ctx.showFlow(step.flowRef!)} aria-label={`Show flow ${step.flowRef}`}>
@@ -75,5 +78,19 @@ function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean;
       </button>
       <GraphChain steps={branch.steps} ctx={ctx} empty={branch.kind === 'default' ? 'passes the message on' : 'no steps'} />
     </div>
+  );
+}
+
+/** Whether the flow tests went through a step (after the Tests panel ran them). */
+function TestCoverage({ hits, covered }: { hits: number | undefined; covered: boolean }) {
+  if (!covered) return null;
+  return hits ? (
+    <span className="coverage-badge covered" title="the flow tests went through this step">
+      tested ×{hits}
+    </span>
+  ) : (
+    <span className="coverage-badge uncovered" title="no flow test went through this step">
+      not tested
+    </span>
   );
 }
