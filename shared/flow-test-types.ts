@@ -83,7 +83,7 @@ export interface RerunInput {
   step: number;
   body: unknown;
   vars: Record<string, unknown>;
-  /** Answer outbound HTTP from the recorded calls (status per call) instead of sending it. */
+  /** Answer outbound HTTP from the recorded calls (status and body per call) instead of sending it. */
   stubOutbound: boolean;
 }
 

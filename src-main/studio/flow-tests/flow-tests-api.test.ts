@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudioHarness, type StudioHarness } from '../testing/studio-harness.ts';
@@ -22,13 +24,36 @@ flows:
           body: '{"customer": body.customer, "lineTotals": vars.lines}'
 `;
 
+const CATALOG = (base: string) => `
+connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+  catalog: {type: http-client, baseURL: '${base}/v2'}
+flows:
+  price:
+    source: {type: http, path: '/price/{id}', methods: [GET]}
+    steps:
+      - name: lookup
+        rest: {connector: catalog, path: /items, query: {id: vars.id}}
+      - name: answer
+        set: {body: '{"id": vars.id, "price": body.price * 2.0}'}
+`;
+
 let h: StudioHarness;
+let upstream: Server;
 beforeAll(async () => {
-  h = await startStudioHarness({ orders: { 'orders.yaml': ORDERS } });
+  upstream = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ price: 21, from: req.url }));
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  h = await startStudioHarness({ orders: { 'orders.yaml': ORDERS }, catalog: { 'catalog.yaml': CATALOG(base) } });
   await h.backend.api.startIntegration('orders');
+  await h.backend.api.startIntegration('catalog');
 });
 afterAll(async () => {
   await h?.close();
+  upstream?.close();
 });
 const api = () => h.backend.api;
 const url = () => h.states.filter((s) => s.integration === 'orders' && s.status === 'running').at(-1)!.routes[0].url;
@@ -85,6 +110,28 @@ describe('a run saved as a test', () => {
       { what: 'response.body', message: 'differs at body.lineTotals[0]', diff: expect.stringContaining('-     10\n+     20'), step: 'flows.price-order.steps[2] (answer)' },
     ]);
     writeFileSync(file, ORDERS);
+  });
+});
+
+describe('a run with outbound calls saved as a test', () => {
+  it('records the calls as stubs with their status and body, so the test and a stubbed re-run pass with the upstream gone', async () => {
+    const url = h.states.filter((s) => s.integration === 'catalog' && s.status === 'running').at(-1)!.routes[0].url.replace('{id}', 'lamp');
+    const entry = await api().sendRequest({ id: 'req-catalog', method: 'GET', url, headers: [], body: { kind: 'none' }, target: { integration: 'catalog', flow: 'price', route: '/price/{id}' } });
+    expect(JSON.parse(entry.response.body.text!)).toEqual({ id: 'lamp', price: 42 });
+    const saved = await api().saveRunAsTest({ runId: entry.runId!, name: 'prices from the catalog', keep: ['status', 'body', 'calls'] });
+    const text = readFileSync(join(h.workspaceDir, 'catalog', saved.file), 'utf8');
+    expect(text).toContain('path: /v2/items?id=lamp');
+    expect(text).toMatch(/body:\n\s+price: 21\n\s+from: \/v2\/items\?id=lamp/);
+
+    await new Promise<void>((r) => upstream.close(() => r()));
+    const run = await api().runFlowTests({ integration: 'catalog' });
+    expect(run.results.map((r) => [r.name, r.passed, r.failures])).toEqual([['prices from the catalog', true, []]]);
+
+    const detail = (await api().runDetail(entry.runId!))!;
+    const lookup = detail.steps.find((s) => s.name === 'lookup')!;
+    const rerun = await api().rerunFromStep({ runId: entry.runId!, step: lookup.index, body: null, vars: { id: 'lamp' }, stubOutbound: true });
+    expect(rerun.outcome).toBe('completed');
+    expect((await api().runDetail(rerun.runId))!.output!.body).toEqual({ id: 'lamp', price: 42 });
   });
 });
 

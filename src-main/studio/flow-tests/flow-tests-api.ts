@@ -107,7 +107,7 @@ export function flowTestsApi(o: FlowTestsApiOptions): FlowTestsApi {
       const dir = o.workspace.dirOf(summary.integration);
       if (!existsSync(dir)) throw new StudioError(`integration ${summary.integration} is not in the workspace any more`);
       const http = detail.calls.filter((c) => c.kind === 'http' && typeof c.detail?.url === 'string' && typeof c.detail?.method === 'string');
-      const stubs = input.stubOutbound ? { http: http.map((c) => stubOfCall(c.detail as { url: string; method: string }, c.status)) } : undefined;
+      const stubs = input.stubOutbound ? { http: http.map((c) => stubOfCall(c.detail as Parameters<typeof stubOfCall>[0], c.status)) } : undefined;
       const test = {
         name: `re-run of ${input.runId}`,
         file: join(dir, 're-run'),

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMap, parseDocument, stringify } from 'yaml';
+import { Document, isMap, parseDocument, stringify } from 'yaml';
 import type { SaveRunAsTestInput, SavedTestView } from '../../../shared/flow-test-types.ts';
 import type { BodyView, CaptureDetail } from '../../../shared/request-types.ts';
 import type { RunSummary } from '../../../shared/trace-types.ts';
@@ -25,7 +25,7 @@ export interface RunAsTestContext {
 
 /**
  * Writes a stored run as a flow test: the input as a fixture file (`fixtures/<test>.json`,
- * credentials redacted), the outbound HTTP calls it made as stubs (method, path, recorded status),
+ * credentials redacted), the outbound HTTP calls it made as stubs (method, path, recorded status and body),
  * and the observed result as the assertions the user kept. Adds to `<flow>.test.yaml` (or the file
  * named), refusing a name the file already has, and checks the result loads like any test file.
  */
@@ -58,7 +58,7 @@ export function testFromRun(c: RunAsTestContext): SavedTestView {
   if (http.length > 0) {
     test.stubs = {
       http: http.map((x) => {
-        const { delay: _delay, ...stub } = stubOfCall(x.detail as { url: string; method: string }, x.status);
+        const { delay: _delay, ...stub } = stubOfCall(x.detail as Parameters<typeof stubOfCall>[0], x.status);
         return stub;
       }),
     };
@@ -85,7 +85,9 @@ export function testFromRun(c: RunAsTestContext): SavedTestView {
 
   const dir = workspace.dirOf(summary.integration);
   const existing = existsSync(join(dir, file)) ? workspace.readFile(summary.integration, file) : undefined;
-  const doc = parseDocument(existing ?? `# Flow tests of ${summary.integration} (see docs/testing.md).\ntests: {}\n`);
+  // A new file is block-style YAML like a hand-written one, under a line saying what it is.
+  const doc: Document = existing?.trim() ? parseDocument(existing) : new Document({ tests: {} });
+  if (!existing?.trim()) doc.commentBefore = ` Flow tests of ${summary.integration} (see docs/testing.md).`;
   const tests = doc.get('tests', true);
   if (isMap(tests) && tests.has(name)) throw new StudioError(`${file} already has a test named "${name}"; pick another name`);
   if (!isMap(tests)) doc.set('tests', doc.createNode({}));
@@ -114,8 +116,31 @@ function bodyFields(view: BodyView, headers: Record<string, string>): Record<str
   return {};
 }
 
-/** A recorded call as a stub: the same method and path answered with the recorded status (bodies are not recorded). */
-export function stubOfCall(call: { url: string; method: string }, status: number | undefined) {
+/**
+ * A recorded call as a stub: the same method, origin and path answered with the recorded status
+ * and, when the trace kept it (text up to 64 KiB), the recorded body and content type.
+ */
+export function stubOfCall(call: { url: string; method: string; response?: { contentType?: string; body?: string } }, status: number | undefined) {
   const url = new URL(call.url);
-  return { method: call.method.toUpperCase(), origin: url.origin, path: url.pathname + url.search, status: status ?? 200, delay: 0 } as const;
+  const stub: { method: string; origin: string; path: string; status: number; delay: number; headers?: Record<string, string>; body?: unknown } = {
+    method: call.method.toUpperCase(),
+    origin: url.origin,
+    path: url.pathname + url.search,
+    status: status ?? 200,
+    delay: 0,
+  };
+  const recorded = call.response;
+  if (recorded?.body !== undefined && recorded.body !== '') {
+    let body: unknown = recorded.body;
+    if (/json/i.test(recorded.contentType ?? '')) {
+      try {
+        body = JSON.parse(recorded.body);
+      } catch {
+        // Kept as the exact text.
+      }
+    }
+    stub.body = body;
+    if (recorded.contentType && typeof body === 'string') stub.headers = { 'content-type': recorded.contentType };
+  }
+  return stub;
 }

@@ -63,7 +63,7 @@ export function SaveAsTest({ run }: { run: RunSummary }) {
           </label>
         ))}
       </fieldset>
-      <p className="muted">The input is written as a fixture with credentials redacted; outbound calls become stubs with their recorded status.</p>
+      <p className="muted">The input is written as a fixture with credentials redacted; outbound calls become stubs answering with their recorded status and body.</p>
       <div className="row">
         <button type="submit" disabled={busy || name.trim() === ''}>
           Save test

@@ -136,7 +136,7 @@ export class HttpClientConnector implements Connector {
     const tally: Tally = { url: '', attempts: 0, cached: false };
     const startedAt = Date.now();
     const t0 = performance.now();
-    const report = (status: number | undefined, error: string | undefined): void => {
+    const report = (status: number | undefined, error: string | undefined, res?: InboundResponse): void => {
       hub.span({
         kind: 'http',
         flow: caller.run.flowName,
@@ -147,7 +147,17 @@ export class HttpClientConnector implements Connector {
         durationMs: performance.now() - t0,
         status,
         error,
-        detail: { connector: this.name, method: req.method, url: tally.url, attempts: tally.attempts, retries: Math.max(0, tally.attempts - 1), cached: tally.cached },
+        detail: {
+          connector: this.name,
+          method: req.method,
+          url: tally.url,
+          attempts: tally.attempts,
+          retries: Math.max(0, tally.attempts - 1),
+          cached: tally.cached,
+          // The answer as received, only while someone asks for message snapshots (the studio), so it
+          // can turn a recorded run into stubs (saved tests, stubbed re-runs); never shipped otherwise.
+          response: res && hub.snapshots ? recordedResponse(res) : undefined,
+        },
         traceId: caller.run.traceId,
         spanId,
         parentSpanId: caller.run.stepSpanId ?? caller.run.spanId,
@@ -156,7 +166,7 @@ export class HttpClientConnector implements Connector {
     };
     try {
       const res = await this.deliver(req, tally, trace);
-      report(res.status, undefined);
+      report(res.status, undefined, res);
       return res;
     } catch (err) {
       report(undefined, errorMessage(err));
@@ -293,3 +303,13 @@ export const httpClient = implementConnector(
   (s, ctx) => new HttpClientConnector(s, ctx),
   (s) => [...baseURLProblems(s.baseURL), ...absoluteURLProblems(s.auth?.tokenURL, 'auth.tokenURL')],
 );
+
+/** Up to this much of a response body is kept in a trace span; a longer one is left out. */
+const RECORDED_BODY_BYTES = 64 * 1024;
+
+/** A response for the trace: its content type and body as text, when it is text and small enough. */
+function recordedResponse(res: InboundResponse): { contentType?: string; body?: string } {
+  if (res.body.byteLength > RECORDED_BODY_BYTES) return { contentType: res.contentType };
+  const text = Buffer.from(res.body).toString('utf8');
+  return { contentType: res.contentType, body: text.includes('\uFFFD') ? undefined : text };
+}
