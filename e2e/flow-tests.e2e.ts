@@ -88,7 +88,10 @@ test.describe('flow tests from real runs, and re-run from any step', () => {
     await expect(diff.locator('.diff-expected')).toHaveText(['-     10']);
     await expect(diff.locator('.diff-actual')).toHaveText(['+     11']);
     await expect(failure).toContainText('diverged at flows.quote.steps[2] (answer)');
-    await page.screenshot({ path: `${SHOTS}/flow-tests-failure-diff.png` });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/flow-tests-failure-diff-1440.png` });
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.screenshot({ path: `${SHOTS}/flow-tests-failure-diff-1024.png` });
     await page.getByRole('button', { name: 'Trace of the failing run' }).click();
     await expect(page.getByRole('heading', { level: 2, name: 'Traces' })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Steps' }).locator('[data-block]')).toHaveText([/require items/, /line totals/, /answer/]);
@@ -121,5 +124,15 @@ test.describe('flow tests from real runs, and re-run from any step', () => {
     await compare.getByRole('row', { name: 'answer: differs' }).click();
     await expect(compare).toContainText('"bo"');
     await page.screenshot({ path: `${SHOTS}/flow-tests-rerun-compare.png` });
+
+    // The captured request that started the original run saves as a test too.
+    await openRun(page, runId);
+    await page.getByRole('button', { name: /^Captured request #/ }).click();
+    await page.getByRole('button', { name: 'Save as test…' }).click();
+    const fromCapture = page.getByRole('form', { name: 'Save run as test' });
+    await fromCapture.getByRole('textbox', { name: 'Test name' }).fill('quotes from the capture');
+    await fromCapture.getByRole('button', { name: 'Save test' }).click();
+    await expect(fromCapture.getByRole('status')).toContainText('Saved “quotes from the capture” to quote.test.yaml');
+    expect(readFileSync(testFile, 'utf8')).toContain('quotes from the capture:');
   });
 });

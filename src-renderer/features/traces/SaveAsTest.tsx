@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SavedAssertion, SavedTestView } from '../../../shared/flow-test-types.ts';
 import type { RunSummary } from '../../../shared/trace-types.ts';
 import { flowTestCalls } from '../../api/flow-test-calls.ts';
+import { traceQueries } from '../../api/trace-queries.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import '../tests/tests.css';
 
@@ -104,4 +105,20 @@ export function ForkLink({ run }: { run: RunSummary }) {
       </button>
     </span>
   );
+}
+
+/** "Save as test…" on a captured request: the run it started, once that run is stored with its messages. */
+export function SaveCaptureAsTest({ runId }: { runId: string }) {
+  const [run, setRun] = useState<RunSummary | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    traceQueries.detail(runId).then(
+      (d) => live && setRun(d?.snapshots ? d.summary : undefined),
+      () => live && setRun(undefined),
+    );
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+  return run ? <SaveAsTest key={run.runId} run={run} /> : null;
 }
