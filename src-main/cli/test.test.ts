@@ -48,7 +48,7 @@ const passing = `tests:
       response: {status: 200, body: {total: 6}}
 `;
 
-describe('flow-studio test', () => {
+describe('flow-studio test', { timeout: 90_000 }, () => {
   it('prints one line per test and a summary, and exits 0 when every test passes', async () => {
     writeFileSync(join(shop, 'shop.test.yaml'), passing);
     const { code, stdout } = await flowTest(shop);
