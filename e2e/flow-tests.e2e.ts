@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
 import { call, editFile, openStudio, reloadedAfter, startIntegration, writeIntegration } from './requests-helpers.ts';
+import { openFile } from './flows-helpers.ts';
 
 const SHOP = `
 connectors:
@@ -76,6 +77,14 @@ test.describe('flow tests from real runs, and re-run from any step', () => {
     await page.getByRole('button', { name: 'Run all' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'passed' })).toContainText('1 passed, 0 failed');
     await expect(page.getByRole('listitem', { name: 'Test quotes an order' })).toHaveClass(/test-pass/);
+
+    // The flow graph shows what the tests went through: every step, and the filter's pass branch only.
+    await page.getByRole('button', { name: 'show on the flow graph' }).click();
+    await openFile(page, 'quotes', 'shop.yaml');
+    const graph = page.getByRole('region', { name: 'Flow graph of quote' });
+    await expect(graph.locator('.coverage-badge.covered')).toHaveText(['tested ×1', 'tested ×1', 'tested ×1']);
+    await page.screenshot({ path: `${SHOTS}/flow-tests-graph-coverage.png` });
+    await page.getByRole('tab', { name: 'Tests' }).click();
 
     // An edit to the flow makes it fail with a readable diff naming the step.
     editFile(studio.workspaceDir, 'quotes', 'shop.yaml', (t) => t.replace('i.price * i.quantity', 'i.price * i.quantity + 1'));

@@ -29,6 +29,7 @@ export function FlowGraph() {
   const last = flow ? stats.lastRun[statsKey(integration, flow.name)] : undefined;
   const testRun = useStudio((s) => s.testRuns[integration]);
   const coverage = useMemo(() => (testRun ? new Map(testRun.coverage.steps.map((c) => [c.path, c.hits])) : undefined), [testRun]);
+  const branchCoverage = useMemo(() => (testRun ? new Map(testRun.coverage.branches.map((b) => [`${b.step}|${b.label}`, b.hits])) : undefined), [testRun]);
 
   const ctx = useMemo<GraphContext>(
     () => ({
@@ -38,8 +39,9 @@ export function FlowGraph() {
       select: (span: Span) => openFile && editorCommands()?.selectSpan(fileKey(openFile), span),
       showFlow: (name: string) => void showFlow(name),
       coverage,
+      branchCoverage,
     }),
-    [integration, stats, last, openFile, coverage],
+    [integration, stats, last, openFile, coverage, branchCoverage],
   );
 
   if (!openFile) return <p className="muted pane-empty">Open a definition file to see its flows.</p>;

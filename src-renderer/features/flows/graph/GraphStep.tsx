@@ -12,6 +12,8 @@ export interface GraphContext {
   showFlow(name: string): void;
   /** Times the last run of the integration's flow tests went through each step, by step path. */
   coverage?: ReadonlyMap<string, number>;
+  /** Times those tests took each switch branch, by `<switch step path>|<case N|default>`. */
+  branchCoverage?: ReadonlyMap<string, number>;
 }
 
 /** A list of steps top to bottom, each joined to the next. */
@@ -76,6 +78,7 @@ function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean;
       <button type="button" className="branch-label" onClick={() => branch.span && ctx.select(branch.span)} disabled={!branch.span}>
         {label}
       </button>
+      <TestCoverage hits={branchHits(branch, ctx.branchCoverage)} covered={ctx.branchCoverage !== undefined && branchHits(branch, ctx.branchCoverage) !== undefined} />
       <GraphChain steps={branch.steps} ctx={ctx} empty={branch.kind === 'default' ? 'passes the message on' : 'no steps'} />
     </div>
   );
@@ -93,4 +96,14 @@ function TestCoverage({ hits, covered }: { hits: number | undefined; covered: bo
       not tested
     </span>
   );
+}
+
+/** The flow tests' count for a switch branch (`…switch.cases[N].steps` or `…switch.default`), if the tests saw that switch. */
+function branchHits(branch: OutlineBranch, coverage: ReadonlyMap<string, number> | undefined): number | undefined {
+  if (!coverage) return undefined;
+  const caseOf = /^(.*)\.switch\.cases\[(\d+)\]\.steps$/.exec(branch.path);
+  if (caseOf) return coverage.get(`${caseOf[1]}|case ${caseOf[2]}`);
+  const defaultOf = /^(.*)\.switch\.default$/.exec(branch.path);
+  if (defaultOf) return coverage.get(`${defaultOf[1]}|default`) ?? coverage.get(`${defaultOf[1]}|no case (passes unchanged)`);
+  return undefined;
 }
