@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
 
-const panels = ['Flows', 'Requests', 'Traces', 'Queues & Topics', 'Storage', 'Resources', 'Secrets', 'Logs'];
+const panels = ['Flows', 'Requests', 'Traces', 'Queues & Topics', 'Storage', 'Resources', 'Secrets', 'Logs', 'Tests'];
 
 async function openStudio(page: Page, url: string): Promise<void> {
   await page.goto(url);

@@ -21,6 +21,7 @@ import type {
   SignatureResult,
 } from './request-types.ts';
 import type { RunComparison, RunDetail, RunPage, RunQuery, TraceValueRef } from './trace-types.ts';
+import type { FlowTestsApi } from './flow-test-types.ts';
 import type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
 import type {
   AgentSearchHit,
@@ -129,7 +130,7 @@ export interface RunState {
 }
 
 /** The methods of the StudioApi. Every one returns a promise of plain data. */
-export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, ResourcesApi {
+export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, ResourcesApi, FlowTestsApi {
   workspaceInfo(): Promise<WorkspaceInfo>;
   listIntegrations(): Promise<IntegrationSummary[]>;
   /** Text of a file of an integration; `file` is relative to its folder. */
@@ -375,6 +376,10 @@ const methodRecord = {
   exportBundle: true,
   previewBundleImport: true,
   importBundle: true,
+  listFlowTests: true,
+  runFlowTests: true,
+  saveRunAsTest: true,
+  rerunFromStep: true,
 } as const satisfies Record<StudioMethod, true>;
 
 const eventRecord = { runState: true, workspace: true, feed: true, requestProgress: true, captures: true } as const satisfies Record<StudioEventName, true>;

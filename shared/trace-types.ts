@@ -36,6 +36,11 @@ export interface RunSummary {
   captureId?: number;
   /** The W3C trace the run belongs to (joined from the caller's `traceparent`, or its own). */
   traceId?: string;
+  /** A re-run from a step: the run it forked from and the step it started at. */
+  forkedFrom?: string;
+  forkedAt?: string;
+  /** Set on runs of a flow test (the test's name). */
+  test?: string;
 }
 
 export interface RunPage {

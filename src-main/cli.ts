@@ -7,7 +7,8 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main(arg
   run: { summary: 'run <path>           start the flows; stop cleanly on SIGINT/SIGTERM', load: () => import('./cli/run.ts') },
   platform: { summary: 'platform [--port P] [--data-dir D] [--token T]   serve the platform delegation API', load: () => import('./cli/platform.ts') },
   serve: { summary: 'serve [--port P] [--data-dir D] [--open]   open the studio in a browser', load: () => import('./cli/serve.ts') },
-  gen: { summary: 'gen [--check]        regenerate the JSON Schema, docs/components.md and the CEL reference in docs/flows.md', load: () => import('./cli/gen.ts') },
+  test: { summary: 'test [path] [--reporter junit] [--coverage] [--watch]   run the flow tests (*.test.yaml)', load: () => import('./cli/test.ts') },
+  gen: { summary: 'gen [--check]        regenerate the JSON Schemas, docs/components.md and the CEL reference in docs/flows.md', load: () => import('./cli/gen.ts') },
 };
 
 function usage(): string {

@@ -7,6 +7,7 @@ import { ResourcesPanel } from './features/resources/ResourcesPanel.tsx';
 import { SecretsPanel } from './features/secrets/SecretsPanel.tsx';
 import { StoragePanel } from './features/storage/StoragePanel.tsx';
 import { TracesPanel } from './features/traces/TracesPanel.tsx';
+import { TestsPanel } from './features/tests/TestsPanel.tsx';
 import { CommandPalette } from './shell/CommandPalette.tsx';
 import { LeftRail } from './shell/LeftRail.tsx';
 import { StatusBar } from './shell/StatusBar.tsx';
@@ -22,6 +23,7 @@ const panelViews: Record<PanelId, ComponentType> = {
   resources: ResourcesPanel,
   secrets: SecretsPanel,
   logs: LogsPanel,
+  tests: TestsPanel,
 };
 
 /** The shell every studio feature plugs into: rail, the chosen panel, status bar, palette. */
@@ -58,7 +60,7 @@ function useGlobalKeys(): void {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setPaletteOpen(!paletteOpen);
-      } else if (e.altKey && !e.ctrlKey && !e.metaKey && /^Digit[1-8]$/.test(e.code)) {
+      } else if (e.altKey && !e.ctrlKey && !e.metaKey && /^Digit[1-9]$/.test(e.code)) {
         // e.code, not e.key: Option+digit types other characters on macOS.
         e.preventDefault();
         showPanel(panels[Number(e.code.slice(5)) - 1].id);

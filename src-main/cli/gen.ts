@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { generatedArtifacts } from '../runtime/generated-artifacts.ts';
+import { flowTestArtifacts } from '../studio/flow-tests/test-file-schema.ts';
 
-/** Writes the generated schema and docs; with --check, fails when they are out of date. */
+/** Writes the generated schemas (definitions, flow tests) and docs; with --check, fails when they are out of date. */
 export async function main(argv: string[]): Promise<number> {
   const check = argv.includes('--check');
   let stale = 0;
-  for (const { path, content } of generatedArtifacts()) {
+  for (const { path, content } of [...generatedArtifacts(), ...flowTestArtifacts()]) {
     let current = '';
     try {
       current = readFileSync(path, 'utf8');

@@ -9,6 +9,8 @@ import { startFireAndInspect, type FireAndInspect } from './requests/fire-and-in
 import { MANIFEST_FILE, Workspace } from './workspace.ts';
 import { watchWorkspace } from './workspace-watch.ts';
 import { createDesignApi } from './design/design-api.ts';
+import { flowTestsApi } from './flow-tests/flow-tests-api.ts';
+import { isFlowTestFile } from '../runtime/core/load/integration-files.ts';
 import { startPlatformViews } from './platform-views/start-platform-views.ts';
 import { startResources } from './resources/resources-api.ts';
 import { keyFileSecretBackend, type SecretBackend } from './resources/secret-backend.ts';
@@ -108,7 +110,8 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     (changes) => {
       emit('workspace', { integrations: safeList(workspace), changed: changes });
       // The manifest only names the integration; every other file can change what runs.
-      const affected = new Set(changes.filter((c) => c.file !== MANIFEST_FILE).map((c) => c.integration));
+      // Flow tests and their fixtures are not part of what runs.
+      const affected = new Set(changes.filter((c) => c.file !== MANIFEST_FILE && !isFlowTestFile(c.file) && !c.file.startsWith('fixtures/')).map((c) => c.integration));
       for (const id of affected) void runs.filesChanged(id)?.catch(() => {});
     },
     { debounceMs: options.watchDebounceMs },
@@ -137,6 +140,20 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     ...createDesignApi(workspace, options.registry ?? defaultRegistry),
     ...platformViews.api,
     ...resources.api,
+    ...flowTestsApi({
+      workspace,
+      runs: inspection.runs,
+      registry: options.registry ?? defaultRegistry,
+      captureDetail: (id) => inspection.captures.detail(id),
+      runEnv: (id) => {
+        try {
+          return resources.runEnvironment(id).env;
+        } catch {
+          // A binding that cannot resolve fails the re-run's load, naming the variable.
+          return {};
+        }
+      },
+    }),
   };
 
   let closing: Promise<void> | undefined;

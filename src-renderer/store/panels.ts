@@ -8,6 +8,7 @@ export const panels = [
   { id: 'resources', label: 'Resources' },
   { id: 'secrets', label: 'Secrets' },
   { id: 'logs', label: 'Logs' },
+  { id: 'tests', label: 'Tests' },
 ] as const;
 
 export type PanelId = (typeof panels)[number]['id'];

@@ -6,10 +6,11 @@ import { createPlatformViewsSlice, type PlatformViewsSlice } from './platform-vi
 import { createRequestsSlice, type RequestsSlice } from './requests-slice.ts';
 import { createResourcesSlice, type ResourcesSlice } from './resources-slice.ts';
 import { createRunSlice, type RunSlice } from './run-slice.ts';
+import { createTestsSlice, type TestsSlice } from './tests-slice.ts';
 import { createTracesSlice, type TracesSlice } from './traces-slice.ts';
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspace-slice.ts';
 
-export type StudioState = NavigationSlice & WorkspaceSlice & RunSlice & FeedSlice & FlowsSlice & RequestsSlice & TracesSlice & PlatformViewsSlice & ResourcesSlice;
+export type StudioState = NavigationSlice & WorkspaceSlice & RunSlice & FeedSlice & FlowsSlice & RequestsSlice & TracesSlice & PlatformViewsSlice & ResourcesSlice & TestsSlice;
 
 /** The one bound store of the renderer, built from slices; components select one field each. */
 export const useStudio = create<StudioState>()((...a) => ({
@@ -22,4 +23,5 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createTracesSlice(...a),
   ...createPlatformViewsSlice(...a),
   ...createResourcesSlice(...a),
+  ...createTestsSlice(...a),
 }));

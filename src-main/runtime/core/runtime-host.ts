@@ -2,6 +2,7 @@ import type { FlowResult, RunContext } from './engine/chain.ts';
 import type { Message } from './message.ts';
 import type { PlatformServices } from '../services/platform-services.ts';
 import type { ExchangeHub } from './exchange-hub.ts';
+import type { RuntimeSandbox } from './sandbox.ts';
 
 /** What a running component can reach beyond its own settings. */
 export interface RuntimeHost {
@@ -17,4 +18,6 @@ export interface RuntimeHost {
   readonly services: PlatformServices;
   /** Where server connectors report the requests they answer, for whoever watches (the studio). */
   readonly exchanges?: ExchangeHub;
+  /** Stand-ins for the outside world (flow tests, stubbed re-runs); absent in a real run. */
+  readonly sandbox?: RuntimeSandbox;
 }

@@ -118,6 +118,16 @@ export class Runtime {
     return flow.runner.submit(new Message(body, vars));
   }
 
+  /**
+   * Runs one message through a flow's top-level steps from index `first` (up to, not including,
+   * `end`): the message is what entered that step. For flow tests of a step range and re-runs.
+   */
+  runFrom(flowName: string, first: number, msg: Message, end?: number): Promise<FlowResult> {
+    const flow = this.definition.flows.get(flowName);
+    if (!flow) throw new Error(`no flow named "${flowName}"`);
+    return flow.runner.runSlice(msg, first, end);
+  }
+
   describe(): RuntimeDescription {
     return {
       flows: [...this.definition.flows.values()].map((f) => ({ name: f.name, source: f.sourceType, details: f.source?.describe?.() })),

@@ -28,6 +28,10 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
     ...inspectionStubs(),
     ...platformViewStubs(),
     ...resourcesStubs(),
+    listFlowTests: async () => [],
+    runFlowTests: async (sel) => ({ integration: sel.integration, results: [], broken: [], coverage: { steps: [], branches: [] }, durationMs: 0 }),
+    saveRunAsTest: async (input) => ({ integration: 'orders-api', file: input.file ?? 'orders.test.yaml', name: input.name, yaml: '' }),
+    rerunFromStep: async (input) => ({ runId: 'r-rerun', forkedFrom: input.runId, step: 'flows.price-order.steps[1]', outcome: 'completed' }),
     ...overrides,
   };
   return {

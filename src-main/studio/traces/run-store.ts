@@ -173,7 +173,16 @@ export class RunStore {
     return undefined;
   }
 
-  runIdForCapture(captureId: number): string | undefined {
+  /** Notes where a run came from (a re-run's origin, a flow test's name); the list shows and searches it. */
+  markRun(runId: string, origin: Pick<RunSummary, 'forkedFrom' | 'forkedAt' | 'test'>): void {
+    const r = this.byId.get(runId);
+    if (!r) return;
+    Object.assign(r.summary, origin);
+    r.haystack = haystackOf(r);
+    this.changed();
+  }
+
+    runIdForCapture(captureId: number): string | undefined {
     return this.byCapture.get(captureId)?.summary.runId;
   }
 

@@ -4,6 +4,7 @@ import { captures, editCapture, replayCapture } from '../../api/request-actions.
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
 import { BodyDisplay, HeaderList, VerificationLine } from './ResponseView.tsx';
+import { SaveCaptureAsTest } from '../traces/SaveAsTest.tsx';
 
 /**
  * One captured request: exactly what came in and what went out, whether it passed signature
@@ -57,6 +58,7 @@ export function CaptureView({ id }: { id: number }) {
               Open run {c.runId}
             </button>
           ) : null}
+          {c.runId ? <SaveCaptureAsTest runId={c.runId} /> : null}
         </div>
       </header>
       {c.verification ? <VerificationLine note={c.verification} /> : null}

@@ -3,6 +3,7 @@ import type { RunDetail, RunStep } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
+import { ForkLink, SaveAsTest } from './SaveAsTest.tsx';
 import { StepInspector } from './StepInspector.tsx';
 import { Waterfall } from './Waterfall.tsx';
 
@@ -78,6 +79,8 @@ export function RunDetailView({ runId }: { runId: string }) {
           <label className="pick">
             <input type="checkbox" checked={picks.includes(s.runId)} onChange={() => togglePick(s.runId)} /> Pick to compare
           </label>
+          <ForkLink run={s} />
+          {run.snapshots ? <SaveAsTest key={s.runId} run={s} /> : null}
         </div>
       </header>
       <Waterfall run={run} selected={selected} onSelect={setSelected} />

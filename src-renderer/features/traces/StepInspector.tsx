@@ -4,6 +4,7 @@ import { traceQueries } from '../../api/trace-queries.ts';
 import { changedPaths, diffValues } from './json-diff.ts';
 import { JsonTree } from './JsonTree.tsx';
 import { MessageDiff } from './MessageDiff.tsx';
+import { RerunFromStep } from './RerunFromStep.tsx';
 
 type Tab = 'diff' | 'before' | 'after';
 
@@ -22,6 +23,7 @@ export function StepInspector({ runId, step, snapshots }: { runId: string; step:
         <span className={`outcome-badge outcome-${step.outcome}`}>{step.outcome}</span>
         <span className="muted">{step.durationMs.toFixed(2)} ms</span>
       </header>
+      {snapshots && step.input ? <RerunFromStep runId={runId} step={step} /> : null}
       {step.error ? (
         <p className="step-error" role="alert">
           {step.error}

@@ -2,6 +2,7 @@ import { MongoClient, type Collection, type Document } from 'mongodb';
 import { implementConnector, type BuildContext, type Connector } from '../../core/component.ts';
 import { errorMessage, FlowError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { DocstoreStandIn } from '../../core/sandbox.ts';
 import { clientConfigOf, type ClientConfig, type DocstoreSettings } from './client-config.ts';
 import { maskConnectionString, parseConnectionString } from './connection-string.ts';
 import { docstoreDef } from './docstore.def.ts';
@@ -24,6 +25,8 @@ export class DocstoreConnector implements Connector {
     private readonly settings: DocstoreSettings,
     private readonly path: string,
     private readonly log: Logger,
+    /** A sandbox's stand-in collections (flow tests); the driver is then never opened. */
+    private readonly standIn?: DocstoreStandIn,
   ) {
     this.extendedJson = settings.extendedJson;
   }
@@ -62,6 +65,7 @@ export class DocstoreConnector implements Connector {
       throw this.startError(this.scrub(errorMessage(err)));
     }
     this.config = config;
+    if (this.standIn) return;
     for (const warning of config.warnings) this.log.warn(warning, { connector: this.path });
     try {
       this.mongo = new MongoClient(config.uri, config.options);
@@ -132,6 +136,7 @@ export class DocstoreConnector implements Connector {
    * errors, e.g. `docstore-find on shop.orders`.
    */
   async run<T>(database: string, collection: string, what: string, op: (c: Collection<Document>, signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.standIn) return op(this.standIn.collection(database, collection, what) as Collection<Document>, AbortSignal.timeout(this.timeoutMs || 5000));
     if (!this.mongo) throw new FlowError(`${what}: the docstore connector ${this.path} is not started`);
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
@@ -182,7 +187,7 @@ function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 export const docstore = implementConnector(
   docstoreDef,
-  (s, ctx: BuildContext) => new DocstoreConnector(s, ctx.path, ctx.log),
+  (s, ctx: BuildContext) => new DocstoreConnector(s, ctx.path, ctx.log, ctx.host.sandbox?.docstore?.(ctx.path.replace(/^connectors\./, ''))),
   (s) => [
     ...(s.timeout !== undefined && s.timeout <= 0 ? ['timeout must be more than 0, e.g. 30s'] : []),
     ...(s.minPoolSize !== undefined && s.maxPoolSize !== undefined && s.minPoolSize > s.maxPoolSize

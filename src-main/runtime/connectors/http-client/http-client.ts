@@ -55,7 +55,9 @@ const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connectio
  * connector's credential, default headers, the response cap, retry on 429 and the GET cache.
  */
 export class HttpClientConnector implements Connector {
-  private agent: Agent | undefined;
+  private agent: Dispatcher | undefined;
+  /** False while a sandbox's dispatcher stands in; its owner closes it. */
+  private ownsAgent = true;
   private auth: AuthStrategy | undefined;
   private readonly origin: string;
   private readonly basePath: string;
@@ -89,7 +91,9 @@ export class HttpClientConnector implements Connector {
     ];
     if (problems.length) throw new Error(problems.join('; '));
     const pool = withFieldDefaults(httpClientDef.settings.pool.fields, this.s.pool);
-    this.agent = new Agent({
+    const sandboxed = this.ctx.host.sandbox?.outboundHttp?.(this.name, 'http-client');
+    this.ownsAgent = sandboxed === undefined;
+    this.agent = sandboxed ?? new Agent({
       // Every request goes to the one origin of baseURL, so both idle limits bound that pool.
       connections: Math.min(pool.maxIdleConns, pool.maxIdleConnsPerHost),
       // undici: pipelining 0 closes each connection after its response.
@@ -110,7 +114,7 @@ export class HttpClientConnector implements Connector {
   async stop(): Promise<void> {
     const agent = this.agent;
     this.agent = undefined;
-    await agent?.close();
+    if (this.ownsAgent) await agent?.close();
   }
 
   describe(): Record<string, unknown> {
@@ -132,7 +136,7 @@ export class HttpClientConnector implements Connector {
     const tally: Tally = { url: '', attempts: 0, cached: false };
     const startedAt = Date.now();
     const t0 = performance.now();
-    const report = (status: number | undefined, error: string | undefined): void => {
+    const report = (status: number | undefined, error: string | undefined, res?: InboundResponse): void => {
       hub.span({
         kind: 'http',
         flow: caller.run.flowName,
@@ -143,7 +147,17 @@ export class HttpClientConnector implements Connector {
         durationMs: performance.now() - t0,
         status,
         error,
-        detail: { connector: this.name, method: req.method, url: tally.url, attempts: tally.attempts, retries: Math.max(0, tally.attempts - 1), cached: tally.cached },
+        detail: {
+          connector: this.name,
+          method: req.method,
+          url: tally.url,
+          attempts: tally.attempts,
+          retries: Math.max(0, tally.attempts - 1),
+          cached: tally.cached,
+          // The answer as received, only while someone asks for message snapshots (the studio), so it
+          // can turn a recorded run into stubs (saved tests, stubbed re-runs); never shipped otherwise.
+          response: res && hub.snapshots ? recordedResponse(res) : undefined,
+        },
         traceId: caller.run.traceId,
         spanId,
         parentSpanId: caller.run.stepSpanId ?? caller.run.spanId,
@@ -152,7 +166,7 @@ export class HttpClientConnector implements Connector {
     };
     try {
       const res = await this.deliver(req, tally, trace);
-      report(res.status, undefined);
+      report(res.status, undefined, res);
       return res;
     } catch (err) {
       report(undefined, errorMessage(err));
@@ -289,3 +303,13 @@ export const httpClient = implementConnector(
   (s, ctx) => new HttpClientConnector(s, ctx),
   (s) => [...baseURLProblems(s.baseURL), ...absoluteURLProblems(s.auth?.tokenURL, 'auth.tokenURL')],
 );
+
+/** Up to this much of a response body is kept in a trace span; a longer one is left out. */
+const RECORDED_BODY_BYTES = 64 * 1024;
+
+/** A response for the trace: its content type and body as text, when it is text and small enough. */
+function recordedResponse(res: InboundResponse): { contentType?: string; body?: string } {
+  if (res.body.byteLength > RECORDED_BODY_BYTES) return { contentType: res.contentType };
+  const text = Buffer.from(res.body).toString('utf8');
+  return { contentType: res.contentType, body: text.includes('\uFFFD') ? undefined : text };
+}

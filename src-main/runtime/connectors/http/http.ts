@@ -48,8 +48,9 @@ export class HttpConnector implements Connector {
     this.log = ctx.log;
     this.exchanges = ctx.host.exchanges;
     const env = (n: string): string | undefined => ctx.host.env(n) ?? process.env[n];
-    this.host = s.host ?? (env('HTTP_HOST') || '0.0.0.0');
-    this.port = s.port ?? portFrom(env('HTTP_PORT')) ?? 8080;
+    const sandboxed = ctx.host.sandbox?.listen;
+    this.host = sandboxed?.host ?? s.host ?? (env('HTTP_HOST') || '0.0.0.0');
+    this.port = sandboxed?.port ?? s.port ?? portFrom(env('HTTP_PORT')) ?? 8080;
     this.basePath = s.basePath;
     this.requestTimeoutMs = s.requestTimeout;
     this.writeTimeoutMs = s.writeTimeout || undefined;

@@ -28,21 +28,24 @@ export type JsonObject = Record<string, unknown>;
 
 /** The notes API over one keep-alive pool; every request carries the Bearer token and Notes-Version. */
 export class NotesApiClient {
-  private agent: Agent | undefined;
+  private agent: Dispatcher | undefined;
+  private ownsAgent = true;
   private readonly base: string;
 
   constructor(private readonly opts: NotesApiOptions) {
     this.base = opts.baseURL.replace(/\/+$/, '');
   }
 
-  open(): void {
-    this.agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+  /** Opens the pool, or sends through `dispatcher` instead (a sandbox's stand-in, which its owner closes). */
+  open(dispatcher?: Dispatcher): void {
+    this.ownsAgent = dispatcher === undefined;
+    this.agent ??= dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
   }
 
   async close(): Promise<void> {
     const agent = this.agent;
     this.agent = undefined;
-    await agent?.close();
+    if (this.ownsAgent) await agent?.close();
   }
 
   get(path: string, query: Record<string, string | number | undefined> = {}): Promise<JsonObject> {

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { implementConnector, type Connector } from '../../core/component.ts';
 import type { Logger } from '../../core/logger.ts';
 import { NotesApiClient } from './notes-api-client.ts';
@@ -20,12 +21,13 @@ export class NotesConnector implements Connector {
     api: NotesApiClient,
     private readonly log: Logger,
     private readonly apiBaseURL: string,
+    private readonly sandboxed?: () => Dispatcher | undefined,
   ) {
     this.api = api;
   }
 
   async start(): Promise<void> {
-    this.api.open();
+    this.api.open(this.sandboxed?.());
   }
 
   async stop(): Promise<void> {
@@ -62,7 +64,8 @@ export const notesConnector = implementConnector(
   (s, ctx) => {
     const api = new NotesApiClient({ baseURL: s.apiBaseURL, token: s.token, notesVersion: s.notesVersion, timeoutMs: s.timeout });
     const configured = s.verificationToken === '' ? undefined : s.verificationToken;
-    return new NotesConnector(s.notesVersion, configured, api, ctx.log, s.apiBaseURL);
+    const name = ctx.path.replace(/^connectors\./, '');
+    return new NotesConnector(s.notesVersion, configured, api, ctx.log, s.apiBaseURL, () => ctx.host.sandbox?.outboundHttp?.(name, 'notes'));
   },
   (s) => {
     // A setting bound to a variable without a value yet (validate mode) arrives undefined.

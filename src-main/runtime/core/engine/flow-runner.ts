@@ -2,7 +2,7 @@ import { errorMessage, errorStatus } from '../errors.ts';
 import { toSnapshot, type Message } from '../message.ts';
 import type { TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
-import type { Chain, FlowResult, RunContext } from './chain.ts';
+import { Chain, type FlowResult, type RunContext, type Step } from './chain.ts';
 
 export interface FlowRunnerOptions {
   name: string;
@@ -89,6 +89,19 @@ export class FlowRunner {
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** The flow's top-level steps, in order. */
+  get steps(): readonly Step[] {
+    return this.opts.steps.steps;
+  }
+
+  /**
+   * Runs a message through top-level steps `first` up to (not including) `end` only, as if it
+   * had just entered step `first`: flow tests of a step range, and re-runs from a step.
+   */
+  runSlice(msg: Message, first: number, end?: number): Promise<FlowResult> {
+    return this.execute(msg, 0, new Chain(this.opts.steps.steps.slice(first, end)));
+  }
+
   /** Runs directly, bypassing workers: a flow-ref call already holds a worker of its caller. */
   runNested(msg: Message, depth: number): Promise<FlowResult> {
     return this.execute(msg, depth);
@@ -112,7 +125,7 @@ export class FlowRunner {
     if (this.idleWaiters.length > 0 && this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  private async execute(msg: Message, depth: number): Promise<FlowResult> {
+  private async execute(msg: Message, depth: number, steps = this.opts.steps): Promise<FlowResult> {
     const { traces, identity } = this.opts;
     const run: RunContext = {
       flowName: this.opts.name,
@@ -128,7 +141,7 @@ export class FlowRunner {
     const input = run.trace?.snapshots ? { body: toSnapshot(msg.body), vars: toSnapshot(msg.vars) } : undefined;
     let result: FlowResult;
     try {
-      const first = this.opts.steps.start(msg, run);
+      const first = steps.start(msg, run);
       result = first instanceof Promise ? await first : first;
       if (result.outcome === 'failed' && this.opts.onError) result = await this.recover(result, run);
     } catch (err) {

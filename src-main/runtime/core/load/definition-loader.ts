@@ -8,6 +8,7 @@ import { SecretRedactor, silentLogger, type Logger } from '../logger.ts';
 import type { Message } from '../message.ts';
 import type { ComponentRegistry } from '../registry-types.ts';
 import type { RuntimeHost } from '../runtime-host.ts';
+import type { RuntimeSandbox } from '../sandbox.ts';
 import type { SettingsSpec } from '../setting-spec.ts';
 import { TraceHub } from '../trace.ts';
 import { ExchangeHub } from '../exchange-hub.ts';
@@ -36,6 +37,8 @@ export interface LoadOptions {
   exchanges?: ExchangeHub;
   /** Learns the values of `secret: true` variables so logs, traces and errors never show them. */
   redactor?: SecretRedactor;
+  /** Stand-ins for what the flows reach outside (flow tests, stubbed re-runs). */
+  sandbox?: RuntimeSandbox;
 }
 
 export interface LoadedConnector {
@@ -174,6 +177,7 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
     identity,
     services,
     exchanges,
+    sandbox: options.sandbox,
     runFlow: (name: string, msg: Message, parent: RunContext): Promise<FlowResult> => {
       const flow = flows.get(name);
       if (!flow) return Promise.resolve({ outcome: 'failed', message: msg, error: { message: `no flow named "${name}"` } });

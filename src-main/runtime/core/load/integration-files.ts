@@ -1,9 +1,17 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Root-level YAML files of an integration folder are its flow definitions; folders hold resources. */
+/**
+ * Root-level YAML files of an integration folder are its flow definitions; folders hold
+ * resources. Flow tests (`<name>.test.yaml`) sit beside them but are not definitions.
+ */
 export function isDefinitionFile(name: string): boolean {
-  return name.endsWith('.yaml') || name.endsWith('.yml');
+  return (name.endsWith('.yaml') || name.endsWith('.yml')) && !isFlowTestFile(name);
+}
+
+/** A flow test file: `<name>.test.yaml` beside the definitions (docs/testing.md). */
+export function isFlowTestFile(name: string): boolean {
+  return name.endsWith('.test.yaml') || name.endsWith('.test.yml');
 }
 
 export function definitionFilesIn(dir: string): string[] {

@@ -1,7 +1,9 @@
 import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import { configureMonacoYaml, type JSONSchema, type MonacoYaml } from 'monaco-yaml';
+import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker';
 import YamlWorker from './yaml.worker.ts?worker';
+import flowTestSchema from '../../../../shared/flow-test.schema.json' with { type: 'json' };
 
 /*
  * Monaco and its workers are bundled with the app: `?worker` makes Vite emit each worker as a
@@ -10,12 +12,14 @@ import YamlWorker from './yaml.worker.ts?worker';
  */
 globalThis.MonacoEnvironment = {
   getWorker(_moduleId: string, label: string): Worker {
-    return label === 'yaml' ? new YamlWorker() : new EditorWorker();
+    // JSON: the re-run message editor validates against its schema in this worker.
+    return label === 'yaml' ? new YamlWorker() : label === 'json' ? new JsonWorker() : new EditorWorker();
   },
 };
 
 /** The schema's URI names it in hovers; it is never fetched (enableSchemaRequest is off). */
 export const SCHEMA_URI = 'flow-studio://schema/flow-definition.schema.json';
+export const TEST_SCHEMA_URI = 'flow-studio://schema/flow-test.schema.json';
 
 let yaml: MonacoYaml | undefined;
 
@@ -29,8 +33,12 @@ export function useDefinitionSchema(schema: Record<string, unknown>): void {
     format: { enable: false },
     // The loader reads YAML 1.2 (`yes` is a string); its load diagnostics explain unquoted dates.
     yamlVersion: '1.2' as const,
-    // Definitions only: root-level files of an integration (`file:///<integration>/<file>.yaml`).
-    schemas: [{ uri: SCHEMA_URI, fileMatch: ['file:///*/*.yaml', 'file:///*/*.yml'], schema: schema as JSONSchema }],
+    // Definitions: root-level files of an integration (`file:///<integration>/<file>.yaml`), except
+    // the flow tests beside them (`<name>.test.yaml`), which have their own generated schema.
+    schemas: [
+      { uri: SCHEMA_URI, fileMatch: ['file:///*/*.yaml', 'file:///*/*.yml', '!file:///*/*.test.yaml', '!file:///*/*.test.yml'], schema: schema as JSONSchema },
+      { uri: TEST_SCHEMA_URI, fileMatch: ['file:///*/*.test.yaml', 'file:///*/*.test.yml'], schema: flowTestSchema as JSONSchema },
+    ],
   };
   if (yaml) void yaml.update(options);
   else yaml = configureMonacoYaml(monaco, options);

@@ -27,6 +27,9 @@ export function FlowGraph() {
   const flow = flows.find((f) => f.name === picked) ?? flows.find((f) => f.name === cursorFlow) ?? flows[0];
   const integration = openFile?.integration ?? '';
   const last = flow ? stats.lastRun[statsKey(integration, flow.name)] : undefined;
+  const testRun = useStudio((s) => s.testRuns[integration]);
+  const coverage = useMemo(() => (testRun ? new Map(testRun.coverage.steps.map((c) => [c.path, c.hits])) : undefined), [testRun]);
+  const branchCoverage = useMemo(() => (testRun ? new Map(testRun.coverage.branches.map((b) => [`${b.step}|${b.label}`, b.hits])) : undefined), [testRun]);
 
   const ctx = useMemo<GraphContext>(
     () => ({
@@ -35,8 +38,10 @@ export function FlowGraph() {
       last,
       select: (span: Span) => openFile && editorCommands()?.selectSpan(fileKey(openFile), span),
       showFlow: (name: string) => void showFlow(name),
+      coverage,
+      branchCoverage,
     }),
-    [integration, stats, last, openFile],
+    [integration, stats, last, openFile, coverage, branchCoverage],
   );
 
   if (!openFile) return <p className="muted pane-empty">Open a definition file to see its flows.</p>;

@@ -10,6 +10,10 @@ export interface GraphContext {
   last: LastRun | undefined;
   select(span: Span): void;
   showFlow(name: string): void;
+  /** Times the last run of the integration's flow tests went through each step, by step path. */
+  coverage?: ReadonlyMap<string, number>;
+  /** Times those tests took each switch branch, by `<switch step path>|<case N|default>`. */
+  branchCoverage?: ReadonlyMap<string, number>;
 }
 
 /** A list of steps top to bottom, each joined to the next. */
@@ -48,6 +52,7 @@ export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineS
           </span>
           {step.detail && !step.flowRef ? <span className="node-detail">{step.detail}</span> : null}
           <Counts counts={counts} />
+          <TestCoverage hits={ctx.coverage?.get(step.path)} covered={ctx.coverage !== undefined} />
         </button>
         {step.flowRef ? (
           <button type="button" className="link flow-link" onClick={() => ctx.showFlow(step.flowRef!)} aria-label={`Show flow ${step.flowRef}`}>
@@ -73,7 +78,32 @@ function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean;
       <button type="button" className="branch-label" onClick={() => branch.span && ctx.select(branch.span)} disabled={!branch.span}>
         {label}
       </button>
+      <TestCoverage hits={branchHits(branch, ctx.branchCoverage)} covered={ctx.branchCoverage !== undefined && branchHits(branch, ctx.branchCoverage) !== undefined} />
       <GraphChain steps={branch.steps} ctx={ctx} empty={branch.kind === 'default' ? 'passes the message on' : 'no steps'} />
     </div>
   );
+}
+
+/** Whether the flow tests went through a step (after the Tests panel ran them). */
+function TestCoverage({ hits, covered }: { hits: number | undefined; covered: boolean }) {
+  if (!covered) return null;
+  return hits ? (
+    <span className="coverage-badge covered" title="the flow tests went through this step">
+      tested ×{hits}
+    </span>
+  ) : (
+    <span className="coverage-badge uncovered" title="no flow test went through this step">
+      not tested
+    </span>
+  );
+}
+
+/** The flow tests' count for a switch branch (`…switch.cases[N].steps` or `…switch.default`), if the tests saw that switch. */
+function branchHits(branch: OutlineBranch, coverage: ReadonlyMap<string, number> | undefined): number | undefined {
+  if (!coverage) return undefined;
+  const caseOf = /^(.*)\.switch\.cases\[(\d+)\]\.steps$/.exec(branch.path);
+  if (caseOf) return coverage.get(`${caseOf[1]}|case ${caseOf[2]}`);
+  const defaultOf = /^(.*)\.switch\.default$/.exec(branch.path);
+  if (defaultOf) return coverage.get(`${defaultOf[1]}|default`) ?? coverage.get(`${defaultOf[1]}|no case (passes unchanged)`);
+  return undefined;
 }

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { seedResourcesFromDir, startPlatformServer, type PlatformEvent, type PlatformServer } from '../../platform/index.ts';
+import { errorMessage, LoadError } from '../../runtime/core/errors.ts';
+import { definitionFilesIn, readDefinitions } from '../../runtime/core/load/integration-files.ts';
+import { createLogger, SecretRedactor, type LogRecord } from '../../runtime/core/logger.ts';
+import { Message } from '../../runtime/core/message.ts';
+import { Runtime } from '../../runtime/core/runtime.ts';
+import type { TraceEvent } from '../../runtime/core/trace.ts';
+import { registry } from '../../runtime/registry.ts';
+import { envFilesIn, foldEnvResources } from '../../runtime/services/env-resources.ts';
+import { selectPlatformServices } from '../../runtime/services/select-services.ts';
+import { SseReader } from '../requests/sse-reader.ts';
+import { checkExpectations, type Failure, type Observed } from './expectations.ts';
+import { inputOf, type ResolvedInput } from './test-input.ts';
+import { standInsFor } from './outside-stand-ins.ts';
+import type { FlowTest } from './test-file-loader.ts';
+
+export interface FlowTestResult {
+  name: string;
+  file: string;
+  flow: string;
+  passed: boolean;
+  failures: Failure[];
+  durationMs: number;
+  /** Every step and run event of the test, in order (nested flows included): coverage and the studio's trace view. */
+  events: TraceEvent[];
+  logs: LogRecord[];
+}
+
+/** How long side effects on the platform (a queue consumer's KV write) get to appear. */
+const SETTLE_MS = 5000;
+
+/**
+ * Runs one test: a fresh platform server (127.0.0.1, a free port, its own temp data dir), the
+ * integration's definitions loaded against it through the delegation API exactly as `run` does,
+ * outbound calls answered by the test's stubs, the input sent, then every expectation checked.
+ * Everything is torn down before it returns, whatever happened.
+ */
+export interface RunFlowTestOptions {
+  /** `live` lets outbound HTTP, notes and docstore calls through (a re-run that asks for it); default stubbed. */
+  outbound?: 'stubbed' | 'live';
+}
+
+export async function runFlowTest(test: FlowTest, integrationDir: string, options: RunFlowTestOptions = {}): Promise<FlowTestResult> {
+  const started = performance.now();
+  const events: TraceEvent[] = [];
+  const logs: LogRecord[] = [];
+  const result = (failures: Failure[]): FlowTestResult => ({
+    name: test.name,
+    file: test.file,
+    flow: test.flow,
+    passed: failures.length === 0,
+    failures,
+    durationMs: Math.round(performance.now() - started),
+    events,
+    logs,
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'flow-test-'));
+  const token = randomBytes(24).toString('base64url');
+  const standIns = standInsFor(test.stubs, { host: '127.0.0.1', port: 0 });
+  const sandbox = options.outbound === 'live' ? { listen: standIns.sandbox.listen } : standIns.sandbox;
+  const platformEvents: PlatformEvent[] = [];
+  let platform: PlatformServer | undefined;
+  let runtime: Runtime | undefined;
+  let closeServices: (() => Promise<void>) | undefined;
+  try {
+    platform = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, onInternalError: () => {} });
+    seedResourcesFromDir(platform.resources, integrationDir);
+    platform.events.subscribe((e) => platformEvents.push(e));
+    const redactor = new SecretRedactor();
+    const log = createLogger({ level: 'debug', redactor, sinks: [(r) => logs.push(r)] });
+    const base: Record<string, string | undefined> = {
+      ...test.env,
+      RUNTIME_SERVICES_MODULE: 'api',
+      FLOW_PLATFORM_API_URL: platform.url,
+      FLOW_PLATFORM_API_TOKEN: token,
+      FLOW_DEPLOYMENT_ID: 'flow-test',
+      FLOW_INSTANCE_ID: 'flow-test-1',
+    };
+    redactor.add(token);
+    const services = await selectPlatformServices(base, log);
+    closeServices = () => services.close();
+    const env = await foldEnvResources(base, services.resources, envFilesIn(integrationDir));
+    try {
+      runtime = Runtime.load(readDefinitions(definitionFilesIn(integrationDir)), { registry, env, log, redactor, services, sandbox });
+    } catch (err) {
+      if (err instanceof LoadError) return result([{ what: 'definition', message: `the definition does not load:\n${err.message}` }]);
+      throw err;
+    }
+    runtime.traces.add({ snapshots: true, emit: (e) => events.push(e) });
+    await runtime.start();
+    let input: ResolvedInput;
+    try {
+      input = inputOf(test, runtime);
+    } catch (err) {
+      return result([{ what: 'input', message: errorMessage(err) }]);
+    }
+    const observed = await drive(runtime, input, test);
+    observed.calls = standIns.calls;
+    observed.events = events;
+    const inspect = platform.inspect;
+    const platformView = {
+      published: (kind: 'queue' | 'topic') =>
+        platformEvents.filter((e): e is Extract<PlatformEvent, { type: 'queue.publish' | 'topic.publish' }> => e.type === `${kind}.publish`).map((e) => ({ subject: e.subject, body: e.body })),
+      kv: (namespace: string, key: string) => {
+        const entry = inspect.kv.entry(namespace, key);
+        return entry ? { version: entry.version, value: entry.value === undefined ? undefined : parseStored(entry.value) } : undefined;
+      },
+      leaseHeld: (name: string) => inspect.leases.claims().some((c) => c.name === name && c.expiresAt > Date.now()),
+    };
+    // Side effects another flow makes (a queue consumer) land a little later: expectations on the
+    // platform are re-checked until they hold or the settle time is up, never a fixed sleep.
+    const deadline = Date.now() + SETTLE_MS;
+    let failures = checkExpectations(test, observed, platformView);
+    while (failures.length > 0 && failures.every((f) => f.platform) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      failures = checkExpectations(test, observed, platformView);
+    }
+    return result(failures);
+  } catch (err) {
+    return result([{ what: 'run', message: errorMessage(err) }]);
+  } finally {
+    await runtime?.stop(2000).catch(() => {});
+    await closeServices?.().catch(() => {});
+    await standIns.close().catch(() => {});
+    await platform?.close().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Sends the input the way the test says: a real request to the route, ticks of the virtual clock, or the message handed to the flow. */
+async function drive(runtime: Runtime, input: ResolvedInput, test: FlowTest): Promise<Observed> {
+  if (input.kind === 'http') {
+    const res = await request(input.url, { method: input.method, headers: input.headers, body: input.body, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    const text = await res.body.text();
+    const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const sse = String(res.headers['content-type'] ?? '').startsWith('text/event-stream')
+      ? new SseReader(0).push(text.endsWith('\n\n') ? text : `${text}\n\n`).filter((f) => !f.heartbeat)
+      : undefined;
+    // The run event is emitted before the response is written, so it is here by now.
+    return { response: { status: res.statusCode, headers, text, sse }, run: undefined, flow: test.flow, calls: [], events: [] };
+  }
+  if (input.kind === 'schedule') {
+    let last;
+    for (const at of input.ticks) last = await runtime.run(test.flow, structuredClone(input.body), { scheduledAt: new Date(at).toISOString() });
+    return { run: last, flow: test.flow, calls: [], events: [] };
+  }
+  const msg = new Message(input.body, input.vars);
+  const run = input.from === 0 && input.to === undefined ? await runtime.run(test.flow, msg.body, msg.vars) : await runtime.runFrom(test.flow, input.from, msg, input.to);
+  return { run, flow: test.flow, calls: [], events: [] };
+}
+
+function parseStored(value: Buffer): unknown {
+  const text = value.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { isMap, type Node } from 'yaml';
+import { createCelEnvironment } from '../../runtime/core/cel.ts';
+import type { Settings } from '../../runtime/core/component.ts';
+import { Chain } from '../../runtime/core/engine/chain.ts';
+import { LoadError, type LoadProblem, type SourceLocation } from '../../runtime/core/errors.ts';
+import { loadSettings, type SettingsLoadContext } from '../../runtime/core/load/settings-loader.ts';
+import { YamlFile } from '../../runtime/core/load/yaml-file.ts';
+import { flowTestSpec, testFileSpec } from './test-file.def.ts';
+
+export type FlowTestSettings = Settings<typeof flowTestSpec>;
+
+/** One test of a test file, with where it is written (for failures that point at it). */
+export interface FlowTest extends FlowTestSettings {
+  name: string;
+  file: string;
+  location: SourceLocation;
+}
+
+/**
+ * Reads a `<name>.test.yaml` against its declaration. Throws LoadError with every problem, each
+ * with file:line:col and the setting path, exactly as a definition does.
+ */
+export function loadTestFile(file: string, text = readFileSync(file, 'utf8')): FlowTest[] {
+  const yaml = new YamlFile(file, text);
+  const problems: LoadProblem[] = [...yaml.syntaxProblems()];
+  if (problems.length > 0) throw new LoadError(problems);
+  const root = yaml.doc.contents as Node | null;
+  const ctx: SettingsLoadContext = {
+    file: yaml,
+    problems,
+    cel: createCelEnvironment(),
+    envValue: () => undefined,
+    isDeclared: () => false,
+    connectorTypes: new Map(),
+    buildSteps: () => new Chain([]),
+  };
+  if (!isMap(root)) {
+    throw new LoadError([
+      {
+        location: yaml.at(root),
+        path: '',
+        message: 'a test file is a mapping with tests: (see docs/testing.md)',
+      },
+    ]);
+  }
+  const loaded = loadSettings(testFileSpec, root, 'tests', ctx) as Partial<Settings<typeof testFileSpec>>;
+  // loadSettings names the root `tests.tests`; each test's own path reads better as `tests.<name>`.
+  for (const p of problems) p.path = p.path.replace(/^tests\.tests/, 'tests');
+  const testsNode = root.get('tests', true) as Node | undefined;
+  const tests: FlowTest[] = [];
+  for (const [name, settings] of Object.entries(loaded.tests ?? {})) {
+    const node = isMap(testsNode) ? (testsNode.get(name, true) as Node | undefined) : undefined;
+    const location = yaml.at(isMap(testsNode) ? (testsNode.items.find((p) => String((p.key as { value?: unknown }).value) === name)?.key as Node) : node);
+    const test: FlowTest = {
+      ...(settings as FlowTestSettings),
+      name,
+      file,
+      location,
+    };
+    for (const message of checkTest(test)) problems.push({ location, path: `tests.${name}`, message });
+    tests.push(test);
+  }
+  if (problems.length > 0) throw new LoadError(problems);
+  return tests;
+}
+
+/** What the declaration alone cannot say: settings that exclude each other. */
+function checkTest(t: FlowTest): string[] {
+  const problems: string[] = [];
+  const bodies = ['body', 'raw', 'rawBase64'].filter((k) => t.input?.[k as 'body'] !== undefined);
+  if (bodies.length > 1) problems.push(`input has ${bodies.join(' and ')}; give one body`);
+  if ((t.input?.raw !== undefined || t.input?.rawBase64 !== undefined) && !t.input.contentType) problems.push('input.raw needs input.contentType');
+  if (t.expect.error !== undefined && t.expect.outcome !== undefined && t.expect.outcome !== 'failed') problems.push('expect.error needs outcome failed');
+  if (t.clock?.advance !== undefined && t.clock.advance <= 0) problems.push('clock.advance must be longer than 0');
+  if (t.clock?.start !== undefined && Number.isNaN(Date.parse(t.clock.start)))
+    problems.push(`clock.start "${t.clock.start}" is not an RFC 3339 time such as 2026-01-05T09:00:00Z`);
+  return problems;
+}
