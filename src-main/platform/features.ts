@@ -52,8 +52,9 @@ export interface Features {
     /** Largest working memory a save accepts. */
     maxWorkingMemoryBytes: number;
   };
-  traces: Common & { maxBatch: number; flushIntervalMillis: number; retainRecords: number; retainSeconds: number };
-  logs: Common & { maxBatch: number; retainRecords: number; retainSeconds: number };
+  /** Retention: the most records, bytes of record JSON and age kept (oldest batches go first). */
+  traces: Common & { maxBatch: number; flushIntervalMillis: number; retainRecords: number; retainBytes: number; retainSeconds: number };
+  logs: Common & { maxBatch: number; retainRecords: number; retainBytes: number; retainSeconds: number };
 }
 
 export type FeatureName = keyof Features;
@@ -76,8 +77,8 @@ export const defaultFeatures: Features = {
   },
   topics: { supported: true, pollTimeoutSeconds: 20, maxBatch: 100, ackDeadlineSeconds: 30, subscriptionIdleSeconds: 300, maxMessageBytes: 1024 * 1024 },
   agentMemory: { supported: true, semantic: false, listThreads: true, readThread: true, search: true, maxWorkingMemoryBytes: 8 * 1024 * 1024 },
-  traces: { supported: true, maxBatch: 1000, flushIntervalMillis: 1000, retainRecords: 100_000, retainSeconds: 7 * 24 * 3600 },
-  logs: { supported: true, maxBatch: 1000, retainRecords: 100_000, retainSeconds: 7 * 24 * 3600 },
+  traces: { supported: true, maxBatch: 1000, flushIntervalMillis: 1000, retainRecords: 100_000, retainBytes: 64 * 1024 * 1024, retainSeconds: 7 * 24 * 3600 },
+  logs: { supported: true, maxBatch: 1000, retainRecords: 100_000, retainBytes: 32 * 1024 * 1024, retainSeconds: 7 * 24 * 3600 },
 };
 
 /** Per capability: `false` switches it off, `true` keeps the defaults, an object changes fields. */

@@ -102,6 +102,8 @@ export interface PlatformServer {
 
 export interface TelemetryReader {
   list(options?: { limit?: number; beforeId?: number }): TelemetryRecord[];
+  /** Records and bytes of record JSON kept now (bounded by retainRecords and retainBytes). */
+  readonly kept: { records: number; bytes: number };
 }
 
 const IMPLEMENTATION = {
@@ -151,8 +153,8 @@ async function serve(
     queues: new QueueStore(db),
     topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000),
     agentMemory: new AgentMemoryStore(db, versions),
-    traces: new TelemetryStore(db, 'trace_records', { records: features.traces.retainRecords, seconds: features.traces.retainSeconds }),
-    logs: new TelemetryStore(db, 'log_records', { records: features.logs.retainRecords, seconds: features.logs.retainSeconds }),
+    traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }),
+    logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }),
     implementation: IMPLEMENTATION,
   };
   if (options.seedResourcesDir) seedResourcesFromDir(p.resources, options.seedResourcesDir);

@@ -213,6 +213,9 @@ export class RunManager {
       // The services' identity: queue sources consume as the group named after the integration.
       FLOW_DEPLOYMENT_ID: id,
       FLOW_INSTANCE_ID: 'studio',
+      // The studio is for debugging: every run is traced, whatever a deployment samples.
+      FLOW_TRACE_SAMPLE_RATIO: '1',
+      FLOW_TRACE_KEEP_FAILED: 'true',
     };
     // One redactor for the runtime and its logger, so secret values never reach the Logs panel.
     const redactor = new SecretRedactor();

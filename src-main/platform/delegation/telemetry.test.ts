@@ -47,6 +47,32 @@ describe('telemetry (§4.6)', () => {
     expect(kept[0].record).toEqual(trace(129));
   });
 
+  it('pages records one by one across the batches they arrived in, newest first', async () => {
+    await platform.call('POST', '/v1/traces', { json: [trace(201), trace(202), trace(203)] });
+    await platform.call('POST', '/v1/traces', { json: [trace(204), trace(205)] });
+    const first = platform.server.traces.list({ limit: 3 });
+    expect(first.map((r) => r.record)).toEqual([trace(205), trace(204), trace(203)]);
+    const next = platform.server.traces.list({ limit: 2, beforeId: first[2].id });
+    expect(next.map((r) => r.record)).toEqual([trace(202), trace(201)]);
+  });
+
+  it('keeps at most retainBytes of record JSON, dropping the oldest batches', async () => {
+    const small = await startTestPlatform({ features: { traces: { retainBytes: 2000 } } });
+    try {
+      const padded = (n: number) => ({ ...trace(n), pad: 'x'.repeat(90) });
+      for (let batch = 0; batch < 10; batch++) {
+        await small.call('POST', '/v1/traces', { json: Array.from({ length: 5 }, (_, i) => padded(batch * 5 + i)) });
+      }
+      expect(small.server.traces.kept.bytes).toBeLessThanOrEqual(2000);
+      const kept = small.server.traces.list({ limit: 1000 });
+      expect(kept[0].record).toEqual(padded(49));
+      expect(kept.length).toBeLessThan(50);
+      expect(kept.length).toBeGreaterThan(5);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('drops records older than retainSeconds', async () => {
     await platform.call('POST', '/v1/logs', { json: [{ msg: 'old' }] });
     await new Promise((r) => setTimeout(r, 1100));

@@ -1,5 +1,5 @@
 import { badRequest, tooLarge } from '../http/api-error.ts';
-import { readJson, sendJson } from '../http/http-io.ts';
+import { parseJsonText, readBody, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
 import type { TelemetryStore } from '../store/telemetry-store.ts';
 import type { PlatformContext } from './platform-context.ts';
@@ -8,7 +8,7 @@ const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 /**
  * POST /v1/traces and /v1/logs (§4.6): a batch is a JSON array of records (or `{records: [...]}`),
- * stored as sent in one transaction, published to the live feed, and answered 202.
+ * stored as sent (its JSON text, one row per batch), published to the live feed, and answered 202.
  */
 export function telemetryRoutes(p: PlatformContext): Route[] {
   const { features, events } = p;
@@ -20,11 +20,13 @@ export function telemetryRoutes(p: PlatformContext): Route[] {
       capability: kind,
       enabled: supported,
       async handle(ctx) {
-        const records = batchRecords(await readJson(ctx.req, MAX_BATCH_BYTES), kind);
+        const bytes = await readBody(ctx.req, MAX_BATCH_BYTES);
+        const text = bytes.toString('utf8');
+        const records = batchRecords(bytes.length === 0 ? undefined : parseJsonText(text, 'the request body'), kind);
         if (records.length > maxBatch) {
           throw tooLarge('batch_too_large', `the batch holds ${records.length} ${kind} records; send at most ${kind}.maxBatch (${maxBatch}) per request`);
         }
-        if (records.length > 0) store.append(records);
+        if (records.length > 0) store.append(records, text);
         if (events.active && records.length > 0) events.emit({ type: kind, at: Date.now(), records });
         sendJson(ctx.res, 202, `{"accepted":${records.length}}`);
       },

@@ -128,4 +128,17 @@ export const migrations: string[] = [
   CREATE INDEX log_records_age ON log_records (received_at);
   `,
   managementMigration,
+  `
+  -- Telemetry is stored a batch to a row, as the runtime sent it: one insert (and, at the
+  -- retention bound, one delete) per batch rather than per record is what keeps tracing cheap.
+  -- Record ids stay stable (first_id + position), so paging by id works as before.
+  CREATE TABLE trace_batches (id INTEGER PRIMARY KEY, received_at INTEGER NOT NULL, first_id INTEGER NOT NULL, count INTEGER NOT NULL, bytes INTEGER NOT NULL, body TEXT NOT NULL);
+  CREATE INDEX trace_batches_age ON trace_batches (received_at);
+  CREATE TABLE log_batches (id INTEGER PRIMARY KEY, received_at INTEGER NOT NULL, first_id INTEGER NOT NULL, count INTEGER NOT NULL, bytes INTEGER NOT NULL, body TEXT NOT NULL);
+  CREATE INDEX log_batches_age ON log_batches (received_at);
+  INSERT INTO trace_batches (id, received_at, first_id, count, bytes, body) SELECT id, received_at, id, 1, length(record) + 2, '[' || record || ']' FROM trace_records;
+  INSERT INTO log_batches (id, received_at, first_id, count, bytes, body) SELECT id, received_at, id, 1, length(record) + 2, '[' || record || ']' FROM log_records;
+  DROP TABLE trace_records;
+  DROP TABLE log_records;
+  `,
 ];

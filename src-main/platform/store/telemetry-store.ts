@@ -8,53 +8,145 @@ export interface TelemetryRecord {
 }
 
 export interface Retention {
-  /** Most records kept; the oldest go first. */
+  /** Most records kept; the oldest batches go first. */
   records: number;
+  /** Most bytes of record JSON kept; the oldest batches go first. */
+  bytes: number;
   /** Records older than this are deleted. */
   seconds: number;
 }
 
+interface BatchRow {
+  id: number;
+  receivedAt: number;
+  firstId: number;
+  count: number;
+  body: string;
+}
+
 /**
- * Trace or log records as the runtime sent them, kept within a retention of count and age.
- * Pruning runs after enough inserts and from the server's periodic sweep, never per request.
+ * Trace or log records as the runtime sent them, a batch to a row, kept within a retention of
+ * count, bytes and age. A batch costs one insert and its JSON text is kept as it arrived, so
+ * storing telemetry costs about the same however many records a batch holds. The count and byte
+ * bounds hold after every append (whole batches go, oldest first); age is checked at most once a
+ * second on append and by the server's periodic sweep.
  */
 export class TelemetryStore {
-  private readonly insert: Statement<[number, string]>;
-  private readonly pruneByCount: Statement<[number]>;
+  private readonly insert: Statement<[number, number, number, number, string]>;
+  private readonly oldest: Statement<[]>;
+  private readonly deleteUpTo: Statement<[number]>;
   private readonly pruneByAge: Statement<[number]>;
+  private readonly totals: Statement<[]>;
   private readonly page: Statement<[number, number]>;
-  private sincePrune = 0;
-  readonly append: (records: unknown[]) => void;
+  private nextRecordId: number;
+  private keptRecords = 0;
+  private keptBytes = 0;
+  private ageCheckedAt = 0;
+  /** Insert and trim commit together: one WAL commit per batch. */
+  private readonly store: (records: readonly unknown[], body: string) => void;
 
   constructor(
     db: Db,
-    table: 'trace_records' | 'log_records',
+    table: 'trace_batches' | 'log_batches',
     private readonly retention: Retention,
   ) {
-    this.insert = db.prepare(`INSERT INTO ${table} (received_at, record) VALUES (?, ?)`);
-    this.pruneByCount = db.prepare(`DELETE FROM ${table} WHERE id <= (SELECT MAX(id) FROM ${table}) - ?`);
+    this.insert = db.prepare(`INSERT INTO ${table} (received_at, first_id, count, bytes, body) VALUES (?, ?, ?, ?, ?)`);
+    this.oldest = db.prepare(`SELECT id, count, bytes FROM ${table} ORDER BY id LIMIT 64`);
+    this.deleteUpTo = db.prepare(`DELETE FROM ${table} WHERE id <= ?`);
     this.pruneByAge = db.prepare(`DELETE FROM ${table} WHERE received_at < ?`);
-    this.page = db.prepare(`SELECT id, received_at AS receivedAt, record FROM ${table} WHERE id < ? ORDER BY id DESC LIMIT ?`);
-    const insertAll = db.transaction((records: unknown[]) => {
-      const now = Date.now();
-      for (const r of records) this.insert.run(now, JSON.stringify(r));
+    this.totals = db.prepare(`SELECT COALESCE(SUM(count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes, COALESCE(MAX(first_id + count), 1) AS next FROM ${table}`);
+    this.page = db.prepare(
+      `SELECT id, received_at AS receivedAt, first_id AS firstId, count, body FROM ${table} WHERE first_id < ? ORDER BY id DESC LIMIT ?`,
+    );
+    const t = this.totals.get() as { records: number; bytes: number; next: number };
+    this.keptRecords = t.records;
+    this.keptBytes = t.bytes;
+    this.nextRecordId = t.next;
+    this.store = db.transaction((records: readonly unknown[], body: string) => {
+      const bytes = Buffer.byteLength(body);
+      this.insert.run(Date.now(), this.nextRecordId, records.length, bytes, body);
+      this.nextRecordId += records.length;
+      this.keptRecords += records.length;
+      this.keptBytes += bytes;
+      if (this.keptRecords > this.retention.records || this.keptBytes > this.retention.bytes) this.trim();
     });
-    this.append = (records) => {
-      insertAll(records);
-      this.sincePrune += records.length;
-      if (this.sincePrune >= Math.max(1, Math.min(1000, Math.floor(this.retention.records / 10)))) this.prune();
-    };
   }
 
+  /**
+   * Stores one batch. `text` is the batch's JSON as received (an array, or `{records: [...]}`);
+   * without it the records are serialized here.
+   */
+  append(records: readonly unknown[], text?: string): void {
+    if (records.length === 0) return;
+    this.store(records, text ?? JSON.stringify(records));
+    // Age is checked at most once a second here (a cheap indexed delete), and by the sweep.
+    const now = Date.now();
+    if (now - this.ageCheckedAt >= 1000) {
+      this.ageCheckedAt = now;
+      if (this.pruneByAge.run(now - this.retention.seconds * 1000).changes > 0) this.recount();
+    }
+  }
+
+  /** Applies every bound now: age, then count and bytes (the server's periodic sweep). */
   prune(): void {
-    this.sincePrune = 0;
-    this.pruneByCount.run(this.retention.records);
-    this.pruneByAge.run(Date.now() - this.retention.seconds * 1000);
+    this.ageCheckedAt = Date.now();
+    this.pruneByAge.run(this.ageCheckedAt - this.retention.seconds * 1000);
+    this.recount();
+    this.trim();
+  }
+
+  private recount(): void {
+    const t = this.totals.get() as { records: number; bytes: number };
+    this.keptRecords = t.records;
+    this.keptBytes = t.bytes;
+  }
+
+  /** Records and bytes kept now. */
+  get kept(): { records: number; bytes: number } {
+    return { records: this.keptRecords, bytes: this.keptBytes };
   }
 
   /** Newest first; pass the smallest id of a page as `beforeId` for the next one. */
   list(options: { limit?: number; beforeId?: number } = {}): TelemetryRecord[] {
-    const rows = this.page.all(options.beforeId ?? Number.MAX_SAFE_INTEGER, options.limit ?? 100) as Array<{ id: number; receivedAt: number; record: string }>;
-    return rows.map((r) => ({ id: r.id, receivedAt: r.receivedAt, record: JSON.parse(r.record) }));
+    const limit = options.limit ?? 100;
+    let before = options.beforeId ?? Number.MAX_SAFE_INTEGER;
+    const out: TelemetryRecord[] = [];
+    while (out.length < limit) {
+      const rows = this.page.all(before, 16) as BatchRow[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const records = recordsOf(row.body);
+        for (let i = records.length - 1; i >= 0 && out.length < limit; i--) {
+          const id = row.firstId + i;
+          if (id < before) out.push({ id, receivedAt: row.receivedAt, record: records[i] });
+        }
+        if (out.length >= limit) break;
+      }
+      before = rows[rows.length - 1].firstId;
+    }
+    return out;
   }
+
+  /** Deletes whole batches, oldest first, until both the count and the byte bounds hold. */
+  private trim(): void {
+    while (this.keptRecords > this.retention.records || this.keptBytes > this.retention.bytes) {
+      const rows = this.oldest.all() as Array<{ id: number; count: number; bytes: number }>;
+      if (rows.length === 0) return;
+      let cut = -1;
+      for (const row of rows) {
+        if (this.keptRecords <= this.retention.records && this.keptBytes <= this.retention.bytes) break;
+        cut = row.id;
+        this.keptRecords -= row.count;
+        this.keptBytes -= row.bytes;
+      }
+      this.deleteUpTo.run(cut);
+    }
+  }
+}
+
+function recordsOf(body: string): unknown[] {
+  const parsed = JSON.parse(body) as unknown;
+  if (Array.isArray(parsed)) return parsed;
+  const records = (parsed as { records?: unknown }).records;
+  return Array.isArray(records) ? records : [];
 }

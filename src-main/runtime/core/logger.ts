@@ -37,6 +37,12 @@ export const TRUNCATED = '[truncated]';
  * more than REDACT_MAX_NODES values is truncated there: what the walk does not look at cannot
  * leave, so the bound never lets an unexamined value through.
  */
+/** A key named __proto__ stays a plain field instead of replacing the prototype. */
+function setField(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
 export class SecretRedactor {
   private readonly secrets = new Set<string>();
 
@@ -56,6 +62,32 @@ export class SecretRedactor {
     return out;
   }
 
+  /**
+   * Masks secrets in JSON text, in their plain and their JSON-escaped spelling, and answers
+   * undefined when masking would break the JSON (a secret spanning punctuation): the caller then
+   * masks the values instead.
+   */
+  redactJson(text: string): string | undefined {
+    if (this.secrets.size === 0) return text;
+    let out = text;
+    for (const s of this.secrets) {
+      if (out.includes(s)) out = out.split(s).join('[redacted]');
+      const escaped = JSON.stringify(s).slice(1, -1);
+      if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join('[redacted]');
+    }
+    if (out === text) return text;
+    try {
+      JSON.parse(out);
+      return out;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The value with every secret masked, in keys and values. Copy on write: a value holding no
+   * secret comes back as is, so masking each trace event allocates nothing in the usual case.
+   */
   redactValue(value: unknown): unknown {
     if (this.secrets.size === 0) return value;
     const budget = { nodes: REDACT_MAX_NODES };
@@ -67,16 +99,28 @@ export class SecretRedactor {
     if (typeof value === 'string') return this.redact(value);
     if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
     if (depth >= REDACT_MAX_DEPTH) return TRUNCATED;
-    if (Array.isArray(value)) return value.map((v) => this.walk(v, depth + 1, budget));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const key = this.redact(k);
-      const walked = this.walk(v, depth + 1, budget);
-      // A key named __proto__ stays a plain field instead of replacing the prototype.
-      if (key === '__proto__') Object.defineProperty(out, key, { value: walked, enumerable: true, writable: true, configurable: true });
-      else out[key] = walked;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const masked = this.walk(value[i], depth + 1, budget);
+        if (masked !== value[i]) (copy ??= value.slice())[i] = masked;
+      }
+      return copy ?? value;
     }
-    return out;
+    const entries = Object.entries(value);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const [k, v] = entries[i];
+      const key = this.redact(k);
+      const masked = this.walk(v, depth + 1, budget);
+      if (!out && key === k && masked === v) continue;
+      if (!out) {
+        out = {};
+        for (let j = 0; j < i; j++) setField(out, entries[j][0], entries[j][1]);
+      }
+      setField(out, key, masked);
+    }
+    return out ?? value;
   }
 }
 

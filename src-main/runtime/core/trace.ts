@@ -1,6 +1,14 @@
 import type { SecretRedactor } from './logger.ts';
 import type { Outcome } from './message.ts';
 
+/**
+ * A duration in ms rounded to the microsecond: finer digits are timer noise, and the 17-digit
+ * fraction would be most of a record's bytes once serialized.
+ */
+export function toMicros(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
 /** One record of what a step (or a whole run) did with a message. */
 export interface TraceEvent {
   kind: 'step' | 'run';
@@ -60,6 +68,11 @@ export interface TraceSpan {
 export interface TraceSink {
   /** Ask for input/output snapshots of every step (costs a copy per step). */
   snapshots?: boolean;
+  /**
+   * Takes events before the hub masks secrets in them, promising to mask whatever it passes on
+   * (an exporter masks the serialized batch once, far cheaper than a deep copy per event).
+   */
+  unredacted?: boolean;
   emit(event: TraceEvent): void;
   /** Receives calls made by steps; sinks without it are never asked to build one. */
   span?(span: TraceSpan): void;
@@ -88,10 +101,12 @@ export class TraceHub {
   }
 
   emit(event: TraceEvent): void {
-    if (this.redactor && this.redactor.size > 0) event = this.redactor.redactValue(event) as TraceEvent;
+    // Masked once, and only when some sink takes masked events.
+    let masked: TraceEvent | undefined;
     for (const s of this.sinks) {
       try {
-        s.emit(event);
+        if (s.unredacted === true || !this.redactor || this.redactor.size === 0) s.emit(event);
+        else s.emit((masked ??= this.redactor.redactValue(event) as TraceEvent));
       } catch {
         // A failing listener must never fail the flow it observes.
       }

@@ -11,6 +11,8 @@ export interface PlatformRequest {
   headers?: Record<string, string>;
   /** A JSON body, or opaque bytes for KV and working memory. */
   json?: unknown;
+  /** A JSON body already serialized (telemetry batches, masked as text). */
+  jsonText?: string;
   bytes?: Uint8Array;
   /** Longest wait for the whole answer; long polls pass their window plus a margin. */
   timeoutMs?: number;

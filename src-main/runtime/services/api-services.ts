@@ -3,6 +3,7 @@ import { apiConfigFromEnv, identityFromEnv } from './api-config.ts';
 import { assembleServices, describeCapabilities, type AssembledServices, type AssembleOptions } from './assemble-services.ts';
 import { discover, type Discovery } from './discovery.ts';
 import { HttpTransport } from './http-transport.ts';
+import { samplingFromEnv } from './trace-sampling.ts';
 
 export interface ApiServicesOptions {
   /** Shipping bounds; tests shrink them. */
@@ -17,6 +18,7 @@ export interface ApiServicesOptions {
 export async function createApiServices(env: Record<string, string | undefined>, log: Logger, options: ApiServicesOptions = {}): Promise<AssembledServices> {
   const config = apiConfigFromEnv(env);
   const identity = identityFromEnv(env);
+  const traceSampling = samplingFromEnv(env);
   const transport = new HttpTransport(config);
   let discovery: Discovery;
   try {
@@ -27,7 +29,7 @@ export async function createApiServices(env: Record<string, string | undefined>,
   }
   const impl = discovery.implementation?.name;
   const implementation = impl ? `api (${impl}${discovery.implementation?.version ? ` ${discovery.implementation.version}` : ''})` : 'api';
-  const services = assembleServices({ transport, discovery, identity, log, implementation, telemetry: options.telemetry, snapshotId: config.snapshotId });
+  const services = assembleServices({ transport, discovery, identity, log, implementation, telemetry: { traceSampling, ...options.telemetry }, snapshotId: config.snapshotId });
   log.info(`platform services: ${implementation} at ${config.baseUrl}`, {
     specVersion: discovery.specVersion,
     deployment: identity.deploymentId,

@@ -32,6 +32,9 @@ export interface AssembledServices extends PlatformServices {
   readonly telemetry: PlatformTelemetry;
 }
 
+/** Default bound of the trace export queue (about 4 MB of records): a burst beyond it is dropped and counted. */
+export const DEFAULT_TRACE_QUEUE = 20_000;
+
 /** Default bound of the log shipping queue: a burst beyond it is dropped, never held. */
 export const DEFAULT_LOG_QUEUE = 2000;
 
@@ -69,6 +72,7 @@ export function assembleServices(o: AssembleOptions): AssembledServices {
     identity,
     {
       traceMaxBatch: featureNumber(f('traces'), 'maxBatch', 500),
+      traceMaxQueue: DEFAULT_TRACE_QUEUE,
       traceFlushIntervalMs: featureNumber(f('traces'), 'flushIntervalMillis', 1000),
       logMaxBatch: featureNumber(f('logs'), 'maxBatch', 500),
       logMaxQueue: DEFAULT_LOG_QUEUE,

@@ -38,8 +38,8 @@ export class HttpTransport implements PlatformTransport {
     const url = this.basePath + req.path + queryString(req.query);
     const headers: Record<string, string> = { ...this.config.headers, ...req.headers };
     let body: Uint8Array | string | undefined;
-    if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
+    if (req.json !== undefined || req.jsonText !== undefined) {
+      body = req.jsonText ?? JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
     } else if (req.bytes !== undefined) {
       body = req.bytes;

@@ -5,10 +5,19 @@ import type { PlatformTransport } from './api-http.ts';
 import { BatchShipper } from './batch-shipper.ts';
 import type { Capability } from './capability.ts';
 import type { Telemetry } from './platform-services.ts';
+import { PlatformTraceExporter, type TraceExporter } from './trace-exporter.ts';
+import { TracePipeline, type TracePipelineStats } from './trace-pipeline.ts';
+import { EVERY_RUN, type TraceSampling } from './trace-sampling.ts';
 
 export interface TelemetryOptions {
   traceMaxBatch: number;
+  /** Trace records held for export; a burst beyond it is dropped and counted, never waited for. */
+  traceMaxQueue: number;
   traceFlushIntervalMs: number;
+  /** Which runs are exported (`FLOW_TRACE_SAMPLE_RATIO`, `FLOW_TRACE_KEEP_FAILED`); every run by default. */
+  traceSampling?: TraceSampling;
+  /** Where trace records go; the platform's /v1/traces unless a test or another exporter says otherwise. */
+  traceExporter?: TraceExporter;
   logMaxBatch: number;
   /** Log records held for shipping; a burst beyond it is dropped rather than held in memory. */
   logMaxQueue: number;
@@ -21,24 +30,24 @@ export interface TelemetryOptions {
  * the trace hub stays inactive, so flows pay nothing for tracing nobody receives.
  */
 export class PlatformTelemetry implements Telemetry {
-  private readonly traces: BatchShipper | undefined;
+  private readonly traces: TracePipeline | undefined;
   private readonly logs: BatchShipper | undefined;
   readonly logSink: LogSink;
 
   constructor(
     http: PlatformTransport,
-    private readonly traceCap: Capability,
+    traceCap: Capability,
     logCap: Capability,
-    private readonly identity: Identity,
+    identity: Identity,
     opts: TelemetryOptions,
     log: Logger,
   ) {
     if (traceCap.usable) {
-      this.traces = new BatchShipper(
-        http,
-        traceCap,
-        { path: '/v1/traces', maxBatch: opts.traceMaxBatch, maxQueue: opts.traceMaxBatch * 4, flushIntervalMs: opts.traceFlushIntervalMs },
+      this.traces = new TracePipeline(
+        opts.traceExporter ?? new PlatformTraceExporter(http, traceCap),
+        { maxBatch: opts.traceMaxBatch, maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, sampling: opts.traceSampling ?? EVERY_RUN },
         log,
+        () => traceCap.usable,
       );
     }
     if (logCap.usable) {
@@ -54,24 +63,20 @@ export class PlatformTelemetry implements Telemetry {
     this.logSink = logs ? (record: LogRecord) => logs.push({ ...record, deployment, instance }) : () => {};
   }
 
+  /** Records carry the runtime's deployment and instance already (the run context stamps them). */
   attachTraces(hub: TraceHub): () => void {
-    const shipper = this.traces;
-    if (!shipper || !this.traceCap.usable) return () => {};
-    const { deploymentId: deployment, instanceId: instance } = this.identity;
-    const detach = hub.add({
-      emit: (event) => {
-        // Turned off mid-run (a 501): stop making the hub record anything.
-        if (!this.traceCap.usable) return detach();
-        shipper.push({ ...event, deployment, instance });
-      },
-    });
-    return detach;
+    return this.traces ? this.traces.attach(hub) : () => {};
   }
 
   /** For tests and the studio: how much is waiting and how much was dropped. */
-  stats(): { logs?: { queued: number; dropped: number; sent: number }; traces?: { queued: number; dropped: number; sent: number } } {
-    const of = (s: BatchShipper | undefined) => (s ? { queued: s.queued, dropped: s.dropped, sent: s.sent } : undefined);
-    return { logs: of(this.logs), traces: of(this.traces) };
+  stats(): { logs?: { queued: number; dropped: number; sent: number }; traces?: TracePipelineStats } {
+    const logs = this.logs;
+    return { logs: logs ? { queued: logs.queued, dropped: logs.dropped, sent: logs.sent } : undefined, traces: this.traces?.counts };
+  }
+
+  /** Sends what is queued now (tests; a clean stop goes through close). */
+  async flush(): Promise<void> {
+    await Promise.all([this.traces?.flush(), this.logs?.flush()]);
   }
 
   async close(): Promise<void> {

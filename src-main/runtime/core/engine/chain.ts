@@ -1,7 +1,7 @@
 import { Halt, type Block, type StepResult } from '../component.ts';
 import { errorMessage, errorStatus } from '../errors.ts';
 import { Message, toSnapshot, type MessageError, type Outcome } from '../message.ts';
-import type { TraceHub } from '../trace.ts';
+import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId } from '../trace-context.ts';
 
 export interface FlowResult {
@@ -179,7 +179,7 @@ function emitStep(
     block: step.type,
     name: step.name,
     startedAt,
-    durationMs: performance.now() - t0,
+    durationMs: toMicros(performance.now() - t0),
     outcome,
     error,
     input,

@@ -1,6 +1,6 @@
 import { errorMessage, errorStatus } from '../errors.ts';
 import { toSnapshot, type Message } from '../message.ts';
-import type { TraceHub } from '../trace.ts';
+import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
 import { Chain, type FlowResult, type RunContext, type Step } from './chain.ts';
 
@@ -158,7 +158,7 @@ export class FlowRunner {
         parentSpanId: run.parentSpanId,
         sampled: run.sampled,
         startedAt: started,
-        durationMs: performance.now() - t0,
+        durationMs: toMicros(performance.now() - t0),
         outcome: result.outcome,
         error: result.error?.message,
         input,

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startPlatformServer, type FeatureOverrides, type PlatformServer } from '../../platform/index.ts';
+import { runtimeOn, until, type RuntimeOnPlatform } from './testing/runtime-on-platform.ts';
+import { samplingFromEnv } from './trace-sampling.ts';
+
+const dirs: string[] = [];
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function platformWith(features: FeatureOverrides = {}): Promise<PlatformServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'flow-trace-export-'));
+  dirs.push(dataDir);
+  const server = await startPlatformServer({ dataDir, features });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+// The second step fails when the body says so; a secret the flow echoes must never reach a stored trace.
+const orders = `env:
+  API_KEY: {secret: true, default: 'sk-"quoted\\secret'}
+flows:
+  orders:
+    steps:
+      - set: {body: '{"ok": body.ok, "key": has(body.key) ? body.key : ''''}'}
+      - set: {body: 'body.ok ? body : body.missing.field'}
+      - set: {body: '{"ok": body.ok}'}
+`;
+
+async function runtimeFor(platform: PlatformServer, env: Record<string, string> = {}, telemetry = {}): Promise<RuntimeOnPlatform> {
+  const r = await runtimeOn(platform, orders, { deploymentId: 'orders', instanceId: 'o-1', env, telemetry: { traceFlushIntervalMs: 20, ...telemetry } });
+  cleanups.push(() => r.stop());
+  return r;
+}
+
+const runsStored = (p: PlatformServer) => p.traces.list({ limit: 100_000 }).filter((t) => (t.record as { kind: string }).kind === 'run');
+
+describe('trace export', () => {
+  it('stores every record of every run, sent in batches', async () => {
+    const platform = await platformWith();
+    const r = await runtimeFor(platform);
+    for (let i = 0; i < 300; i++) await r.runtime.run('orders', { ok: true });
+    await until(() => runsStored(platform).length === 300, 5000, 'all 300 runs stored');
+    expect(platform.traces.kept.records).toBe(300 * 4);
+    await until(() => r.services.telemetry.stats().traces!.sent === 1200, 5000, 'every export acknowledged');
+    expect(r.services.telemetry.stats().traces!.dropped).toBe(0);
+  });
+
+  it('masks a secret in a snapshot of the message, in its JSON-escaped spelling too', async () => {
+    const platform = await platformWith();
+    const r = await runtimeFor(platform);
+    const detach = r.runtime.traces.add({ snapshots: true, emit: () => {} });
+    cleanups.push(async () => detach());
+    await r.runtime.run('orders', { ok: true, key: 'sk-"quoted\\secret' });
+    await until(() => runsStored(platform).length === 1, 5000, 'the run stored');
+    const stored = platform.traces.list({ limit: 100 }).map((t) => t.record as { output?: { body?: { key?: string } } });
+    expect(stored.some((t) => t.output?.body?.key === '[redacted]')).toBe(true);
+    expect(JSON.stringify(stored)).not.toContain('quoted');
+  });
+
+  it('under overload drops and counts records beyond its bound instead of holding runs up', async () => {
+    const platform = await platformWith();
+    const r = await runtimeFor(platform, {}, { traceMaxQueue: 100, traceMaxBatch: 50, traceFlushIntervalMs: 60_000 });
+    // 1,000 runs in one turn of the event loop: nothing can be exported meanwhile.
+    const results = await Promise.all(Array.from({ length: 1000 }, () => r.runtime.run('orders', { ok: true })));
+    expect(results.every((x) => x.outcome === 'completed')).toBe(true);
+    const stats = r.services.telemetry.stats().traces!;
+    expect(stats.dropped).toBe(4000 - 100);
+    await until(() => platform.traces.kept.records === 100, 5000, 'the kept 100 stored');
+  });
+
+  it('with a sample ratio exports about that fraction of runs, and every failed run whole', async () => {
+    const platform = await platformWith();
+    const r = await runtimeFor(platform, { FLOW_TRACE_SAMPLE_RATIO: '0.25' });
+    for (let i = 0; i < 400; i++) await r.runtime.run('orders', { ok: true });
+    for (let i = 0; i < 20; i++) await r.runtime.run('orders', { ok: false });
+    await r.services.telemetry.flush();
+    const runs = runsStored(platform).map((t) => t.record as { outcome: string; runId: string });
+    const completed = runs.filter((x) => x.outcome === 'completed').length;
+    expect(completed).toBeGreaterThan(60);
+    expect(completed).toBeLessThan(140);
+    // Failed runs are all kept, each with its two steps (the second one failed).
+    const failed = runs.filter((x) => x.outcome === 'failed');
+    expect(failed).toHaveLength(20);
+    const steps = platform.traces.list({ limit: 100_000 }).map((t) => t.record as { kind: string; runId: string });
+    for (const f of failed) expect(steps.filter((s) => s.kind === 'step' && s.runId === f.runId)).toHaveLength(2);
+    expect(r.services.telemetry.stats().traces!.sampledOut).toBe(400 - completed);
+  });
+
+  it('refuses a sample ratio outside 0..1 naming the variable', () => {
+    expect(() => samplingFromEnv({ FLOW_TRACE_SAMPLE_RATIO: '25%' })).toThrow('FLOW_TRACE_SAMPLE_RATIO must be a number from 0 to 1');
+    expect(() => samplingFromEnv({ FLOW_TRACE_KEEP_FAILED: 'yes' })).toThrow('FLOW_TRACE_KEEP_FAILED must be true or false');
+    expect(samplingFromEnv({})).toEqual({ ratio: 1, keepFailed: true });
+  });
+});
