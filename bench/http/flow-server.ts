@@ -6,15 +6,7 @@
 import { defineBlock, implementBlock, type AnyBlockImpl } from '../../src-main/runtime/core/component.ts';
 import { Runtime } from '../../src-main/runtime/core/runtime.ts';
 import { registry } from '../../src-main/runtime/registry.ts';
-
-const ORDERS = `connectors:
-  http: {type: http, host: 127.0.0.1, port: 0}
-flows:
-  price:
-    source: {type: http, path: /orders, methods: [POST]}
-    steps:
-      - set: {body: '{"id": body.id, "customer": body.customer, "total": body.price * body.qty}'}
-`;
+import { ORDERS_FLOW as ORDERS } from './order-flow.ts';
 
 function ticks(seconds: number): string {
   const steps = Array.from({ length: seconds * 10 }, (_, i) => `      - sse-event: {event: tick, data: '{"n": ${i}}'}\n      - pause: {every: 100ms}\n`).join('');

@@ -4,6 +4,8 @@ export interface Started {
   child: ChildProcess;
   url: string;
   stop(): Promise<void>;
+  /** Further processes serving the same requests (a platform server); their CPU counts too. */
+  helpers?: ChildProcess[];
 }
 
 /**
@@ -26,13 +28,15 @@ export function startPinned(core: number, command: string, args: string[], env: 
       if (m) {
         clearTimeout(timer);
         child.stdout!.off('data', onData);
+        child.stderr!.off('data', onData);
         child.stdout!.resume();
         child.stderr!.resume();
         resolve({ child, url: m[1], stop: () => stopChild(child) });
       }
     };
+    // Some servers (Benthos) log to stderr: either stream may carry the line.
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', onData);
     child.once('exit', (code) => fail(new Error(`${command} exited with ${code} before listening:\n${output}`)));
   });
 }
