@@ -86,4 +86,9 @@ export type FeedEvent = TraceFeedEvent | LogFeedEvent | QueueFeedEvent | TopicFe
 export interface FeedBatch {
   events: FeedEvent[];
   dropped: number;
+  /**
+   * Trace records the runtimes dropped since the last batch: tracing fell behind the request
+   * rate and let records go rather than slow requests. Absent when none were.
+   */
+  tracesDropped?: number;
 }

@@ -36,6 +36,26 @@ describe('the live feed', () => {
     expect(batches[0].dropped).toBe(150);
   });
 
+  it('carries how many trace records the runtimes dropped since the previous batch', async () => {
+    const feed = new LiveFeed({ flushMs: 10 });
+    let exportDropped = 7;
+    const stopCounting = feed.addDropCounter(() => exportDropped);
+    const batches: FeedBatch[] = [];
+    feed.subscribe((b) => batches.push(b));
+    feed.push(log(1));
+    await sleep(30);
+    exportDropped = 12;
+    feed.push(log(2));
+    await sleep(30);
+    stopCounting();
+    exportDropped = 40;
+    feed.push(log(3));
+    await sleep(30);
+    feed.close();
+    // Drops before the counter was registered are not news; after it is removed nothing more is counted.
+    expect(batches.map((b) => b.tracesDropped)).toEqual([undefined, 5, undefined]);
+  });
+
   it('attaches sources only while someone listens, so nothing is traced or collected for nobody', async () => {
     const feed = new LiveFeed({ flushMs: 10 });
     const traces = new TraceHub();

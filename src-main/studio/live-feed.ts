@@ -24,6 +24,8 @@ export class LiveFeed {
   private dropped = 0;
   private timer: NodeJS.Timeout | undefined;
   private lastFlush = 0;
+  /** Each counter's total at the last batch, so a batch carries what was dropped since. */
+  private readonly dropCounters = new Map<() => number, number>();
 
   constructor(options: LiveFeedOptions = {}) {
     this.flushMs = options.flushMs ?? 50;
@@ -41,6 +43,15 @@ export class LiveFeed {
       this.sources.get(source)?.();
       this.sources.delete(source);
     };
+  }
+
+  /**
+   * Registers a running total of trace records dropped (a runtime's export queue); each batch
+   * then carries how many more were dropped since the previous one, as `tracesDropped`.
+   */
+  addDropCounter(read: () => number): () => void {
+    this.dropCounters.set(read, read());
+    return () => void this.dropCounters.delete(read);
   }
 
   subscribe(listener: (batch: FeedBatch) => void): () => void {
@@ -82,8 +93,15 @@ export class LiveFeed {
   private readonly flush = (): void => {
     this.timer = undefined;
     this.lastFlush = Date.now();
-    if (this.buffer.length === 0 && this.dropped === 0) return;
+    let tracesDropped = 0;
+    for (const [read, seen] of this.dropCounters) {
+      const total = read();
+      if (total > seen) tracesDropped += total - seen;
+      this.dropCounters.set(read, total);
+    }
+    if (this.buffer.length === 0 && this.dropped === 0 && tracesDropped === 0) return;
     const batch: FeedBatch = { events: this.buffer, dropped: this.dropped };
+    if (tracesDropped > 0) batch.tracesDropped = tracesDropped;
     this.buffer = [];
     this.dropped = 0;
     for (const s of this.subscribers) {

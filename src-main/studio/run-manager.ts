@@ -59,6 +59,8 @@ interface Entry {
    * discovery and claims carry over); closed when the integration stops.
    */
   services?: PlatformServices;
+  /** Stops counting this run's dropped trace records in the live feed. */
+  stopDropCount?: () => void;
   /** Replaced runtimes still finishing their in-flight messages. */
   draining: Set<Promise<void>>;
   state: RunState;
@@ -229,7 +231,13 @@ export class RunManager {
       shipping.sink(record);
     }, redactor);
     const log = createLogger({ level: 'info', redactor, sinks: [sink], fields: { integration: id } });
-    entry.services ??= await selectPlatformServices(env, log);
+    if (!entry.services) {
+      const services = await selectPlatformServices(env, log);
+      entry.services = services;
+      // Trace records the export let go under overload are counted in the studio's status bar.
+      const read = services.telemetry.tracesDropped?.bind(services.telemetry);
+      if (read) entry.stopDropCount = feed.addDropCounter(read);
+    }
     shipping.forwardTo(entry.services.telemetry.logSink);
     // Env resources fold in beneath the environment; declared defaults apply beneath both (spec 2 §4.4).
     const folded = await foldEnvResources(env, entry.services.resources, run.envResources);
@@ -266,6 +274,8 @@ export class RunManager {
   private async closeServices(entry: Entry): Promise<void> {
     const services = entry.services;
     entry.services = undefined;
+    entry.stopDropCount?.();
+    entry.stopDropCount = undefined;
     if (!services) return;
     await Promise.all([...entry.draining]);
     await services.close().catch(() => {});

@@ -24,12 +24,12 @@ describe('the feed bridge', () => {
     const appendFeed = vi.fn();
     useStudio.setState({ appendFeed });
     deliver({ events: [log('a')], dropped: 0 });
-    deliver({ events: [log('b'), log('c')], dropped: 2 });
+    deliver({ events: [log('b'), log('c')], dropped: 2, tracesDropped: 30 });
     expect(appendFeed).not.toHaveBeenCalled();
     expect(frames).toHaveLength(1);
     frames[0]();
     expect(appendFeed).toHaveBeenCalledTimes(1);
-    expect(appendFeed).toHaveBeenCalledWith([log('a'), log('b'), log('c')], 2);
+    expect(appendFeed).toHaveBeenCalledWith([log('a'), log('b'), log('c')], 2, 30);
     stop();
   });
 

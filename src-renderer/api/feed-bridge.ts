@@ -12,19 +12,23 @@ const MAX_PENDING = 10_000;
 export function connectFeed(studio: StudioBridge): () => void {
   let pending: FeedEvent[] = [];
   let dropped = 0;
+  let tracesDropped = 0;
   let frame: number | undefined;
 
   const flush = (): void => {
     frame = undefined;
     const events = pending;
     const lost = dropped;
+    const tracesLost = tracesDropped;
     pending = [];
     dropped = 0;
-    useStudio.getState().appendFeed(events, lost);
+    tracesDropped = 0;
+    useStudio.getState().appendFeed(events, lost, tracesLost);
   };
 
   const unsubscribe = studio.on('feed', (batch) => {
     dropped += batch.dropped;
+    tracesDropped += batch.tracesDropped ?? 0;
     const room = MAX_PENDING - pending.length;
     if (batch.events.length <= room) pending.push(...batch.events);
     else {

@@ -4,6 +4,7 @@ import { useStudio } from '../store/studio-store.ts';
 export function StatusBar() {
   const runs = useStudio((s) => s.runs);
   const dropped = useStudio((s) => s.dropped);
+  const tracesDropped = useStudio((s) => s.tracesDropped);
   const shown = Object.values(runs).filter((r) => r.status !== 'stopped');
   return (
     <footer className="status-bar" aria-label="Status">
@@ -19,6 +20,11 @@ export function StatusBar() {
       {dropped > 0 ? (
         <span className="dropped" role="status" title="Live events the window could not keep up with">
           dropped {dropped}
+        </span>
+      ) : null}
+      {tracesDropped > 0 ? (
+        <span className="dropped" role="status" data-testid="traces-dropped" title="Trace records not kept because tracing fell behind the request rate; requests were not slowed">
+          traces dropped {tracesDropped}
         </span>
       ) : null}
       <span className="muted">Ctrl+K commands</span>

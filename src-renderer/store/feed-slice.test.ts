@@ -25,6 +25,14 @@ describe('the feed slice', () => {
     expect(useStudio.getState().dropped - before).toBe(12);
   });
 
+  it('adds up the trace records runtimes dropped under overload, apart from feed events lost', () => {
+    const { dropped, tracesDropped } = useStudio.getState();
+    useStudio.getState().appendFeed([], 0, 300);
+    useStudio.getState().appendFeed([], 1, 200);
+    expect(useStudio.getState().tracesDropped - tracesDropped).toBe(500);
+    expect(useStudio.getState().dropped - dropped).toBe(1);
+  });
+
   it('sorts events into their lists: logs, platform traffic, SSE frames', () => {
     useStudio.getState().appendFeed(
       [

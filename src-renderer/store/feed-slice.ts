@@ -14,8 +14,10 @@ export interface FeedSlice {
   sseFrames: SseFeedEvent[];
   /** Events lost because the UI or the connection fell behind, since the studio opened. */
   dropped: number;
+  /** Trace records the runtimes dropped under overload (never slowing requests), since the studio opened. */
+  tracesDropped: number;
   /** Called by the feed bridge at most once per animation frame. */
-  appendFeed(events: FeedEvent[], dropped: number): void;
+  appendFeed(events: FeedEvent[], dropped: number, tracesDropped?: number): void;
   clearTraces(): void;
   clearLogs(): void;
 }
@@ -32,7 +34,8 @@ export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (se
   platformEvents: [],
   sseFrames: [],
   dropped: 0,
-  appendFeed: (events, dropped) =>
+  tracesDropped: 0,
+  appendFeed: (events, dropped, tracesDropped = 0) =>
     set((s) => {
       const traces: TraceFeedEvent[] = [];
       const logs: LogFeedEvent[] = [];
@@ -50,6 +53,7 @@ export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (se
         platformEvents: appendCapped(s.platformEvents, platform, FEED_LIMITS.platform),
         sseFrames: appendCapped(s.sseFrames, sse, FEED_LIMITS.sse),
         dropped: s.dropped + dropped,
+        tracesDropped: s.tracesDropped + tracesDropped,
       };
     }),
   clearTraces: () => set({ traces: [] }),

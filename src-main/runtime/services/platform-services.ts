@@ -222,6 +222,8 @@ export interface Telemetry {
   attachTraces(hub: TraceHub): () => void;
   /** Queues log records for shipping; bounded, dropping records when full, never blocking. */
   readonly logSink: LogSink;
+  /** Trace records dropped so far (export queue full under overload, or an export failed). */
+  tracesDropped?(): number;
 }
 
 export { noPlatformServices } from './no-platform.ts';

@@ -68,6 +68,10 @@ export class PlatformTelemetry implements Telemetry {
     return this.traces ? this.traces.attach(hub) : () => {};
   }
 
+  tracesDropped(): number {
+    return this.traces?.counts.dropped ?? 0;
+  }
+
   /** For tests and the studio: how much is waiting and how much was dropped. */
   stats(): { logs?: { queued: number; dropped: number; sent: number }; traces?: TracePipelineStats } {
     const logs = this.logs;
