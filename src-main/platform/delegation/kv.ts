@@ -45,7 +45,8 @@ export function kvRoutes(p: PlatformContext): Route[] {
         const value = await readBody(ctx.req, maxValueBytes, (max) =>
           tooLarge('value_too_large', `the value for "${key}" in namespace "${ns}" is larger than kv.maxValueBytes (${max} bytes); store less or split it`),
         );
-        const outcome = kv.put(ns, key, value, expected);
+        // Group commit: this write shares a WAL commit with the others of this turn; answered after it.
+        const outcome = await kv.putCommitted(ns, key, value, expected);
         if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
         if (events.active) events.emit({ type: 'kv.put', at: Date.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created });
         sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });

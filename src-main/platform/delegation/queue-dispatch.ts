@@ -29,11 +29,22 @@ export class QueueDispatch {
 
   publish(subject: string, body: string, headers: string | null, replyTo?: string): string {
     const { messageId, groups } = this.store.publish(subject, body, headers, replyTo);
+    this.published(subject, messageId, groups, body, replyTo);
+    return messageId;
+  }
+
+  /** Like publish, in a group commit (the publish route): resolves once the message is durable. */
+  async publishCommitted(subject: string, body: string, headers: string | null): Promise<string> {
+    const { messageId, groups } = await this.store.publishCommitted(subject, body, headers);
+    this.published(subject, messageId, groups, body);
+    return messageId;
+  }
+
+  private published(subject: string, messageId: string, groups: string[], body: string, replyTo?: string): void {
     if (this.events.active) {
       this.events.emit({ type: 'queue.publish', at: Date.now(), subject, messageId, consumerGroups: groups, body: JSON.parse(body), ...(replyTo ? { replyTo } : {}) });
     }
     for (const group of groups) this.waiting.wake(queueKey(subject, group));
-    return messageId;
   }
 
   receive(subject: string, group: string, waitMs: number, maxMessages: number, ackDeadlineMs: number): PendingReceive<QueueDelivery> {

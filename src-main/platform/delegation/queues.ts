@@ -25,7 +25,8 @@ export function queueRoutes(p: PlatformContext, dispatch: QueueDispatch): Route[
       async handle(ctx) {
         const subject = checkName(ctx.params.subject, 'the subject');
         const message = messageText(await readJsonObject(ctx.req, publishBodyLimit), q.maxMessageBytes, subject);
-        const messageId = dispatch.publish(subject, message.body, message.headers);
+        // Group commit: this publish shares a WAL commit with the others of this turn; answered after it.
+        const messageId = await dispatch.publishCommitted(subject, message.body, message.headers);
         sendJson(ctx.res, 202, `{"messageId":"${messageId}"}`);
       },
     },

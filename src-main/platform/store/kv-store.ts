@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import { GroupCommit } from './group-commit.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type ObjectVersions, type WriteOutcome } from './object-versions.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 
@@ -25,6 +26,7 @@ export class KvStore {
   private readonly update: Statement<[Buffer, number, number, string, string]>;
   private readonly remove: Statement<[string, string]>;
   private readonly putTx: (ns: string, key: string, value: Buffer, expected: number) => WriteOutcome;
+  private readonly group: GroupCommit;
   private readonly deleteTx: (ns: string, key: string, expected: number) => DeleteOutcome;
 
   constructor(
@@ -38,16 +40,8 @@ export class KvStore {
     this.update = db.prepare('UPDATE kv_entries SET value = ?, version = ?, updated_at = ? WHERE namespace = ? AND key = ?');
     this.remove = db.prepare('DELETE FROM kv_entries WHERE namespace = ? AND key = ?');
 
-    this.putTx = db.transaction((ns: string, key: string, value: Buffer, expected: number): WriteOutcome => {
-      const current = this.selectVersion.get(ns, key) as number | undefined;
-      const conflict = writeConflict(expected, current);
-      if (conflict) return { ok: false, conflict };
-      const version = this.versions.next();
-      const stored = isSecretNamespace(ns) ? this.cipher.seal(value, sealContext(ns, key)) : value;
-      if (current === undefined) this.insert.run(ns, key, stored, version, Date.now());
-      else this.update.run(stored, version, Date.now(), ns, key);
-      return { ok: true, version, created: current === undefined };
-    });
+    this.group = new GroupCommit(db);
+    this.putTx = db.transaction((ns: string, key: string, value: Buffer, expected: number) => this.putRow(ns, key, value, expected));
     this.deleteTx = db.transaction((ns: string, key: string, expected: number): DeleteOutcome => {
       const current = this.selectVersion.get(ns, key) as number | undefined;
       if (current === undefined) return { ok: true, deleted: false };
@@ -57,6 +51,17 @@ export class KvStore {
       this.versions.rememberDeleted();
       return { ok: true, deleted: true };
     });
+  }
+
+  private putRow(ns: string, key: string, value: Buffer, expected: number): WriteOutcome {
+    const current = this.selectVersion.get(ns, key) as number | undefined;
+    const conflict = writeConflict(expected, current);
+    if (conflict) return { ok: false, conflict };
+    const version = this.versions.next();
+    const stored = isSecretNamespace(ns) ? this.cipher.seal(value, sealContext(ns, key)) : value;
+    if (current === undefined) this.insert.run(ns, key, stored, version, Date.now());
+    else this.update.run(stored, version, Date.now(), ns, key);
+    return { ok: true, version, created: current === undefined };
   }
 
   get(ns: string, key: string): KvEntry | undefined {
@@ -77,6 +82,17 @@ export class KvStore {
     // Copy: the request's buffer may be a slice of a pooled allocation.
     entries.set(key, { value: Buffer.from(value), version });
     return { ok: true, version, created: current === undefined };
+  }
+
+  /**
+   * Like put, committed together with the other writes of this turn of the event loop (group
+   * commit); resolves once committed, so answering after it acknowledges a durable write.
+   */
+  putCommitted(ns: string, key: string, value: Buffer, expected: number): WriteOutcome | Promise<WriteOutcome> {
+    if (isVolatileNamespace(ns)) return this.put(ns, key, value, expected);
+    // The request's buffer may be a slice of a pooled allocation, reused before the commit.
+    const own = Buffer.from(value);
+    return this.group.run(() => this.putRow(ns, key, own, expected));
   }
 
   delete(ns: string, key: string, expected: number): DeleteOutcome {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import { GroupCommit } from './group-commit.ts';
 
 /** A message as one consumer group receives it. `body` is the JSON text stored at publish. */
 export interface QueueDelivery {
@@ -47,10 +48,22 @@ export class QueueStore {
 
   readonly publish: (subject: string, body: string, headers: string | null, replyTo?: string) => { messageId: string; groups: string[] };
   readonly addGroup: (subject: string, group: string) => void;
+
+  /**
+   * Publishes in a group commit with the other publishes of this turn of the event loop;
+   * resolves once committed, so a publisher answered after it holds a durable message.
+   */
+  publishCommitted(subject: string, body: string, headers: string | null): Promise<{ messageId: string; groups: string[] }> {
+    return this.group.run(() => this.publishRow(subject, body, headers));
+  }
   readonly ack: (subject: string, handles: string[]) => SettledDelivery[];
   readonly nack: (subject: string, handles: string[], delayMs: number) => SettledDelivery[];
 
+  private readonly group: GroupCommit;
+  private readonly publishRow: (subject: string, body: string, headers: string | null, replyTo?: string) => { messageId: string; groups: string[] };
+
   constructor(db: Db) {
+    this.group = new GroupCommit(db);
     // A pending request died with the process that held it; its message must not be delivered.
     db.prepare('DELETE FROM queue_items WHERE reply_to IS NOT NULL').run();
     for (const row of db.prepare('SELECT subject, grp FROM queue_groups ORDER BY created_at').all() as Array<{ subject: string; grp: string }>) {
@@ -77,13 +90,14 @@ export class QueueStore {
     this.nextVisible = db.prepare('SELECT MIN(visible_at) FROM queue_items WHERE subject = ? AND grp = ? AND visible_at > ?').pluck();
     this.dropRequestStmt = db.prepare('DELETE FROM queue_items WHERE reply_to = ?');
 
-    this.publish = db.transaction((subject: string, body: string, headers: string | null, replyTo?: string) => {
+    this.publishRow = (subject: string, body: string, headers: string | null, replyTo?: string) => {
       const messageId = randomUUID();
       const now = Date.now();
       const groups = this.groupsOf(subject);
       for (const grp of groups.length > 0 ? groups : [UNCLAIMED]) this.insert.run(messageId, subject, grp, body, headers, replyTo ?? null, now, now);
       return { messageId, groups: [...groups] };
-    });
+    };
+    this.publish = db.transaction(this.publishRow);
     this.addGroup = db.transaction((subject: string, group: string) => {
       const groups = this.groupList(subject);
       if (groups.includes(group)) return;
