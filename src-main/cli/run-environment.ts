@@ -52,6 +52,11 @@ HTTP and logs:
   LOG_LEVEL                      debug, info, warn or error; JSON lines on stdout (warn and
                                  error on stderr). Default: info
 
+Traces to the platform (every run by default; README.md "Tracing"):
+  FLOW_TRACE_SAMPLE_RATIO        fraction of runs exported, 0 to 1, chosen by trace id. Default: 1
+  FLOW_TRACE_KEEP_FAILED         true: a failed run is exported whole whatever the ratio.
+                                 Default: true
+
 Trace export to an OpenTelemetry backend (docs/observability.md; off until an endpoint is set):
   OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT   OTLP/HTTP receiver. Default: none
   OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL   http/protobuf or http/json.
