@@ -68,7 +68,7 @@ interface Contender {
 async function prepare(name: string, start: () => Promise<Started>): Promise<Contender> {
   try {
     const server = await start();
-    const check = await fetch(`${server.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ORDER });
+    const check = await firstAnswer(`${server.url}/orders`);
     const answer: unknown = await check.json();
     // Equal as JSON values: Benthos orders keys differently, which no client can tell apart.
     if (check.status !== 200 || !isDeepStrictEqual(answer, EXPECTED)) {
@@ -80,7 +80,21 @@ async function prepare(name: string, start: () => Promise<Started>): Promise<Con
     console.log('ready');
     return { name, server, runs: [] };
   } catch (err) {
-    return { name, runs: [], note: (err as Error).message.split('\n')[0] };
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    return { name, runs: [], note: `${(err as Error).message.split('\n')[0]}${cause ? ` (${cause})` : ''}` };
+  }
+}
+
+/** POSTs the order, retrying for a few seconds: a server may log that it listens just before it does (Benthos). */
+async function firstAnswer(url: string): Promise<Response> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ORDER });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 }
 
