@@ -28,7 +28,8 @@ export function samplingFromEnv(env: Record<string, string | undefined>): TraceS
 const MAX_HELD_RUNS = 10_000;
 
 /**
- * Decides per run, from a hash of its id, so every record of a run shares one fate. Steps of a
+ * Decides per run, from a hash of its trace id (else its run id), so every record of a run, and
+ * every run of one trace, shares one fate. Steps of a
  * run that is not sampled are held until the run record says how it ended: a failed run is then
  * exported whole (when keepFailed), any other is forgotten.
  */
@@ -44,7 +45,8 @@ export class TraceSampler {
 
   /** Calls `keep` for each record to export now: none, this one, or a failed run's held steps and its run. */
   admit(event: TraceEvent, keep: (e: TraceEvent) => void): void {
-    if (hash32(event.runId) < this.threshold) return keep(event);
+    // By trace id where there is one: every run of a trace (a caller and its consumers) agrees.
+    if (hash32(event.traceId ?? event.runId) < this.threshold) return keep(event);
     if (!this.sampling.keepFailed) {
       if (event.kind === 'run') this.sampledOut++;
       return;
