@@ -73,6 +73,8 @@ describe('trace export', () => {
     expect(results.every((x) => x.outcome === 'completed')).toBe(true);
     const stats = r.services.telemetry.stats().traces!;
     expect(stats.dropped).toBe(4000 - 100);
+    // Said once in the log, not once per record.
+    expect(r.logs.filter((l) => l.msg.includes('dropping them rather than slowing requests'))).toHaveLength(1);
     await until(() => platform.traces.kept.records === 100, 5000, 'the kept 100 stored');
   });
 

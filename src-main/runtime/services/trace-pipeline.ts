@@ -68,6 +68,7 @@ export class TracePipeline {
     const q = this.queue;
     if (q.length >= this.opts.maxQueue) {
       this.stats.dropped++;
+      this.warn('trace records are arriving faster than they can be exported; dropping them rather than slowing requests');
       return;
     }
     q.push(event);
@@ -129,9 +130,14 @@ export class TracePipeline {
 
   private drop(count: number, why: string): void {
     this.stats.dropped += count;
+    this.warn(`dropped ${count} trace records that could not be exported`, why);
+  }
+
+  /** At most one warning per 30 s: the log may itself be shipped, and overload must not feed itself. */
+  private warn(what: string, error?: string): void {
     const now = Date.now();
     if (now - this.lastWarn < WARN_EVERY_MS) return;
     this.lastWarn = now;
-    this.log.warn(`dropped ${count} trace records that could not be exported (${this.stats.dropped} so far)`, { error: why });
+    this.log.warn(`${what} (${this.stats.dropped} dropped so far)`, error ? { error } : {});
   }
 }
