@@ -57,4 +57,11 @@ test.describe('the live feed under load', () => {
     expect(burst.status()).toBe(200);
     await expect(page.getByRole('contentinfo', { name: 'Status' }).getByText(/^dropped \d+$/)).toBeVisible({ timeout: 5_000 });
   });
+
+  test('shows "traces dropped N" when a runtime\'s trace export let records go under overload', async ({ page, studio }) => {
+    await page.goto(studio.url);
+    const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 1000, seconds: 0.3, tracesDropped: 1234 } });
+    expect(burst.status()).toBe(200);
+    await expect(page.getByRole('contentinfo', { name: 'Status' }).getByTestId('traces-dropped')).toHaveText('traces dropped 1234', { timeout: 5_000 });
+  });
 });

@@ -12,6 +12,8 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  */
 export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
   let dropped = 0;
+  /** Trace records runtimes dropped, carried on to the next batch that goes out. */
+  let tracesDropped = 0;
   const send = <E extends StudioEventName>(event: E, payload: StudioEvents[E]): void => {
     if (ws.readyState !== ws.OPEN) return;
     const frame: StudioEventFrame<E> = { event, payload };
@@ -21,10 +23,13 @@ export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       dropped += batch.events.length + batch.dropped;
+      tracesDropped += batch.tracesDropped ?? 0;
       return;
     }
-    send('feed', { events: batch.events, dropped: batch.dropped + dropped });
+    const traces = (batch.tracesDropped ?? 0) + tracesDropped;
+    send('feed', { events: batch.events, dropped: batch.dropped + dropped, ...(traces > 0 ? { tracesDropped: traces } : {}) });
     dropped = 0;
+    tracesDropped = 0;
   };
   const unsubscribe = studioEvents.map((event) =>
     event === 'feed' ? backend.on('feed', sendFeed) : backend.on(event, (payload) => send(event, payload)),

@@ -78,9 +78,17 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
 
     if (url.pathname.startsWith(studioWeb.callPrefix)) return call(req, res, url.pathname.slice(studioWeb.callPrefix.length));
     if (options.testHooks && url.pathname === '/__test/feed-burst' && req.method === 'POST') {
-      const load = (await readJson(req)) as { perSecond?: number; seconds?: number };
-      const sent = await generateSyntheticTraces(options.backend.feed, { perSecond: Number(load.perSecond ?? 2000), seconds: Number(load.seconds ?? 10) });
-      return json(res, 200, { sent });
+      const load = (await readJson(req)) as { perSecond?: number; seconds?: number; tracesDropped?: number };
+      // A runtime's export that dropped this many records during the burst, as the run manager registers one.
+      let dropped = 0;
+      const stopCounting = options.backend.feed.addDropCounter(() => dropped);
+      dropped = Number(load.tracesDropped ?? 0);
+      try {
+        const sent = await generateSyntheticTraces(options.backend.feed, { perSecond: Number(load.perSecond ?? 2000), seconds: Number(load.seconds ?? 10) });
+        return json(res, 200, { sent });
+      } finally {
+        stopCounting();
+      }
     }
     if (options.testHooks && url.pathname === '/__test/seed-runs' && req.method === 'POST' && options.backend.inspection) {
       return json(res, 200, seedRuns(options.backend.inspection.runs, Number(((await readJson(req)) as { count?: number }).count ?? 0)));
