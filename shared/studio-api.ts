@@ -125,6 +125,12 @@ export interface RunState {
   problems: RunProblem[];
   /** Bumps on every start and hot reload. */
   generation: number;
+  /**
+   * The version being served while running: its generation, when it was loaded (epoch ms) and a
+   * short digest of its definition files, so a user sees that a save took effect. A reload that
+   * fails leaves these at the version still serving.
+   */
+  serving?: { generation: number; loadedAt: number; digest: string };
   /** Epoch ms of the last change. */
   since: number;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RunProblem, RunState } from '../../shared/studio-api.ts';
 import { errorMessage, LoadError } from '../runtime/core/errors.ts';
 import { createLogger, SecretRedactor, type Logger } from '../runtime/core/logger.ts';
@@ -49,6 +50,8 @@ export interface RunManagerOptions {
 interface Live {
   runtime: Runtime;
   detachFeed: () => void;
+  /** Short digest of the definition texts this runtime was loaded from. */
+  digest: string;
 }
 
 interface Entry {
@@ -103,7 +106,7 @@ export class RunManager {
       entry.live = undefined;
       if (live) await this.retire(live, entry);
       await this.closeServices(entry);
-      this.set(entry, { status: 'stopped', routes: [], problems: [], reason: undefined });
+      this.set(entry, { status: 'stopped', routes: [], problems: [], reason: undefined, serving: undefined });
       return entry.state;
     });
   }
@@ -145,7 +148,7 @@ export class RunManager {
   }
 
   private async launch(id: string, entry: Entry): Promise<void> {
-    this.set(entry, { status: 'starting', routes: [], problems: [], reason: undefined, generation: entry.state.generation + 1 });
+    this.set(entry, { status: 'starting', routes: [], problems: [], reason: undefined, serving: undefined, generation: entry.state.generation + 1 });
     let live: Live;
     try {
       live = await this.load(id, entry);
@@ -163,7 +166,13 @@ export class RunManager {
       return;
     }
     entry.live = live;
-    this.set(entry, { status: 'running', routes: routesOf(live.runtime.describe()), problems: [], reason: undefined });
+    this.set(entry, {
+      status: 'running',
+      routes: routesOf(live.runtime.describe()),
+      problems: [],
+      reason: undefined,
+      serving: { generation: entry.state.generation, loadedAt: Date.now(), digest: live.digest },
+    });
   }
 
   private async reload(id: string, entry: Entry, old: Live): Promise<void> {
@@ -184,16 +193,18 @@ export class RunManager {
       await next.runtime.start();
     } catch (err) {
       next.detachFeed();
-      this.set(entry, failure(err, next.runtime));
+      this.set(entry, { ...failure(err, next.runtime), serving: undefined });
       return;
     }
     entry.live = next;
+    const generation = entry.state.generation + 1;
     this.set(entry, {
       status: 'running',
       routes: routesOf(next.runtime.describe()),
       problems: [],
       reason: undefined,
-      generation: entry.state.generation + 1,
+      generation,
+      serving: { generation, loadedAt: Date.now(), digest: next.digest },
     });
   }
 
@@ -248,7 +259,7 @@ export class RunManager {
       detachTraces();
       detachWatch?.();
     };
-    return { runtime, detachFeed };
+    return { runtime, detachFeed, digest: digestOf(texts) };
   }
 
   /** Drains and stops a runtime; its traces keep flowing until its last message is done. */
@@ -293,6 +304,7 @@ export class RunManager {
   private set(entry: Entry, patch: Partial<RunState>): void {
     entry.state = { ...entry.state, ...patch, since: Date.now() };
     if (entry.state.reason === undefined) delete entry.state.reason;
+    if (entry.state.serving === undefined) delete entry.state.serving;
     this.opts.onState(entry.state);
   }
 
@@ -306,6 +318,13 @@ export class RunManager {
     });
     return next;
   }
+}
+
+/** A short, stable name for the definition texts a runtime was loaded from. */
+function digestOf(texts: { file: string; text: string }[]): string {
+  const hash = createHash('sha256');
+  for (const t of texts) hash.update(t.file).update('\0').update(t.text).update('\0');
+  return hash.digest('hex').slice(0, 8);
 }
 
 function stoppedState(id: string, generation: number): RunState {

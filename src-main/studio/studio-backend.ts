@@ -105,6 +105,8 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     },
   });
 
+  let watcherReady: () => void = () => {};
+  const watching = new Promise<void>((resolve) => (watcherReady = resolve));
   const stopWatching = watchWorkspace(
     workspace.root,
     (changes) => {
@@ -114,8 +116,11 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       const affected = new Set(changes.filter((c) => c.file !== MANIFEST_FILE && !isFlowTestFile(c.file) && !c.file.startsWith('fixtures/')).map((c) => c.integration));
       for (const id of affected) void runs.filesChanged(id)?.catch(() => {});
     },
-    { debounceMs: options.watchDebounceMs },
+    { debounceMs: options.watchDebounceMs, onReady: () => watcherReady() },
   );
+  // The watcher scans the workspace before it reports anything; a save made before that scan
+  // ends would go unseen. Bounded, so a huge workspace delays the start by at most 5 s.
+  await Promise.race([watching, new Promise((r) => setTimeout(r, 5_000).unref())]);
 
   const api: StudioApi = {
     async workspaceInfo() {

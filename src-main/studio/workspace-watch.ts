@@ -1,4 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { watch as chokidarWatch } from 'chokidar';
 
 export interface WorkspaceChange {
   integration: string;
@@ -9,44 +10,60 @@ export interface WorkspaceChange {
 export interface WatchOptions {
   /** Quiet time before a burst of changes is reported; editors write in several steps. */
   debounceMs?: number;
+  /** Called once the initial scan is done and every later change is reported (tests wait on it). */
+  onReady?: () => void;
 }
 
 /**
- * Watches the workspace folder (recursively) and reports changed files per integration, once
- * per burst. Hidden files (editor swap files, our own temporary writes) are ignored.
+ * Watches the workspace folder and reports changed files per integration, once per burst.
+ * Hidden files (editor swap files, our own temporary writes) and backups (`name~`) are ignored.
+ *
+ * chokidar rather than `fs.watch(root, {recursive: true})`: on Linux Node's recursive watcher
+ * follows the inode of each file, so after a file is replaced by a rename (how the studio and
+ * most editors save) it reports that first replacement and then nothing more for that path.
+ * chokidar watches every folder and re-arms on renames, so the fifth save is seen like the first.
  */
 export function watchWorkspace(root: string, onChange: (changes: WorkspaceChange[]) => void, options: WatchOptions = {}): () => void {
-  const debounceMs = options.debounceMs ?? 100;
+  // chokidar drops a second `change` of one path within 50 ms of the first; a quiet time longer
+  // than that means the burst's reload reads the files after that dropped write, never before it.
+  const debounceMs = Math.max(options.debounceMs ?? 100, 60);
   const pending = new Map<string, WorkspaceChange>();
   let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher | undefined;
+  let closed = false;
 
   const flush = (): void => {
     timer = undefined;
     const changes = [...pending.values()];
     pending.clear();
-    if (changes.length > 0) onChange(changes);
+    if (changes.length > 0 && !closed) onChange(changes);
   };
 
-  try {
-    watcher = watch(root, { recursive: true }, (_event, filename) => {
-      if (!filename) return;
-      const parts = filename.toString().split(/[\\/]/);
-      if (parts.some((p) => p.startsWith('.')) || parts.some((p) => p.endsWith('~'))) return;
-      const [integration, ...rest] = parts;
-      const change = { integration, file: rest.join('/') };
-      pending.set(`${change.integration}/${change.file}`, change);
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(flush, debounceMs);
-    });
-    // A watcher error (folder removed) must not take the studio down; the UI still works by reads.
-    watcher.on('error', () => {});
-  } catch {
-    watcher = undefined;
-  }
+  const ignored = (path: string): boolean => {
+    const rel = relative(root, path);
+    if (rel === '' || rel.startsWith('..')) return false;
+    return rel.split(sep).some((p) => p.startsWith('.') || p.endsWith('~') || p === 'node_modules');
+  };
+
+  // atomic off: chokidar would hold back an unlink for 100 ms to pair it with an add, which lets an
+  // editor's temporary file report its removal as a second burst (and a second reload); the quiet
+  // time here already merges a save's steps into one.
+  const watcher = chokidarWatch(root, { ignoreInitial: true, ignored, depth: 8, atomic: false });
+  watcher.on('all', (_event, path) => {
+    const parts = relative(root, path).split(sep);
+    if (parts.length < 2 || parts[0] === '' || parts[0].startsWith('..')) return;
+    const [integration, ...rest] = parts;
+    const change = { integration, file: rest.join('/') };
+    pending.set(`${change.integration}/${change.file}`, change);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, debounceMs);
+  });
+  // A watcher error (folder removed) must not take the studio down; the UI still works by reads.
+  watcher.on('error', () => {});
+  if (options.onReady) watcher.once('ready', options.onReady);
 
   return () => {
+    closed = true;
     if (timer) clearTimeout(timer);
-    watcher?.close();
+    void watcher.close();
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,8 +54,10 @@ describe('the workspace', () => {
     const root = join(temp(), 'ws');
     Workspace.open(root, samples());
     const seen: WorkspaceChange[][] = [];
-    const stop = watchWorkspace(root, (c) => seen.push(c), { debounceMs: 50 });
-    await new Promise((r) => setTimeout(r, 50));
+    let onReady: () => void = () => {};
+    const ready = new Promise<void>((r) => (onReady = r));
+    const stop = watchWorkspace(root, (c) => seen.push(c), { debounceMs: 50, onReady: () => onReady() });
+    await ready;
     writeFileSync(join(root, 'orders-api', 'orders.yaml'), 'flows: {a: {steps: []}}\n');
     writeFileSync(join(root, 'orders-api', 'orders.yaml'), 'flows: {b: {steps: []}}\n');
     writeFileSync(join(root, 'orders-api', '.orders.yaml.swp'), 'x');
@@ -63,5 +65,30 @@ describe('the workspace', () => {
     stop();
     expect(seen).toEqual([[{ integration: 'orders-api', file: 'orders.yaml' }]]);
     expect(existsSync(join(root, 'orders-api', 'orders.yaml'))).toBe(true);
+  });
+
+  it('reports every save that replaces a file by a rename, not only the first', async () => {
+    const root = join(temp(), 'ws');
+    const ws = Workspace.open(root, samples());
+    const seen: WorkspaceChange[][] = [];
+    let onReady: () => void = () => {};
+    const ready = new Promise<void>((r) => (onReady = r));
+    const stop = watchWorkspace(root, (c) => seen.push(c), { debounceMs: 60, onReady: () => onReady() });
+    await ready;
+    try {
+      for (let i = 1; i <= 5; i++) {
+        // The studio's own save (temporary file + rename), then an outside editor's rename save.
+        if (i % 2 === 1) ws.writeFile('orders-api', 'orders.yaml', `flows: {v${i}: {steps: []}}\n`);
+        else {
+          writeFileSync(join(root, 'orders-api', 'orders.yaml.new'), `flows: {v${i}: {steps: []}}\n`);
+          renameSync(join(root, 'orders-api', 'orders.yaml.new'), join(root, 'orders-api', 'orders.yaml'));
+        }
+        for (let n = 0; n < 200 && seen.length < i; n++) await new Promise((r) => setTimeout(r, 10));
+        expect(seen.length, `save ${i} was reported`).toBe(i);
+        expect(seen[i - 1]).toContainEqual({ integration: 'orders-api', file: 'orders.yaml' });
+      }
+    } finally {
+      stop();
+    }
   });
 });

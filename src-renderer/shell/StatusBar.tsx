@@ -12,6 +12,7 @@ export function StatusBar() {
       {shown.map((r) => (
         <span key={r.integration} className={`status-item status-${r.status}`} data-integration={r.integration}>
           {r.integration}: {r.status}
+          {r.serving ? ` v${r.serving.generation}` : ''}
           {r.routes.length > 0 ? ` · ${r.routes.map((x) => x.url).join(' · ')}` : ''}
           {r.status === 'failed' && r.reason ? ` · ${r.reason}` : ''}
         </span>

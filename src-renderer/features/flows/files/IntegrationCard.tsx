@@ -4,6 +4,7 @@ import { runAction } from '../../../api/run-actions.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { RouteList } from '../RouteList.tsx';
 import { RunProblems } from '../RunProblems.tsx';
+import { ServingVersion } from './ServingVersion.tsx';
 import { createFile } from './file-actions.ts';
 import { FileRow } from './FileRow.tsx';
 
@@ -63,6 +64,7 @@ export function IntegrationCard({ integration }: { integration: IntegrationSumma
           </li>
         ) : null}
       </ul>
+      {run?.serving ? <ServingVersion serving={run.serving} integration={integration.id} /> : null}
       {run?.reason ? <p className={status === 'failed' ? 'reason error' : 'reason warning'}>{run.reason}</p> : null}
       {run && run.problems.length > 0 ? <RunProblems problems={run.problems} /> : null}
       {run && run.routes.length > 0 ? <RouteList routes={run.routes} /> : null}
