@@ -36,7 +36,7 @@ export function App() {
   return (
     <div className="app">
       <LeftRail />
-      <main id="panel" role="tabpanel" aria-labelledby={`tab-${panel}`} className="main">
+      <main id="panel" role="tabpanel" aria-labelledby={`tab-${panel}`} className="app-main">
         {notice ? (
           <div className="notice" role="alert">
             <span>{notice}</span>

@@ -18,7 +18,7 @@ export function registerResourceLanguages(): void {
     tokenizer: {
       root: [
         [/^\s*#.*$/, 'comment'],
-        [/^(\s*)(export\s+)?([A-Za-z_][\w.-]*)(\s*)(=)/, ['', 'keyword', 'type', '', 'delimiter']],
+        [/^(\s*)((?:export\s+)?)([A-Za-z_][\w.-]*)(\s*)(=)/, ['', 'keyword', 'type', '', 'delimiter']],
         [/\s+#.*$/, 'comment'],
         [/"/, 'string', '@double'],
         [/'/, 'string', '@single'],
