@@ -86,6 +86,11 @@ export interface IntegrationSummary {
   /** From the manifest (`integration.json`), else the id. */
   name: string;
   description?: string;
+  /**
+   * What it needs from outside this machine to run (a server, an account) and how to point it at
+   * one; from the manifest's `needs`. The studio says so before Run and opens on one without.
+   */
+  needs?: string;
   /** Root-level `*.yaml`/`*.yml` files, relative to the integration folder. */
   definitionFiles: string[];
   /** Every other file (env files, templates), relative paths with `/`. */

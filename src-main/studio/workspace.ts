@@ -11,6 +11,7 @@ export const MANIFEST_FILE = 'integration.json';
 interface Manifest {
   name?: string;
   description?: string;
+  needs?: string;
 }
 
 /**
@@ -46,6 +47,7 @@ export class Workspace {
       id,
       name: manifest.name ?? id,
       ...(manifest.description ? { description: manifest.description } : {}),
+      ...(manifest.needs ? { needs: manifest.needs } : {}),
       definitionFiles: files.filter((f) => !f.includes('/') && isDefinitionFile(f)),
       resourceFiles: files.filter((f) => (f.includes('/') || !isDefinitionFile(f)) && f !== MANIFEST_FILE),
     };
@@ -139,6 +141,7 @@ function readManifest(dir: string): Manifest {
       return {
         name: typeof m.name === 'string' ? m.name : undefined,
         description: typeof m.description === 'string' ? m.description : undefined,
+        needs: typeof m.needs === 'string' ? m.needs : undefined,
       };
     }
   } catch {

@@ -127,7 +127,10 @@ function useDesignReference(): void {
   }, [has]);
 }
 
-/** With nothing open, the first definition file of the first integration opens. */
+/**
+ * With nothing open, the first definition file opens, of the first integration that runs on this
+ * machine as it is (one that needs an outside server would fail on the first Run).
+ */
 function useDefaultFile(): void {
   const openFile = useStudio((s) => s.openFile);
   const integrations = useStudio((s) => s.integrations);
@@ -135,7 +138,8 @@ function useDefaultFile(): void {
   useEffect(() => {
     const stillThere = openFile && integrations.some((i) => i.id === openFile.integration && i.definitionFiles.includes(openFile.file));
     if (stillThere) return;
-    const first = integrations.find((i) => i.definitionFiles.length > 0);
+    const withFiles = integrations.filter((i) => i.definitionFiles.length > 0);
+    const first = withFiles.find((i) => !i.needs) ?? withFiles[0];
     setOpenFile(first ? { integration: first.id, file: first.definitionFiles[0] } : undefined);
   }, [openFile, integrations, setOpenFile]);
 }

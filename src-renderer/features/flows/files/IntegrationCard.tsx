@@ -54,13 +54,25 @@ export function IntegrationCard({ integration }: { integration: IntegrationSumma
         </button>
       </div>
       {integration.description ? <p className="muted">{integration.description}</p> : null}
+      {integration.needs ? (
+        <p className="needs" aria-label={`What ${integration.id} needs`}>
+          <strong>Needs</strong> {integration.needs}
+        </p>
+      ) : null}
       <ul className="file-list" aria-label={`Files of ${integration.id}`}>
         {integration.definitionFiles.map((f) => (
           <FileRow key={f} file={{ integration: integration.id, file: f }} />
         ))}
         {adding ? (
           <li className="file-row">
-            <input className="file-input" aria-label={`New file name in ${integration.id}`} placeholder="name.yaml" autoFocus onKeyDown={onNewFile} onBlur={() => setAdding(false)} />
+            <input
+              className="file-input"
+              aria-label={`New file name in ${integration.id}`}
+              placeholder="name.yaml"
+              autoFocus
+              onKeyDown={onNewFile}
+              onBlur={() => setAdding(false)}
+            />
           </li>
         ) : null}
       </ul>

@@ -12,33 +12,59 @@ export function ProblemsView() {
   const schemaByFile = useStudio((s) => s.schemaProblems);
   const files = useStudio((s) => s.integrations.find((i) => i.id === integration)?.definitionFiles) ?? none;
   const rows = useMemo(
-    () => listProblems(loader, files.flatMap((f) => schemaByFile[`${integration}/${f}`] ?? [])),
+    () =>
+      listProblems(
+        loader,
+        files.flatMap((f) => schemaByFile[`${integration}/${f}`] ?? []),
+      ),
     [loader, schemaByFile, files, integration],
   );
+  const runFailure = useRunFailure(integration);
   if (!integration) return <p className="muted pane-empty">Open a definition file to see its problems.</p>;
+  const failure = runFailure ? (
+    <p className="run-failure" role="alert" aria-label={`Run of ${integration} failed`}>
+      <strong>Run failed</strong> {runFailure}
+    </p>
+  ) : null;
   if (rows.length === 0) {
     return (
-      <p className="muted pane-empty" role="status">
-        No problems: {integration} loads as written.
-      </p>
+      failure ?? (
+        <p className="muted pane-empty" role="status">
+          No problems: {integration} loads as written.
+        </p>
+      )
     );
   }
   return (
-    <ul className="problem-list" aria-label="Definition problems">
-      {rows.map((p, i) => (
-        <li key={`${p.file}:${p.line}:${p.col}:${i}`}>
-          <button type="button" className={`problem problem-${p.source}`} onClick={() => openFileAt({ integration, file: p.file }, p.line, p.col)}>
-            <code className="where">
-              {p.file}:{p.line}:{p.col}
-            </code>
-            {p.path ? <code className="muted setting-path">{p.path}</code> : null}
-            <span className="message">{p.message}</span>
-            {p.source === 'schema' ? <span className="muted source">schema</span> : null}
-          </button>
-        </li>
-      ))}
-    </ul>
+    <>
+      {failure}
+      <ul className="problem-list" aria-label="Definition problems">
+        {rows.map((p, i) => (
+          <li key={`${p.file}:${p.line}:${p.col}:${i}`}>
+            <button type="button" className={`problem problem-${p.source}`} onClick={() => openFileAt({ integration, file: p.file }, p.line, p.col)}>
+              <code className="where">
+                {p.file}:{p.line}:{p.col}
+              </code>
+              {p.path ? <code className="muted setting-path">{p.path}</code> : null}
+              <span className="message">{p.message}</span>
+              {p.source === 'schema' ? <span className="muted source">schema</span> : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
   );
+}
+
+/**
+ * Why the last Run of the integration failed, when it did: a definition can load as written and
+ * still fail to start (a server it needs is unreachable, a port is taken).
+ */
+function useRunFailure(integration: string | undefined): string | undefined {
+  return useStudio((s) => {
+    const run = integration ? s.runs[integration] : undefined;
+    return run?.status === 'failed' ? (run.reason ?? 'the integration did not start') : undefined;
+  });
 }
 
 /** The count on the Problems tab. */
@@ -47,5 +73,14 @@ export function useProblemCount(): number {
   const loader = useStudio((s) => (integration ? s.designProblems[integration] : undefined) ?? none);
   const schemaByFile = useStudio((s) => s.schemaProblems);
   const files = useStudio((s) => s.integrations.find((i) => i.id === integration)?.definitionFiles) ?? none;
-  return useMemo(() => listProblems(loader, files.flatMap((f) => schemaByFile[`${integration}/${f}`] ?? [])).length, [loader, schemaByFile, files, integration]);
+  const failed = useRunFailure(integration) !== undefined;
+  const listed = useMemo(
+    () =>
+      listProblems(
+        loader,
+        files.flatMap((f) => schemaByFile[`${integration}/${f}`] ?? []),
+      ).length,
+    [loader, schemaByFile, files, integration],
+  );
+  return listed + (failed ? 1 : 0);
 }
