@@ -53,7 +53,9 @@ export function StepInspector({ runId, step, snapshots }: { runId: string; step:
               </button>
             ))}
           </div>
-          {tab === 'diff' ? (
+          {tab === 'diff' && step.outcome === 'failed' && !step.output ? (
+            <FailedStepChanges step={step} loadFull={loader('input')} />
+          ) : tab === 'diff' ? (
             <MessageDiff before={step.input} after={step.output} label="Changes by this step" />
           ) : (
             <SideBySide step={step} show={tab} loaders={{ input: loader('input'), output: loader('output') }} />
@@ -61,6 +63,30 @@ export function StepInspector({ runId, step, snapshots }: { runId: string; step:
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * A failed step hands no message on, so there is nothing to diff: comparing its input with
+ * nothing would list every variable as removed. Say that it failed, and show what it was given.
+ */
+function FailedStepChanges({ step, loadFull }: { step: RunStep; loadFull: (p: Array<string | number>) => Promise<unknown> }) {
+  return (
+    <div className="snapshot" aria-label="Changes by this step">
+      <p className="step-failed-note">
+        <strong>The step failed</strong> (the error is above), so it passed no message on and changed nothing. This is the message it was given:
+      </p>
+      {step.input ? (
+        <>
+          <h4>body</h4>
+          <JsonTree label="body given to the failed step" value={step.input.body} loadFull={loadFull} />
+          <h4>vars</h4>
+          <JsonTree label="vars given to the failed step" value={step.input.vars} loadFull={loadFull} />
+        </>
+      ) : (
+        <p className="muted">Its input was not recorded.</p>
+      )}
+    </div>
   );
 }
 
