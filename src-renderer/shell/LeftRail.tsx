@@ -1,6 +1,7 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useRef, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { panels } from '../store/panels.ts';
 import { useStudio } from '../store/studio-store.ts';
+import { setThemeChoice, subscribeTheme, themeChoice, themeChoices, type ThemeChoice } from './theme.ts';
 
 /**
  * The left rail: one tab per panel. Arrow keys, Home and End move between tabs (roving focus),
@@ -51,6 +52,24 @@ export function LeftRail() {
           </button>
         ))}
       </div>
+      <ThemeSetting />
     </nav>
+  );
+}
+
+/** The theme setting at the foot of the rail (also in the palette: "Theme: …"). */
+function ThemeSetting() {
+  const choice = useSyncExternalStore(subscribeTheme, themeChoice);
+  return (
+    <label className="rail-setting">
+      <span className="muted">Theme</span>
+      <select value={choice} onChange={(e) => setThemeChoice(e.currentTarget.value as ThemeChoice)} aria-label="Theme">
+        {themeChoices.map((c) => (
+          <option key={c} value={c}>
+            {c === 'system' ? 'System' : c === 'light' ? 'Light' : 'Dark'}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

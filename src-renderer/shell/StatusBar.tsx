@@ -1,3 +1,4 @@
+import type { RunState } from '../../shared/studio-api.ts';
 import { useStudio } from '../store/studio-store.ts';
 
 /** The bottom line: each integration's run state and routes, and what the live feed lost. */
@@ -10,11 +11,8 @@ export function StatusBar() {
     <footer className="status-bar" aria-label="Status">
       {shown.length === 0 ? <span className="muted">nothing running</span> : null}
       {shown.map((r) => (
-        <span key={r.integration} className={`status-item status-${r.status}`} data-integration={r.integration}>
-          {r.integration}: {r.status}
-          {r.serving ? ` v${r.serving.generation}` : ''}
-          {r.routes.length > 0 ? ` · ${r.routes.map((x) => x.url).join(' · ')}` : ''}
-          {r.status === 'failed' && r.reason ? ` · ${r.reason}` : ''}
+        <span key={r.integration} className={`status-item status-${r.status}`} data-integration={r.integration} title={describe(r)}>
+          {describe(r)}
         </span>
       ))}
       <span className="spacer" />
@@ -28,7 +26,17 @@ export function StatusBar() {
           traces dropped {tracesDropped}
         </span>
       ) : null}
-      <span className="muted">Ctrl+K commands</span>
+      <span className="muted status-hint">Ctrl+K commands</span>
     </footer>
+  );
+}
+
+/** Name and state first, so an ellipsis cuts the URLs and the reason before them. */
+function describe(r: RunState): string {
+  return (
+    `${r.integration}: ${r.status}` +
+    (r.serving ? ` v${r.serving.generation}` : '') +
+    (r.routes.length > 0 ? ` · ${r.routes.map((x) => x.url).join(' · ')}` : '') +
+    (r.status === 'failed' && r.reason ? ` · ${r.reason}` : '')
   );
 }

@@ -2,6 +2,7 @@ import type { IntegrationSummary, RunState } from '../../shared/studio-api.ts';
 import { runAction } from '../api/run-actions.ts';
 import { panels } from '../store/panels.ts';
 import { useStudio } from '../store/studio-store.ts';
+import { setThemeChoice, themeChoices } from './theme.ts';
 
 export interface PaletteCommand {
   id: string;
@@ -9,7 +10,7 @@ export interface PaletteCommand {
   run(): void;
 }
 
-/** Everything the command palette offers: go to a panel, run, stop or restart an integration. */
+/** Everything the command palette offers: go to a panel, run, stop or restart an integration, pick a theme. */
 export function paletteCommands(integrations: IntegrationSummary[], runs: Record<string, RunState>): PaletteCommand[] {
   const go = panels.map((p) => ({ id: `go:${p.id}`, title: `Go to ${p.label}`, run: () => useStudio.getState().showPanel(p.id) }));
   const run = integrations.flatMap((i) => {
@@ -22,5 +23,6 @@ export function paletteCommands(integrations: IntegrationSummary[], runs: Record
         ]
       : [{ id: `start:${i.id}`, title: `Run ${i.name}`, run: () => void runAction('start', i.id) }];
   });
-  return [...run, ...go];
+  const theme = themeChoices.map((c) => ({ id: `theme:${c}`, title: `Theme: ${c === 'system' ? 'follow the system' : c}`, run: () => setThemeChoice(c) }));
+  return [...run, ...go, ...theme];
 }

@@ -84,7 +84,7 @@ function WaterfallRow({ label, detail, outcome, durationMs, bar, selected, onCli
       data-step={step?.step}
       onClick={onClick}
     >
-      <span className="waterfall-label" style={{ paddingLeft: depth * 16 }}>
+      <span className="waterfall-label" style={{ paddingLeft: depth * 16 }} title={[label, detail, error].filter(Boolean).join(' · ')}>
         <span className="waterfall-name">{label}</span>
         {detail ? <span className="muted"> {detail}</span> : null}
         {kind === 'platform' ? <span className="tag">platform</span> : kind === 'http' ? <span className="tag">http</span> : null}

@@ -1,4 +1,5 @@
 import type { DesignComponent } from '../../../../shared/flow-design.ts';
+import { isDark, watchDarkness } from '../../../shell/theme.ts';
 import { studio } from '../../../api/studio-client.ts';
 import { fileKey, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
@@ -63,7 +64,7 @@ export class FlowEditor {
       bracketPairColorization: { enabled: false },
       guides: { bracketPairs: false, highlightActiveIndentation: false },
       renderValidationDecorations: 'on',
-      theme: prefersDark() ? 'vs-dark' : 'vs',
+      theme: isDark() ? 'vs-dark' : 'vs',
       ariaLabel: 'Flow definition editor',
     });
     this.disposables.push(
@@ -72,7 +73,7 @@ export class FlowEditor {
       this.editor.onDidChangeModelContent(() => this.contentChanged()),
       this.editor.onDidChangeCursorPosition(() => this.cursorMoved()),
       { dispose: studio.on('workspace', (change) => void this.filesChangedOnDisk(change.changed)) },
-      watchColorScheme((dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs')),
+      watchDarkness((dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs')),
       monaco.editor.onDidChangeMarkers((uris) => publishSchemaMarkers(uris)),
       { dispose: useStudio.subscribe((s, prev) => s.designReference !== prev.designReference && this.referenceArrived()) },
       { dispose: useStudio.subscribe((s, prev) => focusOf(s) !== focusOf(prev) && this.focusChanged()) },
@@ -285,16 +286,4 @@ function publishSchemaMarkers(uris: readonly monaco.Uri[]): void {
     }));
     useStudio.getState().setSchemaProblems(fileKey(ref), problems);
   }
-}
-
-function prefersDark(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
-}
-
-function watchColorScheme(onChange: (dark: boolean) => void): { dispose(): void } {
-  if (typeof matchMedia !== 'function') return { dispose() {} };
-  const query = matchMedia('(prefers-color-scheme: dark)');
-  const listener = (e: MediaQueryListEvent): void => onChange(e.matches);
-  query.addEventListener('change', listener);
-  return { dispose: () => query.removeEventListener('change', listener) };
 }

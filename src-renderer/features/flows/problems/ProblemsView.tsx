@@ -63,7 +63,8 @@ export function ProblemsView() {
 function useRunFailure(integration: string | undefined): string | undefined {
   return useStudio((s) => {
     const run = integration ? s.runs[integration] : undefined;
-    return run?.status === 'failed' ? (run.reason ?? 'the integration did not start') : undefined;
+    // A definition that does not load already lists its problems; this is for failures beyond them.
+    return run?.status === 'failed' && run.problems.length === 0 ? (run.reason ?? 'the integration did not start') : undefined;
   });
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { isDark, watchDarkness } from '../../../shell/theme.ts';
 import { monaco } from '../../flows/editor/monaco-setup.ts';
 import { languageOf, registerResourceLanguages } from './resource-languages.ts';
 
@@ -26,7 +27,6 @@ export default function ResourceEditorPane({ kind, path, initial, onChange, onSa
     const uri = monaco.Uri.parse(`inmemory://resources/${encodeURIComponent(path)}`);
     monaco.editor.getModel(uri)?.dispose();
     const model = monaco.editor.createModel(initial, languageOf(kind), uri);
-    const dark = matchMedia('(prefers-color-scheme: dark)');
     const editor = monaco.editor.create(container.current!, {
       model,
       automaticLayout: true,
@@ -42,15 +42,14 @@ export default function ResourceEditorPane({ kind, path, initial, onChange, onSa
       suggestOnTriggerCharacters: false,
       wordBasedSuggestions: 'off',
       fixedOverflowWidgets: true,
-      theme: dark.matches ? 'vs-dark' : 'vs',
+      theme: isDark() ? 'vs-dark' : 'vs',
       ariaLabel: `Editor of ${path}`,
     });
     const changes = editor.onDidChangeModelContent(() => handlers.current.onChange(editor.getValue()));
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => handlers.current.onSave());
-    const onScheme = (e: MediaQueryListEvent): void => monaco.editor.setTheme(e.matches ? 'vs-dark' : 'vs');
-    dark.addEventListener('change', onScheme);
+    const scheme = watchDarkness((dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs'));
     return () => {
-      dark.removeEventListener('change', onScheme);
+      scheme.dispose();
       changes.dispose();
       editor.dispose();
       model.dispose();
