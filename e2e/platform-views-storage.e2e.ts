@@ -165,6 +165,8 @@ flows:
       const history = page.getByRole('table', { name: 'Lease history' });
       await expect(history.locator('.pv-event[data-action="release"][data-lease="reports/nightly"]')).toBeVisible();
       await expect(history.locator('.pv-event[data-action="grant"][data-lease="reports/nightly"]').getByRole('button', { name: /of flow nightly \(completed\)/ })).toBeVisible();
+      // The release names its run too (X-Flow-Run-Id), so it links to the same run as the grant.
+      await expect(history.locator('.pv-event[data-action="release"][data-lease="reports/nightly"]').getByRole('button', { name: /of flow nightly \(completed\)/ })).toBeVisible();
     } finally {
       upstream.open();
       await upstream.close();

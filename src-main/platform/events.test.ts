@@ -57,6 +57,24 @@ describe('the live event feed', () => {
     for (const e of seen) expect(e.at).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('records the run a KV write or lease call names in X-Flow-Run-Id, and ignores a malformed one', async () => {
+    const seen: PlatformEvent[] = [];
+    const stop = platform.server.events.subscribe((e) => seen.push(e));
+    const { call } = platform;
+    const run = { 'x-flow-run-id': 'r2a' };
+    expect((await call('PUT', '/v1/kv/user/entry?key=named', { body: 'v', headers: run })).status).toBe(201);
+    await call('DELETE', '/v1/kv/user/entry?key=named', { headers: { 'x-flow-run-id': 'x'.repeat(200) } });
+    const lease = (await call('POST', '/v1/leases/acquire', { json: { name: 'named', holder: 'h' }, headers: run })).json as { leaseId: string };
+    await call('POST', `/v1/leases/${lease.leaseId}/release`, { headers: run });
+    stop();
+    expect(seen.map((e) => [e.type, 'runId' in e ? e.runId : undefined])).toEqual([
+      ['kv.put', 'r2a'],
+      ['kv.delete', undefined],
+      ['lease.grant', 'r2a'],
+      ['lease.release', 'r2a'],
+    ]);
+  });
+
   it('never carries KV values, so secrets cannot leak into the feed', async () => {
     const seen: PlatformEvent[] = [];
     const stop = platform.server.events.subscribe((e) => seen.push(e));

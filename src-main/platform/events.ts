@@ -2,13 +2,14 @@
  * The live feed of everything the platform does, for the studio's panels. Emitters check
  * `active` before building an event, so with nobody listening a feed costs one property read.
  * Events never carry KV values or secrets; queue and topic events carry the JSON message body.
+ * `runId` is the run a request named in X-Flow-Run-Id (shared/run-id-header.ts), when it named one.
  */
 export type PlatformEvent = { at: number } & (
-  | { type: 'kv.put'; namespace: string; key: string; version: number; bytes: number; created: boolean }
-  | { type: 'kv.delete'; namespace: string; key: string }
-  | { type: 'lease.grant'; kind: LeaseKind; name: string; holder: string; leaseId: string; fencingToken: number; expiresAt: number; previousHolder?: string }
+  | { type: 'kv.put'; namespace: string; key: string; version: number; bytes: number; created: boolean; runId?: string }
+  | { type: 'kv.delete'; namespace: string; key: string; runId?: string }
+  | { type: 'lease.grant'; kind: LeaseKind; name: string; holder: string; leaseId: string; fencingToken: number; expiresAt: number; previousHolder?: string; runId?: string }
   | { type: 'lease.renew'; kind: LeaseKind; name: string; holder: string; leaseId: string; expiresAt: number }
-  | { type: 'lease.release'; kind: LeaseKind; name: string; holder: string; leaseId: string }
+  | { type: 'lease.release'; kind: LeaseKind; name: string; holder: string; leaseId: string; runId?: string }
   | { type: 'queue.publish'; subject: string; messageId: string; consumerGroups: string[]; body: unknown; replyTo?: string }
   | { type: 'queue.deliver' | 'queue.redeliver'; subject: string; consumerGroup: string; messageId: string; deliveryCount: number }
   | { type: 'queue.ack'; subject: string; consumerGroup: string; messageId: string }

@@ -3,6 +3,7 @@ import { readBody, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
 import { objectVersionHeader, requiredQuery } from '../http/request-fields.ts';
 import type { Route, RouteContext } from '../http/router.ts';
 import type { PlatformContext } from './platform-context.ts';
+import { runOf } from './run-of.ts';
 
 const PATH = '/v1/kv/{namespace}/entry';
 const EXAMPLE = '/v1/kv/user/entry?key=orders%2F42';
@@ -48,7 +49,9 @@ export function kvRoutes(p: PlatformContext): Route[] {
         // Group commit: this write shares a WAL commit with the others of this turn; answered after it.
         const outcome = await kv.putCommitted(ns, key, value, expected);
         if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
-        if (events.active) events.emit({ type: 'kv.put', at: Date.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created });
+        if (events.active) {
+          events.emit({ type: 'kv.put', at: Date.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created, ...runOf(ctx.req) });
+        }
         sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
       },
     },
@@ -62,7 +65,7 @@ export function kvRoutes(p: PlatformContext): Route[] {
         const outcome = kv.delete(ns, key, objectVersionHeader(ctx.req.headers['x-object-version']));
         if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
         if (!outcome.deleted) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}" (already absent: nothing to delete)`);
-        if (events.active) events.emit({ type: 'kv.delete', at: Date.now(), namespace: ns, key });
+        if (events.active) events.emit({ type: 'kv.delete', at: Date.now(), namespace: ns, key, ...runOf(ctx.req) });
         sendEmpty(ctx.res, 204);
       },
     },

@@ -4,6 +4,7 @@ import { optionalSeconds, optionalString, requiredString } from '../http/request
 import type { Route } from '../http/router.ts';
 import type { LeaseClaim } from '../store/lease-store.ts';
 import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+import { runOf } from './run-of.ts';
 
 /**
  * Leases (§3.1, §4.2): a claim on a name for a TTL, clamped into the declared bounds. Acquire
@@ -35,7 +36,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
           return;
         }
         const { claim } = outcome;
-        if (events.active) events.emit({ type: 'lease.grant', at: Date.now(), ...grantFields(claim), previousHolder: outcome.previousHolder });
+        if (events.active) events.emit({ type: 'lease.grant', at: Date.now(), ...grantFields(claim), previousHolder: outcome.previousHolder, ...runOf(ctx.req) });
         sendJson(ctx.res, 200, { acquired: true, ...claimBody(claim) });
       },
     },
@@ -66,7 +67,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
         await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
         const claim = leases.release('lease', ctx.params.leaseId);
         if (!claim) throw notFound('lease_not_found', `no live lease ${ctx.params.leaseId} (already released or expired): nothing to release`);
-        if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId });
+        if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, ...runOf(ctx.req) });
         sendEmpty(ctx.res, 204);
       },
     },

@@ -1,6 +1,7 @@
 import { intHeader, seg, versionHeader, type PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError, VersionConflictError } from './platform-error.ts';
+import { RUN_ID_HEADER } from '../../../shared/run-id-header.ts';
 import type { KvEntry, KvStore, KvWriteOptions } from './platform-services.ts';
 
 /** A write without an expected version reads the version and writes; a race is retried this often. */
@@ -37,12 +38,12 @@ export class KvClient implements KvStore {
       throw new Error(`${op}: the value is ${value.length} bytes; the platform accepts at most ${this.maxValueBytes} (features.kv.maxValueBytes)`);
     }
     if (!this.cap.usable) throw this.cap.unavailable(op);
-    if (options.expectedVersion !== undefined) return this.write(op, namespace, key, value, options.expectedVersion);
+    if (options.expectedVersion !== undefined) return this.write(op, namespace, key, value, options.expectedVersion, options.runId);
     // The contract has no blind overwrite: write against the version just read, again on a race.
     for (let attempt = 1; ; attempt++) {
       const current = await this.get(namespace, key);
       try {
-        return await this.write(op, namespace, key, value, current?.version ?? 0);
+        return await this.write(op, namespace, key, value, current?.version ?? 0, options.runId);
       } catch (err) {
         if (!(err instanceof VersionConflictError) || attempt >= UPSERT_ATTEMPTS) throw err;
       }
@@ -57,7 +58,7 @@ export class KvClient implements KvStore {
       method: 'DELETE',
       path: entryPath(namespace),
       query: { key },
-      headers: versionHeader(options.expectedVersion),
+      headers: { ...versionHeader(options.expectedVersion), ...runHeader(options.runId) },
       capability: this.cap,
     });
     if (res.status === 204 || res.status === 200 || res.status === 404) return;
@@ -66,12 +67,12 @@ export class KvClient implements KvStore {
     throw new PlatformError(res.route, res.status, res.body, op);
   }
 
-  private async write(op: string, namespace: string, key: string, value: Uint8Array, version: number): Promise<number> {
+  private async write(op: string, namespace: string, key: string, value: Uint8Array, version: number, runId: string | undefined): Promise<number> {
     const res = await this.http.call({
       method: 'PUT',
       path: entryPath(namespace),
       query: { key },
-      headers: versionHeader(version),
+      headers: { ...versionHeader(version), ...runHeader(runId) },
       bytes: value,
       capability: this.cap,
     });
@@ -99,4 +100,8 @@ export class KvClient implements KvStore {
 
 function entryPath(namespace: string): string {
   return `/v1/kv/${seg(namespace)}/entry`;
+}
+
+function runHeader(runId: string | undefined): Record<string, string> {
+  return runId ? { [RUN_ID_HEADER]: runId } : {};
 }

@@ -3,7 +3,8 @@ import type { Identity } from './api-config.ts';
 import { seg, type PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError } from './platform-error.ts';
-import type { HeldLease, LeaseService } from './platform-services.ts';
+import { RUN_ID_HEADER } from '../../../shared/run-id-header.ts';
+import type { HeldLease, LeaseOptions, LeaseService } from './platform-services.ts';
 
 export interface LeaseBounds {
   minTtlSeconds?: number;
@@ -29,15 +30,17 @@ export class LeaseClient implements LeaseService {
     private readonly log: Logger,
   ) {}
 
-  async acquire(name: string, ttlMs: number): Promise<HeldLease | undefined> {
+  async acquire(name: string, ttlMs: number, options: LeaseOptions = {}): Promise<HeldLease | undefined> {
     const op = `lease acquire ${name}`;
     if (!this.cap.usable) return this.acquireLocally(op, name);
     const ttlSeconds = this.clamp(ttlMs / 1000);
     const sentAt = Date.now();
+    const runHeaders = options.runId ? { [RUN_ID_HEADER]: options.runId } : undefined;
     const res = await this.http.call({
       method: 'POST',
       path: '/v1/leases/acquire',
       json: { name, holder: this.identity.instanceId, ttlSeconds },
+      headers: runHeaders,
       capability: this.cap,
     });
     if (res.status === 501) return this.acquireLocally(op, name);
@@ -45,7 +48,7 @@ export class LeaseClient implements LeaseService {
     if (res.status !== 200) throw new PlatformError(res.route, res.status, res.body, op);
     const body = res.json<{ acquired?: boolean; leaseId?: string }>();
     if (body.acquired !== true || typeof body.leaseId !== 'string') return undefined;
-    return new RenewedLease(this.http, this.cap, name, body.leaseId, ttlSeconds * 1000, sentAt, this.log);
+    return new RenewedLease(this.http, this.cap, name, body.leaseId, ttlSeconds * 1000, sentAt, this.log, runHeaders);
   }
 
   private acquireLocally(op: string, name: string): HeldLease | undefined {
@@ -86,6 +89,8 @@ class RenewedLease implements HeldLease {
     private readonly ttlMs: number,
     grantedAt: number,
     private readonly log: Logger,
+    /** The X-Flow-Run-Id of the run that asked, sent again with the release. */
+    private readonly runHeaders?: Record<string, string>,
   ) {
     this.confirmedAt = grantedAt;
     this.schedule();
@@ -101,7 +106,13 @@ class RenewedLease implements HeldLease {
     clearTimeout(this.timer);
     if (this.controller.signal.aborted) return;
     try {
-      const res = await this.http.call({ method: 'POST', path: `/v1/leases/${seg(this.leaseId)}/release`, capability: this.cap, timeoutMs: 3000 });
+      const res = await this.http.call({
+        method: 'POST',
+        path: `/v1/leases/${seg(this.leaseId)}/release`,
+        headers: this.runHeaders,
+        capability: this.cap,
+        timeoutMs: 3000,
+      });
       if (res.status !== 204 && res.status !== 200 && res.status !== 404) {
         this.log.debug('lease release failed; the name waits out its TTL', { lease: this.name, status: res.status });
       }

@@ -50,6 +50,14 @@ export interface KvWriteOptions {
    * Absent: write whatever is there (read the version, write, repeat on a conflict).
    */
   expectedVersion?: number;
+  /** The run making the write, sent as X-Flow-Run-Id (shared/run-id-header.ts). */
+  runId?: string;
+}
+
+/** Options of a lease acquisition. */
+export interface LeaseOptions {
+  /** The run asking, sent as X-Flow-Run-Id on the acquire and the release. */
+  runId?: string;
 }
 
 /** Key/value entries by namespace (`user`, `system`, `*_volatile`, `*_secrets`). */
@@ -87,7 +95,7 @@ export interface ResourceStore {
 
 export interface LeaseService {
   /** Tries once and never blocks: undefined when someone else holds the name. */
-  acquire(name: string, ttlMs: number): Promise<HeldLease | undefined>;
+  acquire(name: string, ttlMs: number, options?: LeaseOptions): Promise<HeldLease | undefined>;
 }
 
 /** A claim kept alive by renewing about three times per TTL until released or lost. */

@@ -3,7 +3,8 @@ import type { KvKeyRow, KvNamespaceCounts, PlatformEvent } from '../../platform/
 import { EventHistory, type HistoryLimits } from './event-history.ts';
 import type { RunLinks } from './run-links.ts';
 
-type KvRecord = Omit<KvWriteEvent, 'run' | 'possibleRuns'>;
+/** A write as kept: the run it named (X-Flow-Run-Id), if any, is resolved to a link when shown. */
+type KvRecord = Omit<KvWriteEvent, 'run' | 'possibleRuns'> & { runId?: string };
 type KvPlatformEvent = Extract<PlatformEvent, { type: 'kv.put' | 'kv.delete' }>;
 
 const KV_BLOCKS = ['kv-put', 'kv-delete'] as const;
@@ -36,7 +37,7 @@ export class KvActivity {
   }
 
   handle(e: KvPlatformEvent): void {
-    const fromStudio = this.fromStudio ? { fromStudio: true } : {};
+    const fromStudio = this.fromStudio ? { fromStudio: true } : e.runId ? { runId: e.runId } : {};
     if (e.type === 'kv.put') {
       this.history.push({ at: e.at, action: 'put', namespace: e.namespace, key: e.key, version: e.version, bytes: e.bytes, created: e.created, ...fromStudio });
       if (isVolatileNamespace(e.namespace)) this.volatileKeys(e.namespace).set(e.key, { key: e.key, version: e.version, updatedAt: e.at, bytes: e.bytes });
@@ -98,8 +99,13 @@ export class KvActivity {
     return [...byKey.values()];
   }
 
-  private withRun(e: KvRecord): KvWriteEvent {
+  private withRun(record: KvRecord): KvWriteEvent {
+    const { runId, ...e } = record;
     if (e.fromStudio) return e;
+    if (runId) {
+      const named = this.links.byRunId(runId, 'writer');
+      return named ? { ...e, run: named } : e;
+    }
     const { run, candidates } = this.links.stepAt(e.at, KV_BLOCKS, 'writer');
     if (run) return { ...e, run };
     return candidates > 1 ? { ...e, possibleRuns: candidates } : e;

@@ -3,7 +3,8 @@ import type { PlatformEvent, StoredClaim } from '../../platform/index.ts';
 import { EventHistory, SnapshotHistory, type HistoryLimits } from './event-history.ts';
 import type { RunLinks } from './run-links.ts';
 
-type LeaseRecord = Omit<LeaseHistoryEvent, 'run'>;
+/** A lease event as kept: the run it named (X-Flow-Run-Id), if any, is resolved when shown. */
+type LeaseRecord = Omit<LeaseHistoryEvent, 'run'> & { runId?: string };
 type LeasePlatformEvent = Extract<PlatformEvent, { type: `lease.${string}` }>;
 
 interface Tracked {
@@ -54,6 +55,7 @@ export class LeaseActivity {
           fencingToken: e.fencingToken,
           expiresAt: e.expiresAt,
           ...(takeover ? { previousHolder: e.previousHolder } : {}),
+          ...(e.runId ? { runId: e.runId } : {}),
         });
         this.tracked.set(k, { leaseId: e.leaseId, holder: e.holder, kind: e.kind, name: e.name, fencingToken: e.fencingToken, expiresAt: e.expiresAt });
         return;
@@ -66,7 +68,7 @@ export class LeaseActivity {
       }
       case 'lease.release':
         if (this.tracked.get(k)?.leaseId === e.leaseId) this.tracked.delete(k);
-        this.history.push({ at: e.at, action: 'release', kind: e.kind, name: e.name, holder: e.holder, leaseId: e.leaseId });
+        this.history.push({ at: e.at, action: 'release', kind: e.kind, name: e.name, holder: e.holder, leaseId: e.leaseId, ...(e.runId ? { runId: e.runId } : {}) });
     }
   }
 
@@ -109,8 +111,13 @@ export class LeaseActivity {
     this.history.push({ at: t.expiresAt, action: 'expire', kind: t.kind, name: t.name, holder: t.holder, leaseId: t.leaseId });
   }
 
-  private withRun(e: LeaseRecord): LeaseHistoryEvent {
+  private withRun(record: LeaseRecord): LeaseHistoryEvent {
+    const { runId, ...e } = record;
     if (e.kind !== 'lease' || (e.action !== 'grant' && e.action !== 'takeover' && e.action !== 'release')) return e;
+    if (runId) {
+      const named = this.links.byRunId(runId, 'holder');
+      return named ? { ...e, run: named } : e;
+    }
     const { run } = this.links.stepAt(e.at, ['lock'], 'holder');
     return run ? { ...e, run } : e;
   }

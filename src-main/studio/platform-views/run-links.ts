@@ -27,7 +27,7 @@ export interface RunLinksOptions {
   maxSteps?: number;
 }
 
-/** Blocks whose platform calls are matched to runs by time. */
+/** Blocks whose platform calls are matched to runs: by the run id they send, else by time. */
 const TIMED_BLOCKS = new Set(['kv-put', 'kv-delete', 'lock']);
 /**
  * Clock slack between a step's bounds (ms, from Date.now at its start plus a performance.now
@@ -40,9 +40,10 @@ const SLACK_MS = 2;
 /**
  * Which runs produced or consumed what the platform saw. Queue and topic messages carry the
  * publisher's correlation id in a header, and the consuming run takes it over, so a message
- * leads to its runs by correlation id. KV writes and leases carry nothing: they are matched to
- * the kv or lock step that was running at that moment, which is exact unless two such steps
- * overlapped (then the candidates are counted, not guessed).
+ * leads to its runs by correlation id. KV writes and leases name their run (X-Flow-Run-Id, which
+ * the platform records); from a client that does not, they are matched to the kv or lock step
+ * that was running at that moment, exact unless two such steps overlapped (then the candidates
+ * are counted, not guessed).
  */
 export class RunLinks {
   private readonly byCorrelation = new Map<string, RunRef[]>();
@@ -145,7 +146,22 @@ export class RunLinks {
   }
 
   /**
+   * The run a platform event named (its request carried X-Flow-Run-Id): exact, whatever the
+   * clocks say. Known once the run, or the platform step that made the call, has finished.
+   */
+  byRunId(runId: string, role: RunLink['role']): RunLink | undefined {
+    const ended = this.outcomes.get(runId);
+    if (ended) return link(ended, role);
+    for (let i = this.steps.length - 1; i >= 0; i--) {
+      const s = this.steps[i];
+      if (s.run.runId === runId) return { runId, flow: s.run.flow, integration: s.run.integration, outcome: 'completed', role };
+    }
+    return undefined;
+  }
+
+  /**
    * The run whose `blocks` step was running at `at`: exactly one, or a count of candidates.
+   * For events from a runtime that does not name its runs (an older one, another platform client).
    * A step is known once it has finished, so a write by a step still running has none yet.
    */
   stepAt(at: number, blocks: readonly string[], role: RunLink['role']): { run?: RunLink; candidates: number } {

@@ -10,7 +10,9 @@ export const kvDelete = implementBlock(kvDeleteDef, (s, ctx) => ({
     const key = keyOf(await s.key.evaluate(act), ctx.path);
     const expectedVersion = s.expectedVersion ? versionOf(await s.expectedVersion.evaluate(act), ctx.path) : undefined;
     try {
-      await platformCall(run, msg.correlationId, 'kv.delete', { namespace: s.namespace }, () => ctx.host.services.kv.delete(s.namespace, key, { expectedVersion }));
+      await platformCall(run, msg.correlationId, 'kv.delete', { namespace: s.namespace }, () =>
+        ctx.host.services.kv.delete(s.namespace, key, { expectedVersion, runId: run.runId }),
+      );
     } catch (err) {
       throw asFlowError(err);
     }

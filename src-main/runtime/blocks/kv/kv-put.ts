@@ -12,7 +12,9 @@ export const kvPut = implementBlock(kvPutDef, (s, ctx) => ({
     const value = encodeValue(await s.value.evaluate(act), s.format);
     const expectedVersion = s.expectedVersion ? versionOf(await s.expectedVersion.evaluate(act), ctx.path) : undefined;
     try {
-      const version = await platformCall(run, msg.correlationId, 'kv.put', { namespace: s.namespace }, () => ctx.host.services.kv.put(s.namespace, key, value, { expectedVersion }));
+      const version = await platformCall(run, msg.correlationId, 'kv.put', { namespace: s.namespace }, () =>
+        ctx.host.services.kv.put(s.namespace, key, value, { expectedVersion, runId: run.runId }),
+      );
       if (s.versionVar) msg.vars[s.versionVar] = version;
     } catch (err) {
       throw asFlowError(err);

@@ -12,7 +12,7 @@ export const lock = implementBlock(lockDef, (s, ctx) => {
     async process(msg, run) {
       const name = await s.name.evaluate(activationOf(msg));
       if (typeof name !== 'string' || name === '') throw new FlowError(`${ctx.path}.lock.name must be a non-empty string, got ${JSON.stringify(name)}`);
-      const lease = await acquire(ctx.host.services.leases, name, s.ttl, s.wait);
+      const lease = await acquire(ctx.host.services.leases, name, s.ttl, s.wait, run.runId);
       if (!lease) {
         if (s.onBusy === 'drop') return null;
         throw new FlowError(`lock "${name}" is held by another holder${s.wait > 0 ? ` and was not released within ${s.wait} ms` : ''}`, { status: 409 });
@@ -37,11 +37,11 @@ export const lock = implementBlock(lockDef, (s, ctx) => {
  * never blocks on the platform, so waiting is polling; the jitter keeps contenders from
  * retrying in lockstep.
  */
-async function acquire(leases: LeaseService, name: string, ttlMs: number, waitMs: number): Promise<HeldLease | undefined> {
+async function acquire(leases: LeaseService, name: string, ttlMs: number, waitMs: number, runId: string): Promise<HeldLease | undefined> {
   const deadline = Date.now() + waitMs;
   let pause = 20;
   for (;;) {
-    const lease = await leases.acquire(name, ttlMs);
+    const lease = await leases.acquire(name, ttlMs, { runId });
     if (lease) return lease;
     const left = deadline - Date.now();
     if (left <= 0) return undefined;
