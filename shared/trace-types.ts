@@ -24,6 +24,8 @@ export interface RunSummary {
   correlationId: string;
   /** The route pattern and method, when an http source started the run. */
   route?: string;
+  /** The path as requested (no query), e.g. `/users/42` on the route `/users/{id}`. */
+  path?: string;
   method?: string;
   /** The HTTP status answered, once known. */
   status?: number;

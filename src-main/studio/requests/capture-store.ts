@@ -67,6 +67,7 @@ export class CaptureStore {
         captureId: id,
         status: record.status,
         route: record.route,
+        path: redact(record.target.split('?')[0]),
         method: record.method,
         startedAt: record.startedAt,
       });

@@ -45,6 +45,8 @@ export interface RunRequestInfo {
   captureId: number;
   status: number;
   route?: string;
+  /** The requested path without its query. */
+  path?: string;
   method: string;
   startedAt: number;
 }
@@ -354,11 +356,12 @@ function applyRequest(record: RunRecord, info: RunRequestInfo): void {
   record.summary.status = info.status;
   record.summary.method = info.method;
   if (info.route !== undefined) record.summary.route = info.route;
+  if (info.path !== undefined) record.summary.path = info.path;
 }
 
 function haystackOf(record: RunRecord): string {
   const s = record.summary;
-  const parts = [s.flow, s.integration, s.route, s.method, s.status, s.outcome, s.error, s.correlationId, s.runId, s.traceId];
+  const parts = [s.flow, s.integration, s.route, s.path, s.method, s.status, s.outcome, s.error, s.correlationId, s.runId, s.traceId];
   for (const step of record.detail?.steps ?? []) parts.push(step.name, step.block, step.error);
   parts.push(record.body);
   return parts.filter((p) => p !== undefined && p !== '').join('\n').toLowerCase();

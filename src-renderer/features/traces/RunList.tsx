@@ -222,8 +222,8 @@ const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: 
       <input type="checkbox" aria-label={`Pick ${run.runId} to compare`} checked={picked} onChange={() => toggle(run.runId)} onClick={(e) => e.stopPropagation()} />
       <span className="cell time">{clockTime(run.startedAt)}</span>
       <span className="cell flow">{run.flow}</span>
-      <span className="cell route" title={`${run.runId} · ${run.integration}`}>
-        {run.route ? `${run.method ?? ''} ${run.route}` : <span className="muted">{run.integration}</span>}
+      <span className="cell route" title={`${run.method ?? ''} ${run.path ?? run.route ?? ''}${run.route ? ` (route ${run.route})` : ''} · ${run.runId} · ${run.integration}`}>
+        {run.route ? `${run.method ?? ''} ${run.path ?? run.route}` : <span className="muted">{run.integration}</span>}
       </span>
       <span className={`cell code status-${run.status === undefined ? 'none' : `${Math.floor(run.status / 100)}xx`}`}>{run.status ?? ''}</span>
       <span className="cell outcome" title={run.error}>

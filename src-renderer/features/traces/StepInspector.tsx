@@ -2,7 +2,9 @@ import { useState } from 'react';
 import type { MessageSnapshot, RunStep } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
 import { changedPaths, diffValues } from './json-diff.ts';
+import { HttpExchange } from './HttpExchange.tsx';
 import { JsonTree } from './JsonTree.tsx';
+import { callFailed } from './Waterfall.tsx';
 import { MessageDiff } from './MessageDiff.tsx';
 import { RerunFromStep } from './RerunFromStep.tsx';
 
@@ -32,12 +34,13 @@ export function StepInspector({ runId, step, snapshots }: { runId: string; step:
       {step.calls.length > 0 ? (
         <ul className="call-list" aria-label="Calls">
           {step.calls.map((c, i) => (
-            <li key={i} className={c.error || (c.status ?? 0) >= 400 ? 'call-bad' : ''}>
+            <li key={i} className={callFailed(c) ? 'call-bad' : ''}>
               <span className="call-kind">{c.kind}</span> <code>{c.name}</code> {c.status !== undefined ? <strong>{c.status}</strong> : null}{' '}
               <span className="muted">{c.durationMs.toFixed(1)} ms</span>
               {typeof c.detail?.retries === 'number' && c.detail.retries > 0 ? <span className="warning"> · {c.detail.retries} retr{c.detail.retries === 1 ? 'y' : 'ies'}</span> : null}
               {c.detail?.cached ? <span className="muted"> · from cache</span> : null}
               {c.error ? <span className="error"> · {c.error}</span> : null}
+              {c.kind === 'http' ? <HttpExchange call={c} /> : null}
             </li>
           ))}
         </ul>

@@ -1,4 +1,4 @@
-import type { RunDetail, RunStep } from '../../../shared/trace-types.ts';
+import type { RunCall, RunDetail, RunStep } from '../../../shared/trace-types.ts';
 
 /**
  * A run's steps as a waterfall: one row per step in reading order (nested steps indented), a bar
@@ -41,14 +41,21 @@ export function Waterfall({ run, selected, onSelect }: { run: RunDetail; selecte
             step={s}
           />
           {s.calls.map((c, i) => (
-            <div key={i} className={`waterfall-call${c.error || (c.status ?? 0) >= 400 ? ' call-bad' : ''}`} role="listitem" style={{ paddingLeft: 22 + (s.depth + 1) * 16 }}>
-              <span className="waterfall-label">
+            <div
+              key={i}
+              className={`waterfall-call${callFailed(c) ? ' call-bad' : ''}`}
+              role="listitem"
+              data-call-status={c.status}
+              data-outcome={callFailed(c) ? 'failed' : 'completed'}
+              style={{ paddingLeft: 22 + (s.depth + 1) * 16 }}
+            >
+              <span className="waterfall-label" title={`${c.name}${c.status !== undefined ? ` → ${c.status}` : ''}${c.error ? ` · ${c.error}` : ''}`}>
                 <span className="call-kind">{c.kind === 'http' ? 'http' : 'platform'}</span> {c.name}
                 {c.status !== undefined ? <strong> {c.status}</strong> : null}
                 {typeof c.detail?.retries === 'number' && c.detail.retries > 0 ? <span className="warning"> · {c.detail.retries} retr{c.detail.retries === 1 ? 'y' : 'ies'}</span> : null}
               </span>
               <span className="waterfall-track">
-                <span className="waterfall-bar call" style={bar(c.startedAt, c.durationMs)} />
+                <span className={`waterfall-bar call${callFailed(c) ? ' outcome-failed' : ''}`} style={bar(c.startedAt, c.durationMs)} />
               </span>
               <span className="waterfall-ms">{c.durationMs.toFixed(1)} ms</span>
             </div>
@@ -96,4 +103,9 @@ function WaterfallRow({ label, detail, outcome, durationMs, bar, selected, onCli
       <span className="waterfall-ms">{durationMs.toFixed(2)} ms</span>
     </button>
   );
+}
+
+/** An outbound call that errored or was answered 4xx/5xx is a failure, whatever the step made of it. */
+export function callFailed(c: RunCall): boolean {
+  return c.error !== undefined || (c.status ?? 0) >= 400;
 }

@@ -13,6 +13,7 @@ import { withFieldDefaults } from './object-defaults.ts';
 import { cacheKey, ResponseCache } from './response-cache.ts';
 import { retryDelay, type RetryPolicy } from './retry-policy.ts';
 import { exchange, RequestTimeoutError, ResponseTooLargeError, type Exchanged } from './single-exchange.ts';
+import { previewBody, previewHeaders } from './exchange-preview.ts';
 
 type HttpClientSettings = Settings<typeof httpClientDef.settings>;
 
@@ -36,6 +37,9 @@ interface Tally {
   url: string;
   attempts: number;
   cached: boolean;
+  /** As sent (the credential included, masked when reported). */
+  requestHeaders?: Record<string, string>;
+  responseHeaders?: Record<string, string | string[] | undefined>;
 }
 
 export interface InboundResponse {
@@ -157,6 +161,10 @@ export class HttpClientConnector implements Connector {
           // The answer as received, only while someone asks for message snapshots (the studio), so it
           // can turn a recorded run into stubs (saved tests, stubbed re-runs); never shipped otherwise.
           response: res && hub.snapshots ? recordedResponse(res) : undefined,
+          requestHeaders: previewHeaders(tally.requestHeaders ?? req.headers),
+          ...(tally.responseHeaders ? { responseHeaders: previewHeaders(tally.responseHeaders) } : {}),
+          ...optional('requestBody', previewBody(req.body)),
+          ...optional('responseBody', previewBody(res?.body)),
         },
         traceId: caller.run.traceId,
         spanId,
@@ -179,7 +187,10 @@ export class HttpClientConnector implements Connector {
     if (!agent) throw new FlowError(`http-client ${this.name}: the connector is not started`);
     const path = joinPath(this.basePath, req.path);
     const headers = this.headersFor(req.headers);
-    if (tally) tally.url = this.origin + path;
+    if (tally) {
+      tally.url = this.origin + path;
+      tally.requestHeaders = headers;
+    }
     const key = this.cache && req.method === 'GET' ? cacheKey(path, headers) : undefined;
     if (key !== undefined) {
       const hit = this.cache!.get(key);
@@ -218,6 +229,7 @@ export class HttpClientConnector implements Connector {
       let res: Exchanged;
       try {
         res = await exchange(agent, request, { cap: this.s.maxResponseBytes, timeoutMs: this.s.timeout, discard429: retryable });
+        if (tally) tally.responseHeaders = res.headers;
       } catch (err) {
         throw this.failure(err, method, path);
       }
@@ -312,4 +324,8 @@ function recordedResponse(res: InboundResponse): { contentType?: string; body?: 
   if (res.body.byteLength > RECORDED_BODY_BYTES) return { contentType: res.contentType };
   const text = Buffer.from(res.body).toString('utf8');
   return { contentType: res.contentType, body: text.includes('\uFFFD') ? undefined : text };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
