@@ -48,6 +48,21 @@ test.describe('a failed step in a trace', () => {
     await page.getByRole('tab', { name: 'After' }).click();
     await expect(page.getByText('The step failed; there is no message after it.')).toBeVisible();
 
+
+    // The Live view has the Runs filters, and a click on one of its rows opens that run.
+    await page.getByRole('tab', { name: 'Live' }).click();
+    const live = page.getByRole('table', { name: 'Traces' });
+    await page.getByRole('combobox', { name: 'Outcome' }).selectOption('failed');
+    await page.getByRole('searchbox', { name: 'Search runs' }).fill('average price');
+    const liveRows = live.locator('.trace-row[data-flow="average"]');
+    await expect(liveRows).toHaveCount(1);
+    await expect(liveRows).toContainText('average price');
+    await page.getByRole('searchbox', { name: 'Search runs' }).fill('');
+    await live.locator('.trace-row[data-kind="live-run"][data-flow="average"]').click();
+    await expect(page.getByRole('tab', { name: 'Runs' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('list', { name: 'Steps' }).locator('[data-block="set"]').first()).toBeVisible();
+    await page.getByRole('combobox', { name: 'Outcome' }).selectOption('');
+
     await page.getByRole('tab', { name: 'Flows' }).click();
     await card.getByRole('button', { name: 'Stop e2e-failing' }).click();
     health.expectNone();

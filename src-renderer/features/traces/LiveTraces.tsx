@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { TraceFeedEvent } from '../../../shared/feed-events.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { objectKey } from '../../components/object-key.ts';
@@ -6,14 +6,24 @@ import { VirtualList } from '../../components/VirtualList.tsx';
 import { FEED_LIMITS } from '../../store/feed-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
+import type { RunFilters } from '../../store/traces-slice.ts';
+import { RunFiltersBar } from './RunFiltersBar.tsx';
 
-/** Every run and step of running flows as the live feed delivers them, newest at the bottom. */
+/**
+ * Every run and step of running flows as the live feed delivers them, newest at the bottom,
+ * filtered like the Runs list (flow, outcome, text; the live feed has no HTTP status). A click
+ * on a row opens its run.
+ */
 export function LiveTraces() {
-  const traces = useStudio((s) => s.traces);
+  const all = useStudio((s) => s.traces);
+  const filters = useStudio((s) => s.runFilters);
   const clear = useStudio((s) => s.clearTraces);
   const showRun = useStudio((s) => s.showRun);
+  const flows = useMemo(() => [...new Set(all.map((t) => t.trace.flow))].sort(), [all]);
+  const traces = useMemo(() => all.filter((t) => matches(t, filters)), [all, filters]);
   return (
     <>
+      <RunFiltersBar flows={flows} withStatus={false} />
       <div className="live-bar">
         <span className="muted" aria-label="trace count">
           {traces.length} shown (last {FEED_LIMITS.traces})
@@ -38,7 +48,16 @@ export function LiveTraces() {
 const TraceRow = memo(function TraceRow({ event, onOpen }: { event: TraceFeedEvent; onOpen(runId: string): void }) {
   const t = event.trace;
   return (
-    <div className={`trace-row trace-${t.kind} outcome-${t.outcome}`} data-flow={t.flow} data-kind={`live-${t.kind}`} onDoubleClick={() => onOpen(t.runId)} title="Double-click to open the run">
+    <div
+      className={`trace-row trace-${t.kind} outcome-${t.outcome}`}
+      data-flow={t.flow}
+      data-kind={`live-${t.kind}`}
+      role="button"
+      tabIndex={0}
+      onClick={() => onOpen(t.runId)}
+      onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onOpen(t.runId)}
+      title="Open the run"
+    >
       <span className="cell time">{clockTime(t.startedAt)}</span>
       <span className="cell flow">{t.flow}</span>
       <span className="cell kind">{t.kind === 'run' ? 'run' : (t.name ?? t.block ?? '')}</span>
@@ -49,3 +68,12 @@ const TraceRow = memo(function TraceRow({ event, onOpen }: { event: TraceFeedEve
     </div>
   );
 });
+
+function matches(event: TraceFeedEvent, f: RunFilters): boolean {
+  const t = event.trace;
+  if (f.flow && t.flow !== f.flow) return false;
+  if (f.outcome && t.outcome !== f.outcome) return false;
+  if (!f.text) return true;
+  const needle = f.text.toLowerCase();
+  return [t.flow, t.name, t.block, t.error, t.correlationId, t.runId].some((v) => v !== undefined && v.toLowerCase().includes(needle));
+}

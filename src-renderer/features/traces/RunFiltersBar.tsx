@@ -1,7 +1,7 @@
 import { useStudio } from '../../store/studio-store.ts';
 
-/** Flow, outcome, HTTP status and free text; the list follows as they change. */
-export function RunFiltersBar({ flows }: { flows: string[] }) {
+/** Flow, outcome, HTTP status and free text; the list follows as they change. The Live view shares them, without status. */
+export function RunFiltersBar({ flows, withStatus = true }: { flows: string[]; withStatus?: boolean }) {
   const filters = useStudio((s) => s.runFilters);
   const set = useStudio((s) => s.setRunFilters);
   return (
@@ -20,7 +20,7 @@ export function RunFiltersBar({ flows }: { flows: string[] }) {
         <option value="failed">failed</option>
         <option value="dropped">dropped</option>
       </select>
-      <input aria-label="Status" placeholder="status: 200, 4xx" value={filters.status} onChange={(e) => set({ status: e.target.value })} size={10} />
+      {withStatus ? <input aria-label="Status" placeholder="status: 200, 4xx" value={filters.status} onChange={(e) => set({ status: e.target.value })} size={10} /> : null}
       <input
         type="search"
         aria-label="Search runs"
