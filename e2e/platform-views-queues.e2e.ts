@@ -93,7 +93,20 @@ test.describe('the Queues & Topics panel', () => {
     await expect(counter(page, 'nacked')).toHaveText(String(expected.nacked));
     await expect(row(page, 'ack', id)).toHaveCount(0);
     await page.screenshot({ path: 'test-results/e2e-screenshots/platform-queues-rewound.png' });
+    await expect(page.getByRole('status', { name: 'View state' })).toHaveText('Paused in the past');
+    // Looking back at the queue freezes no other view: Storage and the Topics tab stay live.
+    await page.getByRole('tab', { name: 'Storage' }).click();
+    await expect(page.getByRole('status', { name: 'View state' })).toHaveText('Live');
+    await expect(page.getByRole('button', { name: '● Live' })).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('tab', { name: 'Queues & Topics' }).click();
+    const queuesOrTopics = page.getByRole('tablist', { name: 'Queues or topics' });
+    await queuesOrTopics.getByRole('tab', { name: 'Topics' }).click();
+    await expect(page.getByRole('status', { name: 'View state' })).toHaveText('Live');
+    await queuesOrTopics.getByRole('tab', { name: 'Queues' }).click();
+    await expect(page.getByRole('status', { name: 'View state' })).toHaveText('Paused in the past');
+    await expect(counter(page, 'delayed')).toHaveText('1');
     await page.getByRole('button', { name: '● Live' }).click();
+    await expect(page.getByRole('status', { name: 'View state' })).toHaveText('Live');
     await expect(counter(page, 'acked')).toHaveText(String(expected.acked));
   });
 

@@ -2,16 +2,19 @@ import { useEffect, useState } from 'react';
 import type { HistoryWindow } from '../../shared/platform-views.ts';
 import { platformQueries } from '../api/platform-queries.ts';
 import { clockTime } from '../shell/format.ts';
+import type { PlatformView } from '../store/platform-views-slice.ts';
 import { useStudio } from '../store/studio-store.ts';
 import { useLiveQuery } from './use-live-query.ts';
 
 /**
- * Moves every platform view back in time: a slider over the history the backend keeps (its
- * minutes are set here too), steps of a second, and Live to follow the present again.
+ * Moves one platform view back in time (the others stay as they are): a slider over the history
+ * the backend keeps (its minutes are set here too), steps of a second, and Live to follow the
+ * present again. Whether the view is live is said in words, not only by the button's state.
  */
-export function HistoryScrubber() {
-  const at = useStudio((s) => s.platformAt);
-  const setAt = useStudio((s) => s.setPlatformAt);
+export function HistoryScrubber({ view }: { view: PlatformView }) {
+  const at = useStudio((s) => s.platformAt[view]);
+  const setPlatformAt = useStudio((s) => s.setPlatformAt);
+  const setAt = (t: number | undefined): void => setPlatformAt(view, t);
   const history = useLiveQuery(() => platformQueries.platformHistory(), 'history', { intervalMs: 2_000, live: at === undefined });
   const [span, setSpan] = useState<HistoryWindow | undefined>();
   useEffect(() => {
@@ -24,7 +27,10 @@ export function HistoryScrubber() {
   const step = (ms: number): void => setAt(Math.min(to, Math.max(from, shown + ms)));
 
   return (
-    <div className="pv-scrubber" role="group" aria-label="History">
+    <div className="pv-scrubber" role="group" aria-label="History" data-live={live}>
+      <span className={live ? 'pv-state-live' : 'pv-state-past'} role="status" aria-label="View state">
+        {live ? 'Live' : 'Paused in the past'}
+      </span>
       <button type="button" aria-pressed={live} className={live ? 'pv-live on' : 'pv-live'} onClick={() => setAt(undefined)} title="Follow what happens now">
         ● Live
       </button>

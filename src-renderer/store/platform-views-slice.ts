@@ -3,6 +3,8 @@ import type { StudioState } from './studio-store.ts';
 
 export type QueuesTab = 'queues' | 'topics';
 export type StorageTab = 'kv' | 'leases' | 'agents';
+/** The platform views that can be scrubbed back in time, each on its own. */
+export type PlatformView = 'queues' | 'topics' | 'kv' | 'leases';
 
 export interface PlatformViewsSlice {
   queuesTab: QueuesTab;
@@ -13,17 +15,17 @@ export interface PlatformViewsSlice {
   kvSelection: { namespace?: string; key?: string };
   agentSelection: { agentId?: string; threadKey?: string };
   /**
-   * The moment every platform view shows; undefined is now (live). One moment for all of them,
-   * so rewinding a queue to when a run failed shows the KV and leases of that moment too.
+   * The moment each platform view shows; undefined is now (live). Each view has its own, so
+   * looking back at a queue never freezes the KV browser or the leases.
    */
-  platformAt: number | undefined;
+  platformAt: Record<PlatformView, number | undefined>;
   setQueuesTab(tab: QueuesTab): void;
   selectQueue(subject: string | undefined, group?: string): void;
   selectTopic(plane: string | undefined, subject?: string): void;
   setStorageTab(tab: StorageTab): void;
   selectKv(namespace: string | undefined, key?: string): void;
   selectAgent(agentId: string | undefined, threadKey?: string): void;
-  setPlatformAt(at: number | undefined): void;
+  setPlatformAt(view: PlatformView, at: number | undefined): void;
 }
 
 export const createPlatformViewsSlice: StateCreator<StudioState, [], [], PlatformViewsSlice> = (set) => ({
@@ -33,12 +35,12 @@ export const createPlatformViewsSlice: StateCreator<StudioState, [], [], Platfor
   storageTab: 'kv',
   kvSelection: {},
   agentSelection: {},
-  platformAt: undefined,
+  platformAt: { queues: undefined, topics: undefined, kv: undefined, leases: undefined },
   setQueuesTab: (queuesTab) => set({ queuesTab }),
   selectQueue: (subject, group) => set({ queueSelection: { subject, group } }),
   selectTopic: (plane, subject) => set({ topicSelection: { plane, subject } }),
   setStorageTab: (storageTab) => set({ storageTab }),
   selectKv: (namespace, key) => set({ kvSelection: { namespace, key } }),
   selectAgent: (agentId, threadKey) => set({ agentSelection: { agentId, threadKey } }),
-  setPlatformAt: (platformAt) => set({ platformAt }),
+  setPlatformAt: (view, at) => set((s) => ({ platformAt: { ...s.platformAt, [view]: at } })),
 });

@@ -7,7 +7,8 @@ import { queueEventLabel, shortId } from './timeline-labels.ts';
 
 /** A subject's events in order, each with the run it belongs to; a row opens its message. */
 export function QueueTimeline({ events, onOpen }: { events: QueueTimelineEvent[]; onOpen: (messageId: string) => void }) {
-  const setAt = useStudio((s) => s.setPlatformAt);
+  const setPlatformAt = useStudio((s) => s.setPlatformAt);
+  const setAt = (t: number | undefined): void => setPlatformAt('queues', t);
   return (
     <VirtualList
       label="Queue timeline"
@@ -47,7 +48,7 @@ export function QueueTimeline({ events, onOpen }: { events: QueueTimelineEvent[]
             type="button"
             className="pv-icon"
             aria-label={`Show the platform as it was at ${clockTime(e.at)}`}
-            title="Show every platform view as it was at this moment"
+            title="Show this view as it was at this moment"
             onClick={(ev) => {
               ev.stopPropagation();
               setAt(e.at);

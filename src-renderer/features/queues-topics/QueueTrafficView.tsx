@@ -13,7 +13,7 @@ import { QueueTimeline } from './QueueTimeline.tsx';
 
 /** Queues: counters per subject and consumer group, the chosen one's timeline, test publishes, peek and purge. */
 export function QueueTrafficView() {
-  const at = useStudio((s) => s.platformAt);
+  const at = useStudio((s) => s.platformAt.queues);
   const { subject, group } = useStudio((s) => s.queueSelection);
   const select = useStudio((s) => s.selectQueue);
   const query = { subject, group, at };

@@ -24,7 +24,7 @@ export function QueuesTopicsPanel() {
           </button>
         </div>
       </PanelHeader>
-      <HistoryScrubber />
+      <HistoryScrubber key={tab} view={tab} />
       {tab === 'queues' ? <QueueTrafficView /> : <TopicTrafficView />}
     </section>
   );

@@ -12,8 +12,9 @@ import { TopicPublishForm } from './TopicPublishForm.tsx';
 
 /** Topics: streams with their subscriptions, live messages, test publishes, subscription delete. */
 export function TopicTrafficView() {
-  const at = useStudio((s) => s.platformAt);
-  const setAt = useStudio((s) => s.setPlatformAt);
+  const at = useStudio((s) => s.platformAt.topics);
+  const setPlatformAt = useStudio((s) => s.setPlatformAt);
+  const setAt = (t: number | undefined): void => setPlatformAt('topics', t);
   const { plane, subject } = useStudio((s) => s.topicSelection);
   const select = useStudio((s) => s.selectTopic);
   const query = { plane, subject, at };

@@ -10,8 +10,9 @@ import { KvEntryPanel, Writer } from './KvEntryPanel.tsx';
 
 /** KV: namespaces → keys (slashes as a tree) → the entry; recent writes with the runs that made them. */
 export function KvBrowser() {
-  const at = useStudio((s) => s.platformAt);
-  const setAt = useStudio((s) => s.setPlatformAt);
+  const at = useStudio((s) => s.platformAt.kv);
+  const setPlatformAt = useStudio((s) => s.setPlatformAt);
+  const setAt = (t: number | undefined): void => setPlatformAt('kv', t);
   const { namespace, key } = useStudio((s) => s.kvSelection);
   const select = useStudio((s) => s.selectKv);
   const query = { namespace, at };

@@ -7,8 +7,9 @@ import { useStudio } from '../../store/studio-store.ts';
 
 /** Who holds which lease or leadership now, with expiry countdowns and fencing tokens, and the history of claims. */
 export function LeasesView() {
-  const at = useStudio((s) => s.platformAt);
-  const setAt = useStudio((s) => s.setPlatformAt);
+  const at = useStudio((s) => s.platformAt.leases);
+  const setPlatformAt = useStudio((s) => s.setPlatformAt);
+  const setAt = (t: number | undefined): void => setPlatformAt('leases', t);
   const view = useLiveQuery(() => platformQueries.leaseView({ at }), String(at), { intervalMs: 500, live: at === undefined });
   const ticking = useNow(200);
   const now = at ?? ticking;

@@ -29,7 +29,7 @@ export function StoragePanel() {
           ))}
         </div>
       </PanelHeader>
-      {tab !== 'agents' ? <HistoryScrubber /> : null}
+      {tab !== 'agents' ? <HistoryScrubber key={tab} view={tab} /> : null}
       {tab === 'kv' ? <KvBrowser /> : tab === 'leases' ? <LeasesView /> : <AgentMemoryView />}
     </section>
   );
