@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from './studio-fixture.ts';
-import { call, editFile, openStudio, reloadedAfter, startIntegration, writeIntegration } from './requests-helpers.ts';
+import { call, editFile, openStudio, reloadedAfter, setBody, startIntegration, writeIntegration } from './requests-helpers.ts';
 
 const run = promisify(execFile);
 
@@ -48,12 +48,14 @@ test.describe('firing requests from the studio', () => {
     await startIntegration(page, studio.origin, 'orders-api');
     await page.getByRole('tab', { name: 'Requests' }).click();
     await page.getByRole('button', { name: 'New request to /orders/price of orders-api' }).click();
-    await page.getByRole('textbox', { name: 'Body' }).fill('{"customer": "ana", "items": [{"price": 2.5, "quantity": 4}');
+    await setBody(page, '{"customer": "ana", "items": [{"price": 2.5, "quantity": 4}');
     await expect(page.getByText('Not valid JSON')).toBeVisible();
+    // The body is an editor: the JSON error is marked where it is, not only said below.
+    await expect(page.getByTestId('body-editor').locator('.squiggly-error')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
     // A long note, which the inspector shows cut short until asked for all of it.
     const note = 'n'.repeat(3_000);
-    await page.getByRole('textbox', { name: 'Body' }).fill(`{"customer": "ana", "note": "${note}", "items": [{"price": 2.5, "quantity": 4}]}`);
+    await setBody(page, `{"customer": "ana", "note": "${note}", "items": [{"price": 2.5, "quantity": 4}]}`);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
 
     await expect(page.getByLabel('Response status')).toHaveText('200');
@@ -169,7 +171,7 @@ test.describe('firing requests from the studio', () => {
     await both.last().click();
     await page.getByRole('button', { name: 'Edit and replay…' }).click();
     await expect(page.getByRole('textbox', { name: 'Path parameter sender' })).toHaveValue('billing');
-    await page.getByRole('textbox', { name: 'Body' }).fill('{"invoice": "inv-8", "amount": 99}');
+    await setBody(page, '{"invoice": "inv-8", "amount": 99}');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByLabel('Response status')).toHaveText('202');
     await expect(page.getByRole('tree', { name: 'Response body' })).toContainText('"d-e2e-1"');
@@ -182,7 +184,7 @@ test.describe('firing requests from the studio', () => {
     await page.getByRole('tab', { name: 'Requests' }).click();
     await page.getByRole('tab', { name: 'Routes' }).click();
     await page.getByRole('button', { name: 'New request to /webhooks/notes of notes-demo' }).click();
-    await page.getByRole('textbox', { name: 'Body' }).fill('{"type": "page.content_updated", "entityId": "p-1"}');
+    await setBody(page, '{"type": "page.content_updated", "entityId": "p-1"}');
     await page.getByRole('button', { name: 'Sign body' }).click();
     await expect(page.getByRole('textbox', { name: 'Headers value 1' })).toHaveValue(/^sha256=[0-9a-f]{64}$/);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -190,7 +192,7 @@ test.describe('firing requests from the studio', () => {
     await expect(page.getByLabel('Signature verification')).toHaveText('✓ verification passed: signature valid');
 
     await page.getByRole('tablist', { name: 'Request parts' }).getByRole('tab', { name: 'Body' }).click();
-    await page.getByRole('textbox', { name: 'Body' }).fill('{"type": "page.content_updated", "entityId": "p-2"}');
+    await setBody(page, '{"type": "page.content_updated", "entityId": "p-2"}');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByLabel('Signature verification')).toHaveText('✗ verification failed: notes webhook rejected: X-Notes-Signature does not match the request body');
     await expect(page.getByLabel('Response status')).not.toHaveText('200');

@@ -55,3 +55,24 @@ export function editFile(workspaceDir: string, id: string, file: string, edit: (
   const path = join(workspaceDir, id, file);
   writeFileSync(path, edit(readFileSync(path, 'utf8')));
 }
+
+/**
+ * Replaces the composer's body as a person types it: in the JSON editor (Monaco) when the body
+ * is JSON, else in the raw-text field.
+ */
+export async function setBody(page: Page, text: string): Promise<void> {
+  const editor = page.getByTestId('body-editor');
+  const textarea = page.locator('textarea.body-text');
+  await expect(editor.or(textarea)).toBeVisible({ timeout: 20_000 });
+  if (await textarea.isVisible()) {
+    await textarea.fill(text);
+    return;
+  }
+  await expect(editor.locator('.view-lines')).toBeVisible({ timeout: 20_000 });
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+  // The cursor ends at the end of the text, so its last characters are on screen.
+  await expect.poll(async () => (await editor.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ')).toContain(text.slice(-20));
+}

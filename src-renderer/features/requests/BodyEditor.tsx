@@ -1,4 +1,9 @@
+import { lazy, Suspense } from 'react';
 import type { MultipartPart, RequestBody } from '../../../shared/request-types.ts';
+import { jsonBodyProblem } from './json-body.ts';
+
+// Monaco loads with the first JSON body, as it does for resources.
+const JsonBodyPane = lazy(() => import('./JsonBodyPane.tsx'));
 
 const KINDS: Array<{ kind: RequestBody['kind']; label: string }> = [
   { kind: 'none', label: 'No body' },
@@ -7,8 +12,11 @@ const KINDS: Array<{ kind: RequestBody['kind']; label: string }> = [
   { kind: 'multipart', label: 'Multipart' },
 ];
 
-/** The request body: JSON (checked as you type), raw text with its type, or multipart with files. */
-export function BodyEditor({ body, onChange }: { body: RequestBody; onChange(body: RequestBody): void }) {
+/**
+ * The request body: JSON in an editor (checked as you type, `{{` completes the variables), raw
+ * text with its type, or multipart with files.
+ */
+export function BodyEditor({ body, onChange, variables = [] }: { body: RequestBody; onChange(body: RequestBody): void; variables?: string[] }) {
   const switchKind = (kind: RequestBody['kind']): void => {
     const text = body.kind === 'json' || body.kind === 'text' ? body.text : '';
     if (kind === 'json') onChange({ kind, text });
@@ -26,7 +34,7 @@ export function BodyEditor({ body, onChange }: { body: RequestBody; onChange(bod
         ))}
         {body.kind === 'bytes' ? <span className="muted">exact bytes of a captured request ({Math.floor((body.base64.length * 3) / 4)} bytes)</span> : null}
       </div>
-      {body.kind === 'json' ? <JsonBody text={body.text} onChange={(text) => onChange({ kind: 'json', text })} /> : null}
+      {body.kind === 'json' ? <JsonBody text={body.text} variables={variables} onChange={(text) => onChange({ kind: 'json', text })} /> : null}
       {body.kind === 'text' ? (
         <>
           <input aria-label="Content type" className="content-type" value={body.contentType} onChange={(e) => onChange({ ...body, contentType: e.target.value })} />
@@ -38,19 +46,13 @@ export function BodyEditor({ body, onChange }: { body: RequestBody; onChange(bod
   );
 }
 
-function JsonBody({ text, onChange }: { text: string; onChange(text: string): void }) {
-  let problem: string | undefined;
-  if (text.trim() !== '') {
-    try {
-      // {{variables}} are filled in at send time; a quoted one is valid JSON already.
-      JSON.parse(text.replace(/\{\{\s*[\w.-]+\s*\}\}/g, '0'));
-    } catch (err) {
-      problem = (err as Error).message;
-    }
-  }
+function JsonBody({ text, onChange, variables }: { text: string; onChange(text: string): void; variables: string[] }) {
+  const problem = jsonBodyProblem(text)?.message;
   return (
     <>
-      <textarea aria-label="Body" className={`body-text${problem ? ' invalid' : ''}`} spellCheck={false} value={text} onChange={(e) => onChange(e.target.value)} rows={10} aria-invalid={problem !== undefined} />
+      <Suspense fallback={<div className="json-body-editor muted">Loading the editor…</div>}>
+        <JsonBodyPane text={text} onChange={onChange} variables={variables} />
+      </Suspense>
       {problem ? (
         <p className="field-error" role="status">
           Not valid JSON: {problem}

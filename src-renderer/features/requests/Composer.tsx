@@ -4,7 +4,7 @@ import type { RouteInfo } from '../../../shared/studio-api.ts';
 import { saveComposer, sendRequest, signBody, stopRequest } from '../../api/request-actions.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { BodyEditor } from './BodyEditor.tsx';
-import { composerProblems, paramNames, resolveRequest, toCurl } from './compose-request.ts';
+import { composerProblems, paramNames, requestVariables, resolveRequest, toCurl } from './compose-request.ts';
 import { KeyValueTable } from './KeyValueTable.tsx';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -69,6 +69,8 @@ export function Composer() {
   const resolved = resolveRequest(composer, route, env);
   const params = composer.target ? paramNames(composer.target.route) : [];
   const hasNotesSign = composer.target !== undefined;
+  // What `{{` offers in the JSON body: the environment's variables and the chosen route's path parameters.
+  const variables = Object.keys(requestVariables({ ...composer, pathParams: Object.fromEntries(params.map((p) => [p, p])) }, env?.vars ?? {}));
 
   const send = (): void => {
     setNote(undefined);
@@ -142,7 +144,7 @@ export function Composer() {
           </button>
         ))}
       </div>
-      {section === 'body' ? <BodyEditor body={composer.body} onChange={(body) => patch({ body })} /> : null}
+      {section === 'body' ? <BodyEditor body={composer.body} onChange={(body) => patch({ body })} variables={variables} /> : null}
       {section === 'headers' ? <KeyValueTable label="Headers" namePlaceholder="header" rows={composer.headers} onChange={(headers) => patch({ headers })} /> : null}
       {section === 'query' ? <KeyValueTable label="Query" namePlaceholder="parameter" rows={composer.query} onChange={(query) => patch({ query })} /> : null}
       {problems.length > 0 ? (

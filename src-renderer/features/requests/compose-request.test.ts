@@ -27,6 +27,15 @@ describe('the composer', () => {
     expect(r.body).toEqual({ kind: 'json', text: `{"who": "o'neil"}` });
   });
 
+  it("lets a body use the route's path parameters as {{variables}}, over the environment's", () => {
+    const r = resolveRequest({ ...base, pathParams: { job: '{{job}}-9' }, body: { kind: 'json', text: '{"job": "{{job}}", "by": "{{user}}"}' } }, route, env);
+    expect(r.url).toBe('http://127.0.0.1:4100/jobs/report-9/progress?verbose=1');
+    expect(r.body).toEqual({ kind: 'json', text: `{"job": "report-9", "by": "o'neil"}` });
+    const body = { kind: 'json' as const, text: '{"job": "{{job}}"}' };
+    expect(composerProblems({ ...base, headers: [], body }, route, {})).toEqual([]);
+    expect(composerProblems({ ...base, headers: [], body, pathParams: { job: '' } }, route, {})).toEqual(['path parameter {job} is empty', '{{job}} is not a variable of the environment']);
+  });
+
   it('says what is missing before sending: an empty parameter, an unknown variable, a route not running', () => {
     const problems = composerProblems({ ...base, pathParams: { job: '' }, headers: [{ name: 'X', value: '{{nope}}', enabled: true }] }, undefined, env.vars);
     expect(problems).toEqual(['sse-progress is not running; run it to send to /jobs/{job}/progress', 'path parameter {job} is empty', '{{nope}} is not a variable of the environment']);

@@ -12,6 +12,21 @@ export function paramNames(pattern: string): string[] {
 }
 
 /**
+ * What `{{name}}` can stand for in a body: the environment's variables and, over them, the
+ * chosen route's path parameters as filled in (so a body can repeat `{{id}}` of `/users/{id}`).
+ */
+export function requestVariables(req: ComposerRequest, envVars: Record<string, string>): Record<string, string> {
+  const out = { ...envVars };
+  if (req.target) {
+    for (const p of paramNames(req.target.route)) {
+      const value = req.pathParams[p];
+      if (value !== undefined && value.trim() !== '') out[p] = fillVars(value, envVars);
+    }
+  }
+  return out;
+}
+
+/**
  * The URL a composer request goes to: the route's current URL (its port may change on every
  * start) with path parameters filled in, or the URL typed, plus the enabled query rows.
  */
@@ -34,11 +49,15 @@ export function composerProblems(req: ComposerRequest, route: RouteInfo | undefi
   if (req.target && !route) problems.push(`${req.target.integration} is not running; run it to send to ${req.target.route}`);
   if (!req.target && !/^https?:\/\//.test(req.url)) problems.push('pick a route, or type an absolute http:// URL');
   if (req.target) for (const p of paramNames(req.target.route)) if (!(req.pathParams[p] ?? '').trim()) problems.push(`path parameter {${p}} is empty`);
-  const texts = [req.url, ...req.headers.filter((h) => h.enabled).flatMap((h) => [h.name, h.value]), ...req.query.filter((q) => q.enabled).map((q) => q.value), bodyText(req.body)];
-  for (const t of texts) for (const m of t.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)) if (!Object.hasOwn(vars, m[1])) problems.push(`{{${m[1]}}} is not a variable of the environment`);
+  const bodyVars = requestVariables(req, vars);
+  const texts: Array<[string, Record<string, string>]> = [
+    ...[req.url, ...req.headers.filter((h) => h.enabled).flatMap((h) => [h.name, h.value]), ...req.query.filter((q) => q.enabled).map((q) => q.value)].map((t): [string, Record<string, string>] => [t, vars]),
+    [bodyText(req.body), bodyVars],
+  ];
+  for (const [t, known] of texts) for (const m of t.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)) if (!Object.hasOwn(known, m[1])) problems.push(`{{${m[1]}}} is not a variable of the environment`);
   if (req.body.kind === 'json' && req.body.text.trim() !== '') {
     try {
-      JSON.parse(fillVars(req.body.text, vars));
+      JSON.parse(fillVars(req.body.text, bodyVars));
     } catch (err) {
       problems.push(`the JSON body is not valid: ${(err as Error).message}`);
     }
@@ -52,7 +71,7 @@ export function resolveRequest(req: ComposerRequest, route: RouteInfo | undefine
     method: req.method,
     url: resolveUrl(req, route, vars),
     headers: req.headers.filter((h) => h.enabled && h.name.trim() !== '').map((h) => [fillVars(h.name, vars), fillVars(h.value, vars)]),
-    body: fillBody(req.body, vars),
+    body: fillBody(req.body, requestVariables(req, vars)),
   };
   if (req.target) resolved.target = req.target;
   if (req.sign) resolved.sign = true;
