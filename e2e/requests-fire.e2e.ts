@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { promisify } from 'node:util';
 import { expect, test } from './studio-fixture.ts';
 import { call, editFile, openStudio, reloadedAfter, setBody, startIntegration, writeIntegration } from './requests-helpers.ts';
@@ -196,6 +197,10 @@ test.describe('firing requests from the studio', () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByLabel('Signature verification')).toHaveText('✗ verification failed: notes webhook rejected: X-Notes-Signature does not match the request body');
     await expect(page.getByLabel('Response status')).not.toHaveText('200');
+    // The failure shows the signature the body needed next to the one it carried (the p-1 one).
+    const sign = (body: string): string => `sha256=${createHmac('sha256', 'verification-secret-e2e-42').update(body).digest('hex')}`;
+    await expect(page.getByLabel('Received signature')).toHaveText(sign('{"type": "page.content_updated", "entityId": "p-1"}'));
+    await expect(page.getByLabel('Expected signature')).toHaveText(sign('{"type": "page.content_updated", "entityId": "p-2"}'));
     await page.screenshot({ path: 'test-results/e2e-screenshots/requests-signature-failed.png' });
 
     // The token signs in the backend and never reaches the window.

@@ -164,6 +164,12 @@ export interface RequestEnvironments {
 export interface VerificationNote {
   ok: boolean;
   reason: string;
+  /**
+   * On a failed check, when the token is known: the signature the body should have carried
+   * (an HMAC, which does not reveal the token) and the one it did carry ('' when none).
+   */
+  expected?: string;
+  received?: string;
 }
 
 /** A request that reached a route of a running integration, as listed. */

@@ -14,6 +14,9 @@ export interface CapturedExchange {
   verification?: VerificationNote;
 }
 
+/** The signature a captured request should have carried, when its route verifies and the token is known. */
+export type ExpectedSignature = (c: CapturedExchange) => { header: string; value: string } | undefined;
+
 export interface CaptureStoreOptions {
   maxCaptures?: number;
   /** Rough bytes of request and response bodies kept across all captures. */
@@ -38,12 +41,19 @@ export class CaptureStore {
   private readonly maxCaptures: number;
   private readonly maxBytes: number;
 
+  private expectedSignature: ExpectedSignature | undefined;
+
   constructor(
     private readonly runs: RunStore,
     options: CaptureStoreOptions = {},
   ) {
     this.maxCaptures = options.maxCaptures ?? 2_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  /** How a failed signature check learns the expected signature (set by whoever knows the runtimes). */
+  setExpectedSignature(fn: ExpectedSignature): void {
+    this.expectedSignature = fn;
   }
 
   onCapture(listener: (capture: CaptureSummary) => void): () => void {
@@ -156,11 +166,25 @@ export class CaptureStore {
     const handshake = output?.vars?.notesVerification !== undefined;
     c.verification =
       step.outcome === 'failed'
-        ? { ok: false, reason: c.redact(step.error ?? 'notes-verify-request failed') }
+        ? { ok: false, reason: c.redact(step.error ?? 'notes-verify-request failed'), ...this.signaturesOf(c) }
         : rejected !== undefined
-          ? { ok: false, reason: c.redact(rejected) }
+          ? { ok: false, reason: c.redact(rejected), ...this.signaturesOf(c) }
           : { ok: true, reason: handshake ? 'unsigned subscription handshake: the verification token was captured' : 'signature valid' };
     return c.verification;
+  }
+
+  /** Expected and received signature of a request that failed its check, when the token is known. */
+  private signaturesOf(c: CapturedExchange): { expected?: string; received?: string } {
+    let expected: { header: string; value: string } | undefined;
+    try {
+      expected = this.expectedSignature?.(c);
+    } catch {
+      expected = undefined;
+    }
+    if (!expected) return {};
+    const name = expected.header.toLowerCase();
+    const received = c.record.requestHeaders.find(([k]) => k.toLowerCase() === name)?.[1] ?? '';
+    return { expected: expected.value, received: c.redact(received) };
   }
 }
 

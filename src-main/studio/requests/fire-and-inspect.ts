@@ -12,6 +12,7 @@ import { RequestHistory } from './request-history.ts';
 import { RequestSender } from './request-sender.ts';
 import { requestsApi, type RequestsApi } from './requests-api.ts';
 import { SavedRequests } from './saved-requests.ts';
+import { signForRoute, verifyStepOf } from './notes-signing.ts';
 import { observeTraffic } from './traffic-observer.ts';
 
 export interface FireAndInspectOptions {
@@ -44,6 +45,13 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
   const history = new RequestHistory(options.dataDir);
   const sender = new RequestSender();
   const current = new Map<string, Runtime>();
+  // A failed signature check shows what the body should have been signed with, for comparison.
+  captures.setExpectedSignature((c) => {
+    if (c.record.flow === undefined) return undefined;
+    const step = verifyStepOf(readDefinitions(options.workspace.definitionPaths(c.integration)), c.record.flow);
+    const signed = step ? signForRoute(current.get(c.integration), step, c.record.requestBody ?? new Uint8Array()) : undefined;
+    return signed?.ok ? { header: signed.header, value: signed.value } : undefined;
+  });
 
   // New captures go to the windows in small batches, so a burst of webhooks is one event.
   let batch: CaptureSummary[] = [];

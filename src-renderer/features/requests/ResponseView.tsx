@@ -60,10 +60,24 @@ export function ResponseView({ entry }: { entry: HistoryEntry }) {
 
 export function VerificationLine({ note }: { note: VerificationNote }) {
   return (
-    <p className={`verification ${note.ok ? 'ok' : 'bad'}`} role="status" aria-label="Signature verification">
-      {note.ok ? '✓ verification passed: ' : '✗ verification failed: '}
-      {note.reason}
-    </p>
+    <>
+      <p className={`verification ${note.ok ? 'ok' : 'bad'}`} role="status" aria-label="Signature verification">
+        {note.ok ? '✓ verification passed: ' : '✗ verification failed: '}
+        {note.reason}
+      </p>
+      {note.expected !== undefined ? (
+        <dl className="signatures" aria-label="Signatures compared">
+          <dt>expected</dt>
+          <dd>
+            <code aria-label="Expected signature">{note.expected}</code>
+          </dd>
+          <dt>received</dt>
+          <dd>
+            <code aria-label="Received signature">{note.received || '(no signature header)'}</code>
+          </dd>
+        </dl>
+      ) : null}
+    </>
   );
 }
 
