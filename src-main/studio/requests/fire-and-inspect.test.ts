@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,7 +210,13 @@ describe('the signature helper', () => {
     const entry = await api().sendRequest({ id: 'tampered-1', method: 'POST', url: routeUrl('notes'), headers: [[signed.header, signed.value]], body: { kind: 'json', text: tampered } });
     expect(entry.response.status).toBeGreaterThanOrEqual(400);
     const capture = await waitFor(async () => (await api().listCaptures({ search: 'body:p-2' })).rows[0]);
-    expect(capture.verification).toEqual({ ok: false, reason: 'notes webhook rejected: X-Notes-Signature does not match the request body' });
+    // Next to the reason: the signature the tampered body needed, and the one it carried.
+    expect(capture.verification).toEqual({
+      ok: false,
+      reason: 'notes webhook rejected: X-Notes-Signature does not match the request body',
+      expected: `sha256=${createHmac('sha256', 'verification-secret-42').update(tampered).digest('hex')}`,
+      received: signed.value,
+    });
     const unsigned = await api().sendRequest({ id: 'unsigned-1', method: 'POST', url: routeUrl('notes'), headers: [], body: { kind: 'json', text: body.replace('p-1', 'p-3') } });
     expect(unsigned.response.status).toBeGreaterThanOrEqual(400);
     const third = await waitFor(async () => (await api().listCaptures({ search: 'body:p-3' })).rows[0]);
