@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
-// The studio in Debian's Chromium, headless, against web mode. Results also go to a JSON report
-// that bin/test-all.js sums with the Vitest suite; artifacts stay under test-results/e2e/ so
-// Playwright's clean-up never touches other suites' reports.
+// The studio in Chromium, headless, against web mode: CHROMIUM_PATH, which `npm test` sets to the
+// browser it found or installed (bin/test-setup/browser.ts), else Debian's /usr/bin/chromium.
+// Results also go to a JSON report that `npm test` sums with the Vitest suite; artifacts stay under
+// test-results/e2e/ so Playwright's clean-up never touches other suites' reports.
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.e2e.ts',

@@ -5,9 +5,10 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveYaml, type Served } from './test-support/serve-yaml.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+// `npm test` finds or installs a Chromium and passes it as CHROMIUM_PATH; run alone, Debian's is tried.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available) console.log(`browser tests skipped: ${CHROMIUM} is not installed`);
+if (!available) console.log(`browser tests skipped: ${CHROMIUM} is not installed (npm test installs one; or set CHROMIUM_PATH)`);
 
 /**
  * A page on one origin calling the runtime on another, as a web app calls its API: CORS

@@ -1,0 +1,210 @@
+// `npm test`: sets up what the suites need (a Chromium, FerretDB, PostgreSQL where its script
+// exists), runs every suite (Vitest, then Playwright e2e) whatever the other did, stops the
+// servers it started, and ends with one line summing them all: `N passed, N failed, N skipped`.
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { findBrowser, installPlan, isDebianLike, noBrowserMessage, type BrowserProbe, type FoundBrowser, type InstallHost } from './browser.ts';
+import { lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
+import { skipLines, skippedByFile, type VitestReport } from './skipped-tests.ts';
+
+const root = process.cwd();
+const out = 'test-results';
+const args = process.argv.slice(2);
+const say = (line: string) => console.log(`npm test: ${line}`);
+mkdirSync(out, { recursive: true });
+
+const realProbe: BrowserProbe = {
+  env: process.env,
+  exists: existsSync,
+  which(command) {
+    const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
+    const path = found.stdout.trim();
+    return found.status === 0 && path.startsWith('/') ? path : undefined;
+  },
+  playwrightChromium() {
+    try {
+      return chromium.executablePath();
+    } catch {
+      return undefined; // a platform Playwright has no build for
+    }
+  },
+};
+
+const host: InstallHost = {
+  uid: process.getuid?.(),
+  osRelease: existsSync('/etc/os-release') ? readFileSync('/etc/os-release', 'utf8') : '',
+  hasAptGet: !!realProbe.which('apt-get'),
+};
+
+/** A browser that exists but does not start (Ubuntu's snap stub in a container) is no browser. */
+function runs(browser: FoundBrowser): boolean {
+  return spawnSync(browser.path, ['--headless', '--no-sandbox', '--version'], { timeout: 30_000, stdio: 'ignore' }).status === 0;
+}
+
+function ensureBrowser(): FoundBrowser | undefined {
+  const found = findBrowser(realProbe);
+  if (found && 'error' in found) {
+    console.error(`npm test: ${found.error}; point it at a Chromium binary or unset it`);
+    console.log('0 passed, 1 failed, 0 skipped');
+    process.exit(1);
+  }
+  if (found && runs(found)) return found;
+  if (found) say(`${found.path} (${found.source}) does not start; installing a Chromium`);
+  const log = join(out, 'browser-install.log');
+  rmSync(log, { force: true });
+  for (const step of installPlan(host)) {
+    say(`no Chromium found; installing ${step.label} (log: ${log})`);
+    const ok = step.commands.every((command) => {
+      const run = spawnSync(command[0], command.slice(1), { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+      appendFileSync(log, `$ ${command.join(' ')}\n${run.stdout ?? ''}${run.stderr ?? ''}\n`);
+      if (run.status !== 0) say(`\`${command.join(' ')}\` failed: ${lastLine(`${run.stderr ?? ''}${run.error?.message ?? ''}`)}`);
+      return run.status === 0;
+    });
+    if (!ok) continue;
+    const installed = findBrowser(realProbe);
+    if (installed && !('error' in installed) && runs(installed)) return installed;
+  }
+  return undefined;
+}
+
+interface StartedService {
+  service: TestService;
+  runDir: string;
+}
+
+/** Runs `bash <script> start RUN_DIR`, showing its progress (a first FerretDB build takes minutes). */
+function startService(service: TestService, runDir: string): Promise<{ uri?: string; reason: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', [service.script, 'start', runDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      process.stderr.write(chunk);
+    });
+    child.on('error', (error) => resolve({ reason: error.message }));
+    child.on('close', (code) => {
+      const uri = uriFromOutput(stdout, service.uriPrefix);
+      resolve(code === 0 && uri ? { uri, reason: '' } : { reason: `${service.script} start exited ${code}: ${lastLine(stderr)}` });
+    });
+  });
+}
+
+const started: StartedService[] = [];
+function stopServices(): void {
+  for (const { service, runDir } of started.splice(0)) {
+    spawnSync('bash', [service.script, 'stop', runDir], { stdio: 'ignore' });
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+process.on('exit', stopServices);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+const env: Record<string, string | undefined> = { ...process.env };
+const notes: string[] = [];
+const skipReasons: Array<{ testPaths: string[]; reason: string }> = [];
+
+// The http connector's tests and one e2e test drive the runtime with curl, as a user would.
+if (!realProbe.which('curl')) {
+  if (host.uid === 0 && host.hasAptGet && isDebianLike(host.osRelease)) {
+    say('curl is not installed; installing it with apt-get');
+    spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq --no-install-recommends curl'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  if (!realProbe.which('curl')) {
+    console.error('npm test needs curl on PATH and could not install it: install curl (Debian/Ubuntu: `apt-get install curl`)');
+    console.log('0 passed, 1 failed, 0 skipped');
+    process.exit(1);
+  }
+}
+
+const browser = ensureBrowser();
+if (!browser) {
+  console.error(noBrowserMessage);
+  console.log('0 passed, 1 failed, 0 skipped');
+  process.exit(1);
+}
+env.CHROMIUM_PATH = browser.path;
+say(`browser: ${browser.path} (${browser.source})`);
+
+for (const service of testServices) {
+  const plan = planService(service, env, existsSync);
+  if (plan.action === 'absent') continue;
+  if (plan.action === 'from-env') {
+    say(`${service.name}: using ${service.envVar} from the environment`);
+    continue;
+  }
+  const runDir = mkdtempSync(join(tmpdir(), `flow-studio-test-${service.name.toLowerCase()}-`));
+  say(`${service.name}: starting (${service.script})`);
+  const result = await startService(service, runDir);
+  if (result.uri) {
+    started.push({ service, runDir });
+    env[service.envVar] = result.uri;
+    say(`${service.name}: listening; ${service.envVar} is set for the suites`);
+  } else {
+    spawnSync('bash', [service.script, 'stop', runDir], { stdio: 'ignore' });
+    rmSync(runDir, { recursive: true, force: true });
+    const reason = `${service.name} could not be started (${result.reason}); ${service.remedy}`;
+    notes.push(reason);
+    skipReasons.push({ testPaths: service.testPaths, reason: `${service.name} not running` });
+    say(reason);
+  }
+}
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; skipped: number; flaky?: number };
+}
+const suites = [
+  {
+    name: 'vitest',
+    report: `${out}/vitest.json`,
+    command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest.json`, ...args],
+    count: (r: VitestReport & { numPassedTests: number; numFailedTests: number; numRuntimeErrorTests?: number; numPendingTests: number; numTodoTests: number }): Counts => {
+      notes.push(...skipLines(skippedByFile(r, root), skipReasons));
+      return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTests ?? 0), skipped: r.numPendingTests + r.numTodoTests };
+    },
+  },
+  {
+    name: 'playwright',
+    enabled: existsSync('playwright.config.ts') && args.length === 0,
+    report: `${out}/e2e-results.json`,
+    command: ['npx', 'playwright', 'test'],
+    count: (r: PlaywrightReport): Counts => ({ passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected, skipped: r.stats.skipped }),
+  },
+];
+
+const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+const lines: string[] = [];
+for (const suite of suites) {
+  if (suite.enabled === false) continue;
+  rmSync(suite.report, { force: true });
+  const run = spawnSync(suite.command[0], suite.command.slice(1), { stdio: 'inherit', env });
+  let counts: Counts;
+  try {
+    counts = suite.count(JSON.parse(readFileSync(suite.report, 'utf8')));
+  } catch {
+    lines.push(`${suite.name}: no report at ${suite.report} (exit ${run.status}); counting the suite as failed`);
+    total.failed += 1;
+    continue;
+  }
+  if (run.status !== 0 && counts.failed === 0) {
+    lines.push(`${suite.name}: exited ${run.status} with no failed test; counting that as a failure`);
+    counts.failed = 1;
+  }
+  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  total.passed += counts.passed;
+  total.failed += counts.failed;
+  total.skipped += counts.skipped;
+}
+stopServices();
+for (const line of [...lines, ...notes]) console.log(line);
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(total.failed > 0 ? 1 : 0);

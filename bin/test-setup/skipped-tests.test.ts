@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { skipLines, skippedByFile } from './skipped-tests.ts';
+
+const report = {
+  testResults: [
+    { name: '/repo/src-main/runtime/connectors/docstore/find.test.ts', assertionResults: [{ status: 'skipped' }, { status: 'pending' }, { status: 'passed' }] },
+    { name: '/repo/src-main/platform/kv.test.ts', assertionResults: [{ status: 'passed' }] },
+    { name: '/repo/src-main/runtime/connectors/http/browser.test.ts', assertionResults: [{ status: 'skipped' }] },
+  ],
+};
+
+describe('the npm test summary names the suites that skipped', () => {
+  it('counts skipped tests per file, relative to the repository', () => {
+    expect(skippedByFile(report, '/repo')).toEqual([
+      { file: 'src-main/runtime/connectors/docstore/find.test.ts', count: 2 },
+      { file: 'src-main/runtime/connectors/http/browser.test.ts', count: 1 },
+    ]);
+  });
+
+  it('says why where a setup step knows the reason', () => {
+    const lines = skipLines(skippedByFile(report, '/repo'), [{ testPaths: ['src-main/runtime/connectors/docstore/'], reason: 'FerretDB not running' }]);
+    expect(lines).toEqual([
+      '  SKIPPED 2 tests in src-main/runtime/connectors/docstore/find.test.ts — FerretDB not running',
+      '  SKIPPED 1 test in src-main/runtime/connectors/http/browser.test.ts',
+    ]);
+  });
+});
