@@ -37,3 +37,32 @@ describe('cron expressions', () => {
     expect(() => parseCron('0 0 30 2 *').next(new Date('2025-01-01T00:00:00Z'))).toThrow(/never fires/);
   });
 });
+
+describe('cron in a named time zone', () => {
+  const nextIn = (expr: string, zone: string, after: string): string => parseCron(expr, zone).next(new Date(after)).toISOString();
+
+  it('reads the expression on that zone’s clock, in winter and in summer', () => {
+    expect(nextIn('0 9 * * *', 'Europe/Berlin', '2025-01-10T12:00:00Z')).toBe('2025-01-11T08:00:00.000Z');
+    expect(nextIn('0 9 * * *', 'Europe/Berlin', '2025-07-10T12:00:00Z')).toBe('2025-07-11T07:00:00.000Z');
+  });
+
+  it('fires 02:30 in New York on the spring-forward day at 03:00 local, the first instant after the gap, instead of skipping the day', () => {
+    // 2025-03-09: clocks go from 02:00 EST straight to 03:00 EDT; 02:30 does not exist that day.
+    const schedule = parseCron('30 2 * * *', 'America/New_York');
+    const day = schedule.next(new Date('2025-03-08T12:00:00Z'));
+    expect(day.toISOString()).toBe('2025-03-09T07:00:00.000Z'); // 03:00 EDT
+    expect(schedule.next(day).toISOString()).toBe('2025-03-10T06:30:00.000Z'); // 02:30 EDT, as usual
+  });
+
+  it('fires 01:30 in New York once on the fall-back day, at its first occurrence', () => {
+    // 2025-11-02: 01:00–02:00 happens twice (EDT, then EST).
+    const schedule = parseCron('30 1 * * *', 'America/New_York');
+    const day = schedule.next(new Date('2025-11-01T12:00:00Z'));
+    expect(day.toISOString()).toBe('2025-11-02T05:30:00.000Z'); // 01:30 EDT
+    expect(schedule.next(day).toISOString()).toBe('2025-11-03T06:30:00.000Z'); // next day, 01:30 EST
+  });
+
+  it('refuses a name that is not a time zone, saying what it takes', () => {
+    expect(() => parseCron('0 2 * * *', 'Mars/Base')).toThrow('timezone "Mars/Base" is not utc, local or an IANA time zone name such as Europe/Berlin or America/New_York');
+  });
+});

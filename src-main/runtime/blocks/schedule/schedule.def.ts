@@ -15,7 +15,13 @@ export const scheduleSourceDef = defineSource({
       description: 'Cron expression: `minute hour day month weekday`, or six fields with seconds first; `@hourly`, `@daily`, … work too.',
       example: '0 2 * * *',
     },
-    timezone: { type: 'string', enum: ['utc', 'local'], default: 'utc', description: 'Clock the cron expression reads.' },
+    timezone: {
+      type: 'string',
+      default: 'utc',
+      description:
+        'Clock the cron expression reads: `utc`, `local` (the process’s time zone) or an IANA name such as `Europe/Berlin`. On a daylight-saving change, a time that does not exist that day (02:30 when clocks jump from 02:00 to 03:00) fires at the first instant after the gap; a time that occurs twice fires once, the first time.',
+      example: 'America/New_York',
+    },
     body: { type: 'any', default: null, description: 'Body of every run’s message.', example: { report: 'daily' } },
     overlap: { type: 'boolean', default: false, description: 'Start a run even while the previous one is still running.' },
   },

@@ -48,7 +48,7 @@ export const scheduleSource = implementSource(
     if (s.interval !== undefined && s.interval <= 0) return ['interval must be longer than 0'];
     if (s.cron !== undefined) {
       try {
-        parseCron(s.cron);
+        parseCron(s.cron, s.timezone);
       } catch (err) {
         return [(err as Error).message];
       }
