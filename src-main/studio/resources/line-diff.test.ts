@@ -30,3 +30,20 @@ describe('line diff', () => {
     expect(diffLines('', 'one\ntwo')).toEqual([{ oldStart: 1, newStart: 1, lines: [{ op: 'add', text: 'one' }, { op: 'add', text: 'two' }] }]);
   });
 });
+
+describe('line diff edges', () => {
+  it('treats CRLF and LF line ends, and a missing final newline, as the same lines', () => {
+    expect(diffLines('a\r\nb\r\n', 'a\nb\n')).toEqual([]);
+    expect(diffLines('a\nb', 'a\nb\n')).toEqual([]);
+  });
+
+  it('shows two unrelated large files as replaced rather than spending seconds aligning them', () => {
+    const before = Array.from({ length: 5_000 }, (_, i) => `old ${i}`).join('\n');
+    const after = Array.from({ length: 5_000 }, (_, i) => `new ${i}`).join('\n');
+    const started = performance.now();
+    const [hunk] = diffLines(before, after);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(hunk.lines.filter((l) => l.op === 'remove')).toHaveLength(5_000);
+    expect(hunk.lines.filter((l) => l.op === 'add')).toHaveLength(5_000);
+  });
+});
