@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCaptureSearch } from './capture-search.ts';
-import { markFinal, SseReader } from './sse-reader.ts';
+import { markFinal, parseSseFrame, SseReader } from './sse-reader.ts';
 import { paramsOf } from './capture-replay.ts';
 
 describe('reading an event stream', () => {
@@ -35,5 +35,13 @@ describe('a captured path read back against its route', () => {
   it('recovers path parameters, decoded', () => {
     expect(paramsOf('/jobs/{job}/progress', '/jobs/report%207/progress')).toEqual({ job: 'report 7' });
     expect(paramsOf('/jobs/{job}/progress', '/jobs/x')).toBeUndefined();
+  });
+});
+
+describe('reading one frame a runtime wrote, for the live feed', () => {
+  it('gives its event name and joined data, and a heartbeat comment as the event ":"', () => {
+    expect(parseSseFrame('event: progress\ndata: {"a":\ndata: 1}\n\n')).toEqual({ event: 'progress', data: '{"a":\n1}' });
+    expect(parseSseFrame('data: plain\n')).toEqual({ data: 'plain' });
+    expect(parseSseFrame(': ping\n\n')).toEqual({ event: ':', data: 'ping' });
   });
 });

@@ -1,65 +1,53 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { SseFrame } from '../../../shared/request-types.ts';
 
 /**
- * Reads an event stream as it arrives (the text/event-stream format): `event:`, `data:` (lines
- * joined with newlines) and `id:` fields, a blank line ends a frame, and a comment line (`: ping`)
- * is a heartbeat. Chunks may split anywhere, even inside a line.
+ * Reads an event stream as it arrives (the text/event-stream format, parsed by eventsource-parser):
+ * `event:`, `data:` (lines joined with newlines) and `id:` fields, a blank line ends a frame, and a
+ * comment line (`: ping`) is a heartbeat. Chunks may split anywhere, even inside a line.
  */
 export class SseReader {
-  private buffer = '';
-  private event: string | undefined;
-  private data: string[] = [];
-  private id: string | undefined;
-  private hasFields = false;
+  private frames: SseFrame[] = [];
+  private now = 0;
+  private readonly parser = createParser({
+    onEvent: (message) => this.frames.push(frameOf(message, this.atMs())),
+    onComment: (comment) => this.frames.push({ atMs: this.atMs(), data: comment.trim(), heartbeat: true }),
+  });
 
   constructor(private readonly started: number) {}
 
   /** Frames completed by this chunk. */
   push(chunk: string, now = performance.now()): SseFrame[] {
-    this.buffer += chunk;
-    const frames: SseFrame[] = [];
-    let start = 0;
-    for (;;) {
-      const nl = this.buffer.indexOf('\n', start);
-      if (nl === -1) break;
-      let line = this.buffer.slice(start, nl);
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      start = nl + 1;
-      this.line(line, now, frames);
-    }
-    this.buffer = this.buffer.slice(start);
-    return frames;
+    this.now = now;
+    this.parser.feed(chunk);
+    return this.frames.splice(0);
   }
 
-  private line(line: string, now: number, frames: SseFrame[]): void {
-    const atMs = Math.round(now - this.started);
-    if (line === '') {
-      if (this.hasFields) {
-        const frame: SseFrame = { atMs, data: this.data.join('\n') };
-        if (this.event !== undefined) frame.event = this.event;
-        if (this.id !== undefined) frame.id = this.id;
-        if (frame.event === 'error') frame.mark = 'error';
-        frames.push(frame);
-      }
-      this.event = undefined;
-      this.data = [];
-      this.id = undefined;
-      this.hasFields = false;
-      return;
-    }
-    if (line.startsWith(':')) {
-      frames.push({ atMs, data: line.slice(1).trim(), heartbeat: true });
-      return;
-    }
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    this.hasFields = true;
-    if (field === 'event') this.event = value;
-    else if (field === 'data') this.data.push(value);
-    else if (field === 'id') this.id = value;
+  private atMs(): number {
+    return Math.round(this.now - this.started);
   }
+}
+
+function frameOf(message: EventSourceMessage, atMs: number): SseFrame {
+  const frame: SseFrame = { atMs, data: message.data };
+  if (message.event !== undefined) frame.event = message.event;
+  if (message.id !== undefined) frame.id = message.id;
+  if (frame.event === 'error') frame.mark = 'error';
+  return frame;
+}
+
+/**
+ * The event name and data of one frame a runtime wrote (the live feed's view of it); a heartbeat
+ * comment becomes the event `:`.
+ */
+export function parseSseFrame(frame: string): { event?: string; data: string } {
+  let parsed: { event?: string; data: string } = { data: '' };
+  const parser = createParser({
+    onEvent: (message) => (parsed = message.event === undefined ? { data: message.data } : { event: message.event, data: message.data }),
+    onComment: (comment) => (parsed = { event: ':', data: comment.trim() }),
+  });
+  parser.feed(frame.endsWith('\n\n') ? frame : `${frame.replace(/\n?$/, '\n')}\n`);
+  return parsed;
 }
 
 /** Marks the last real event of a stream the server ended as its final frame. */

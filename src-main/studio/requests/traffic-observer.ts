@@ -1,6 +1,7 @@
 import type { FeedEvent } from '../../../shared/feed-events.ts';
 import type { Runtime } from '../../runtime/core/runtime.ts';
 import type { CaptureStore } from './capture-store.ts';
+import { parseSseFrame } from './sse-reader.ts';
 
 /**
  * Captures every request a runtime's servers answer, and sends the frames its event streams
@@ -12,20 +13,8 @@ export function observeTraffic(integration: string, runtime: Runtime, captures: 
   return runtime.observe({
     exchange: (record) => captures.add(integration, record, redact),
     sseFrame: (frame) => {
-      const parsed = parseFrame(redact(frame.frame));
+      const parsed = parseSseFrame(redact(frame.frame));
       push({ kind: 'sse', at: frame.at, integration, stream: frame.stream ?? `${frame.connector}:?`, ...parsed });
     },
   });
-}
-
-/** The event name and data of one written frame; a heartbeat comment becomes an event `:`. */
-function parseFrame(frame: string): { event?: string; data: string } {
-  if (frame.startsWith(':')) return { event: ':', data: frame.slice(1).trim() };
-  let event: string | undefined;
-  const data: string[] = [];
-  for (const line of frame.split('\n')) {
-    if (line.startsWith('event:')) event = line.slice(6).trim();
-    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-  }
-  return event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') };
 }
