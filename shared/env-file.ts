@@ -9,6 +9,10 @@
  *   span lines (PEM keys).
  *
  * Problems name the line, never its value: env files hold credentials.
+ *
+ * Hand-written on purpose: shared/ runs in the renderer too (no Node), and dotenv reports
+ * nothing (a malformed line is silently dropped) and has no line numbers, while a studio user
+ * needs "line 7: …" for a file whose values must never be echoed.
  */
 export interface EnvFileEntry {
   name: string;

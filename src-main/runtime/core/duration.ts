@@ -4,6 +4,10 @@ const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)/;
 /**
  * Parses `250ms`, `5s`, `1m30s`, `2h` into milliseconds. A bare number is refused: a unit is
  * always written, so `5` never silently means five milliseconds.
+ *
+ * Hand-written on purpose: the libraries (ms, parse-duration) accept a bare number as ms and
+ * units this format does not have (days, years, words), and their errors cannot say what to
+ * write instead; the grammar is one regular expression.
  */
 export function parseDuration(text: string): number {
   const input = text.trim();

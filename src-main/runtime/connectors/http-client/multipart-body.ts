@@ -17,6 +17,11 @@ interface RenderedPart {
  * names; a scalar is a text field; an object may give data, filename, contentType and encoding
  * (`text`, the default, or `base64`); a list repeats the name. An inbound `body.parts` has this
  * shape, so it can be forwarded as is.
+ *
+ * Kept rather than built on undici's FormData or form-data-encoder: both take a WHATWG FormData,
+ * which cannot express a part with its own Content-Type but no filename (an inbound text part
+ * with `contentType`, a JSON part for an API that wants one) — the parts map of spec 2 §2.10
+ * can — and undici's encoding is asynchronous where this is called while rendering a request.
  */
 export function renderMultipart(parts: unknown): { body: Buffer; contentType: string } {
   if (parts === null || typeof parts !== 'object' || Array.isArray(parts) || parts instanceof Uint8Array) {
