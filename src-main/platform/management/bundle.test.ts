@@ -57,8 +57,8 @@ describe('integration bundles', () => {
     expect(upload.status).toBe(200);
     expect(upload.json).toMatchObject({ id: 'copy', definitions: 1, resources: 5, updatedBy: 'ci' });
     const second = (await platform.call('GET', '/integrations/copy/bundle')).bytes;
-    const strip = (archive: Buffer) => readTar(archive).map((e) => ({ path: e.path, content: e.content.toString('base64') }));
-    expect(strip(second)).toEqual(strip(first));
+    const strip = async (archive: Buffer) => (await readTar(archive)).map((e) => ({ path: e.path, content: e.content.toString('base64') }));
+    expect(await strip(second)).toEqual(await strip(first));
     const resources = (await platform.call('GET', '/integrations/copy/resources')).json as { resources: Array<{ name: string; kind: string }> };
     expect(resources.resources.map((r) => `${r.kind}/${r.name}`)).toEqual([
       'env/config/prod.env',
@@ -85,7 +85,7 @@ describe('integration bundles', () => {
     await platform.call('POST', '/integrations/replaced/resources', { json: { kind: 'env', name: 'keep.env', content: 'A=1' } });
     await platform.call('POST', '/integrations/replaced/resources', { json: { kind: 'env', name: 'drop.env', content: 'B=1' } });
     const before = (await platform.call('GET', '/integrations/replaced/resources')).json as { resources: Array<{ id: string; name: string; version: number }> };
-    const archive = writeTar([{ path: 'env/keep.env', content: Buffer.from('A=2') }]);
+    const archive = await writeTar([{ path: 'env/keep.env', content: Buffer.from('A=2') }]);
     expect((await platform.call('PUT', '/integrations/replaced/bundle', { body: archive })).status).toBe(200);
     const after = (await platform.call('GET', '/integrations/replaced/resources')).json as { resources: Array<{ id: string; name: string; version: number }> };
     expect(after.resources).toEqual([expect.objectContaining({ id: before.resources[0].id, name: 'keep.env', version: 2 })]);
@@ -96,7 +96,7 @@ describe('integration bundles', () => {
     ['a resource that breaks a name rule', [{ path: 'env/a/../b.env', content: Buffer.from('x') }], 'resource_name_dot_segment'],
     ['a root-level YAML resource', [{ path: 'template/x.yaml', content: Buffer.from('x') }], 'resource_name_root_yaml'],
   ])('refuses a bundle with %s, and keeps the working copy as it was', async (_what, entries, code) => {
-    const res = await platform.call('PUT', '/integrations/bundled/bundle', { body: writeTar(entries) });
+    const res = await platform.call('PUT', '/integrations/bundled/bundle', { body: await writeTar(entries) });
     expect(res.status).toBe(400);
     expect(res.code).toBe(code);
     expect((await platform.call('GET', '/integrations/bundled')).json).toMatchObject({ resources: 5 });

@@ -14,7 +14,7 @@ import { readTar, writeTar } from './tar.ts';
  * Resources are written in declared order, and an upload takes the archive's order as the
  * declared order, so a round trip keeps it; every file's bytes are kept as they are.
  */
-export function bundleOf(files: IntegrationFiles, mtimeMs: number): Buffer {
+export function bundleOf(files: IntegrationFiles, mtimeMs: number): Promise<Buffer> {
   return writeTar([
     ...files.definitions.map((d) => ({ path: d.file, content: d.content, mtimeMs })),
     ...files.resources.map((r) => ({ path: `${r.kind}/${r.name}`, content: r.content, mtimeMs })),
@@ -22,10 +22,10 @@ export function bundleOf(files: IntegrationFiles, mtimeMs: number): Buffer {
 }
 
 /** Reads an uploaded bundle; a 400 names the first entry that has no place in an integration. */
-export function filesOfBundle(archive: Buffer): IntegrationFiles {
+export async function filesOfBundle(archive: Buffer): Promise<IntegrationFiles> {
   const files: IntegrationFiles = { definitions: [], resources: [] };
   const seen = new Set<string>();
-  for (const entry of readTar(archive)) {
+  for (const entry of await readTar(archive)) {
     if (seen.has(entry.path)) throw badRequest('invalid_bundle', `the bundle holds "${entry.path}" twice`);
     seen.add(entry.path);
     const slash = entry.path.indexOf('/');

@@ -50,15 +50,15 @@ export function integrationRoutes(m: Management): Route[] {
       sendEmpty(ctx.res, 204);
     }),
 
-    route('GET', '/integrations/{id}/bundle', (ctx) => {
+    route('GET', '/integrations/{id}/bundle', async (ctx) => {
       const id = integrationId(ctx.params.id);
-      sendBytes(ctx.res, 200, m.bundle(id), { 'content-type': 'application/x-tar', 'content-disposition': `attachment; filename="${id}.tar"` });
+      sendBytes(ctx.res, 200, await m.bundle(id), { 'content-type': 'application/x-tar', 'content-disposition': `attachment; filename="${id}.tar"` });
     }),
     route('PUT', '/integrations/{id}/bundle', async (ctx) => {
       const id = integrationId(ctx.params.id);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
       const archive = await readBody(ctx.req, MAX_BUNDLE_BYTES, (max) => tooLarge('body_too_large', `the bundle is larger than ${max} bytes; split large files out of the integration`));
-      m.uploadBundle(id, archive, actor);
+      await m.uploadBundle(id, archive, actor);
       sendJson(ctx.res, 200, integrationView(m.integrations.require(id)));
     }),
   ];

@@ -26,18 +26,18 @@ export class Management {
   }
 
   /** The working copy as a tar (definitions at the root, resources under env/ and template/). */
-  bundle(integration: string): Buffer {
+  bundle(integration: string): Promise<Buffer> {
     const info = this.integrations.require(integration);
     return bundleOf(this.integrations.files(integration), info.updatedAt);
   }
 
   /** Replaces the working copy with a bundle's files, in one transaction. */
-  uploadBundle(integration: string, archive: Buffer, actor: string): void {
-    this.integrations.replace(integration, filesOfBundle(archive), actor);
+  async uploadBundle(integration: string, archive: Buffer, actor: string): Promise<void> {
+    this.integrations.replace(integration, await filesOfBundle(archive), actor);
   }
 
   /** The frozen copy of a tag as a tar, laid out like `bundle`. */
-  snapshotBundle(snapshotId: string): Buffer {
+  snapshotBundle(snapshotId: string): Promise<Buffer> {
     const snapshot = this.snapshots.get(snapshotId);
     const definitions = this.snapshots.definitions(snapshotId);
     const resources = snapshot.resources.map((r) => ({ kind: r.kind, name: r.name, content: this.snapshots.resourceContent(snapshotId, r.kind, r.name)! }));

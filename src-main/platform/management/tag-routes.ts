@@ -32,8 +32,8 @@ export function tagRoutes(m: Management, features: Features): Route[] {
     route('GET', '/snapshots/{id}', (ctx) => {
       sendJson(ctx.res, 200, snapshotView(m.snapshots.get(ctx.params.id)));
     }),
-    route('GET', '/snapshots/{id}/bundle', (ctx) => {
-      const bundle = m.snapshotBundle(ctx.params.id);
+    route('GET', '/snapshots/{id}/bundle', async (ctx) => {
+      const bundle = await m.snapshotBundle(ctx.params.id);
       sendBytes(ctx.res, 200, bundle, { 'content-type': 'application/x-tar', 'content-disposition': `attachment; filename="${ctx.params.id}.tar"` });
     }),
     {

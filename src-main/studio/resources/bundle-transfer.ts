@@ -11,15 +11,15 @@ const MAX_BUNDLE_BYTES = 8 * 1024 * 1024;
 const INTEGRATION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The working copy as the platform's bundle: definitions at the root, resources under env/ and template/. */
-export function exportBundle(management: Management, workspace: Workspace, integration: string, actor: string): BundleFile {
+export async function exportBundle(management: Management, workspace: Workspace, integration: string, actor: string): Promise<BundleFile> {
   syncWorkingCopy(management, workspace, integration, actor);
-  const tar = management.bundle(integration);
+  const tar = await management.bundle(integration);
   return { fileName: `${integration}.tar`, base64: tar.toString('base64'), bytes: tar.length };
 }
 
 /** What importing would do, file by file; nothing is written. */
-export function previewImport(workspace: Workspace, integration: string, base64: string): BundleImportPreview {
-  const { files } = readBundle(integration, base64);
+export async function previewImport(workspace: Workspace, integration: string, base64: string): Promise<BundleImportPreview> {
+  const { files } = await readBundle(integration, base64);
   return plan(workspace, integration, files);
 }
 
@@ -28,8 +28,8 @@ export function previewImport(workspace: Workspace, integration: string, base64:
  * files of the bundle are created or overwritten, definitions and resources it lacks removed.
  * A running integration hot-reloads from the folder as after any edit.
  */
-export function importBundle(workspace: Workspace, integration: string, base64: string): BundleImportPreview {
-  const { files } = readBundle(integration, base64);
+export async function importBundle(workspace: Workspace, integration: string, base64: string): Promise<BundleImportPreview> {
+  const { files } = await readBundle(integration, base64);
   const preview = plan(workspace, integration, files);
   mkdirSync(join(workspace.root, integration), { recursive: true });
   workspace.dirOf(integration); // refuses a symlinked integration folder before anything is written
@@ -46,13 +46,13 @@ export function importBundle(workspace: Workspace, integration: string, base64: 
   return preview;
 }
 
-function readBundle(integration: string, base64: string): { files: IntegrationFiles } {
+async function readBundle(integration: string, base64: string): Promise<{ files: IntegrationFiles }> {
   if (typeof integration !== 'string' || !INTEGRATION_ID.test(integration)) {
     throw new StudioError(`"${String(integration).slice(0, 60)}" is not an integration id: 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit`);
   }
   if (typeof base64 !== 'string' || base64.length > (MAX_BUNDLE_BYTES * 4) / 3 + 4) throw new StudioError(`a bundle is at most ${MAX_BUNDLE_BYTES / 1024 / 1024} MiB`);
   const archive = Buffer.from(base64, 'base64');
-  const files = filesOfBundle(archive);
+  const files = await filesOfBundle(archive);
   const seen = new Set<string>();
   for (const r of files.resources) {
     // The platform checks names when it replaces its copy; here they become paths on disk.

@@ -42,22 +42,22 @@ describe('resource files of an integration', () => {
 });
 
 describe('bundle import', () => {
-  const bundle = (entries: Array<[string, string]>): string => writeTar(entries.map(([path, text]) => ({ path, content: Buffer.from(text) }))).toString('base64');
+  const bundle = async (entries: Array<[string, string]>): Promise<string> => (await writeTar(entries.map(([path, text]) => ({ path, content: Buffer.from(text) })))).toString('base64');
 
-  it('refuses entries that would leave the integration folder, writing nothing', () => {
-    const evil = bundle([
+  it('refuses entries that would leave the integration folder, writing nothing', async () => {
+    const evil = await bundle([
       ['shop.yaml', 'flows: {}\n'],
       ['env/../../escaped.env', 'A=1'],
     ]);
-    expect(() => previewImport(workspace, 'shop', evil)).toThrow(/".." segment/);
-    expect(() => importBundle(workspace, 'shop', evil)).toThrow(/".." segment/);
+    await expect(previewImport(workspace, 'shop', evil)).rejects.toThrow(/".." segment/);
+    await expect(importBundle(workspace, 'shop', evil)).rejects.toThrow(/".." segment/);
     expect(existsSync(join(root, 'escaped.env'))).toBe(false);
-    expect(() => previewImport(workspace, '../elsewhere', bundle([['a.yaml', 'flows: {}\n']]))).toThrow(/is not an integration id/);
+    await expect(previewImport(workspace, '../elsewhere', await bundle([['a.yaml', 'flows: {}\n']]))).rejects.toThrow(/is not an integration id/);
   });
 
-  it('replaces the working copy: creates, overwrites and removes as the preview said', () => {
+  it('replaces the working copy: creates, overwrites and removes as the preview said', async () => {
     files.create('shop', 'env', 'old.env', 'A=1');
-    const preview = importBundle(workspace, 'shop', bundle([
+    const preview = await importBundle(workspace, 'shop', await bundle([
       ['shop.yaml', 'flows: {x: 1}\n'],
       ['template/reply.txt', 'Hi'],
     ]));
