@@ -1,15 +1,13 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../http/api-error.ts';
 import type { Db } from '../store/database.ts';
+import { SealedFormatError, SecretCipher } from '../store/secret-cipher.ts';
 import type { SecretKeyProtection } from './secret-key-protection.ts';
 
 export const SECRET_OBJECT_FILE = 'flow-secrets';
-const FORMAT = 1;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-const AAD = Buffer.from('flow-secrets');
+/** The associated data the object is sealed with: its own name. */
+const CONTEXT = 'flow-secrets';
 
 export interface SecretInfo {
   name: string;
@@ -20,7 +18,7 @@ export interface SecretInfo {
 
 /**
  * Cluster secrets (spec 2 §2.11). Every value is a key of one object, `flow-secrets`, kept as
- * one AES-256-GCM sealed file beside the database, with its key protected outside the database;
+ * one file sealed by the platform's one SecretCipher (AES-256-GCM) beside the database, with its key protected outside the database;
  * the database keeps names and timestamps only. Nothing here puts a value in an error message.
  *
  * A write seals the whole object to a temporary file and renames it over the old one before the
@@ -28,7 +26,7 @@ export interface SecretInfo {
  * start drops.
  */
 export class ClusterSecretStore {
-  private key: Buffer | undefined;
+  private cipher: SecretCipher | undefined;
   private values: Map<string, string> | undefined;
   private readonly path: string;
 
@@ -89,7 +87,7 @@ export class ClusterSecretStore {
 
   private load(): Map<string, string> {
     if (this.values) return this.values;
-    this.key ??= this.loadKey();
+    this.cipher ??= new SecretCipher(this.loadKey(), this.protection.description);
     let sealed: Buffer | undefined;
     try {
       sealed = readFileSync(this.path);
@@ -120,11 +118,7 @@ export class ClusterSecretStore {
   }
 
   private save(values: Map<string, string>): void {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key!, iv);
-    cipher.setAAD(AAD);
-    const body = Buffer.concat([cipher.update(JSON.stringify(Object.fromEntries(values))), cipher.final()]);
-    const sealed = Buffer.concat([Buffer.from([FORMAT]), iv, cipher.getAuthTag(), body]);
+    const sealed = this.cipher!.seal(Buffer.from(JSON.stringify(Object.fromEntries(values))), CONTEXT);
     const tmp = `${this.path}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {
@@ -138,16 +132,12 @@ export class ClusterSecretStore {
   }
 
   private open(sealed: Buffer): Record<string, string> {
-    if (sealed[0] !== FORMAT || sealed.length < 1 + IV_BYTES + TAG_BYTES) {
-      throw new ApiError(503, 'secret_store_unavailable', `the secret store ${SECRET_OBJECT_FILE} has an unknown format; restore it from a backup`);
-    }
-    const decipher = createDecipheriv('aes-256-gcm', this.key!, sealed.subarray(1, 1 + IV_BYTES));
-    decipher.setAAD(AAD);
-    decipher.setAuthTag(sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
     try {
-      const plain = Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
-      return JSON.parse(plain.toString('utf8')) as Record<string, string>;
-    } catch {
+      return JSON.parse(this.cipher!.open(sealed, CONTEXT).toString('utf8')) as Record<string, string>;
+    } catch (err) {
+      if (err instanceof SealedFormatError) {
+        throw new ApiError(503, 'secret_store_unavailable', `the secret store ${SECRET_OBJECT_FILE} has an unknown format; restore it from a backup`);
+      }
       throw new ApiError(
         503,
         'secret_store_unavailable',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFileAtomically } from '../store/atomic-file.ts';
+import { checkKey, createKeyFileOnce, ownerOnlyKeyFile } from '../store/key-file.ts';
 
 /**
  * How the key of the `flow-secrets` object is kept outside the database. Headless, the default
@@ -23,11 +23,7 @@ export function keyFileProtection(): SecretKeyProtection {
   return {
     description: `a 0600 key file (${SECRET_OBJECT_KEY_FILE})`,
     loadKey(dataDir) {
-      const path = join(dataDir, SECRET_OBJECT_KEY_FILE);
-      createOnce(path, () => randomBytes(32));
-      // A key readable by others is tightened rather than trusted as-is.
-      if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
-      return checkKey(readFileSync(path), path);
+      return ownerOnlyKeyFile(join(dataDir, SECRET_OBJECT_KEY_FILE), () => randomBytes(32));
     },
   };
 }
@@ -78,7 +74,7 @@ export function sealedKeyProtection(sealer: KeySealer, options: SealedKeyOptions
         );
       }
       const path = join(dataDir, SEALED_KEY_FILE);
-      createOnce(path, () => sealer.seal(randomBytes(32)));
+      createKeyFileOnce(path, () => sealer.seal(randomBytes(32)));
       let key: Buffer;
       try {
         key = sealer.unseal(readFileSync(path));
@@ -88,13 +84,4 @@ export function sealedKeyProtection(sealer: KeySealer, options: SealedKeyOptions
       return checkKey(key, path);
     },
   };
-}
-
-function createOnce(path: string, make: () => Buffer): void {
-  if (!existsSync(path)) createFileAtomically(path, make());
-}
-
-function checkKey(key: Buffer, path: string): Buffer {
-  if (key.length !== 32) throw new Error(`${path} holds ${key.length} bytes, not a 32-byte AES-256 key; restore it from a backup (cluster secrets cannot be read without it)`);
-  return key;
 }
