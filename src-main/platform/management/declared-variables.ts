@@ -1,4 +1,4 @@
-import { isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
+import { readEnvDeclarations } from '../../../shared/env-declarations.ts';
 import { parseEnvFile } from '../../../shared/env-file.ts';
 import { badRequest } from '../http/api-error.ts';
 import type { IntegrationFiles } from './integration-store.ts';
@@ -17,9 +17,9 @@ export interface DeclaredVariable {
 }
 
 /**
- * Reads the `env:` declarations of the definitions and marks which variables the env resources
- * satisfy. The platform does not validate flows (the runtime does); it reads just enough YAML to
- * bind variables at deploy time. A file that is not YAML, or an env resource that is not a .env
+ * Reads the `env:` declarations of the definitions (shared/env-declarations.ts, as the studio
+ * does) and marks which variables the env resources satisfy. The platform does not validate flows
+ * (the runtime does); it reads just enough YAML to bind variables at deploy time. A file that is not YAML, or an env resource that is not a .env
  * file, is refused with the place it breaks: such a tag could never start.
  */
 export function declaredVariables(files: IntegrationFiles): DeclaredVariable[] {
@@ -38,34 +38,13 @@ export function declaredVariables(files: IntegrationFiles): DeclaredVariable[] {
   }
   const out: DeclaredVariable[] = [];
   for (const d of files.definitions) {
-    const lines = new LineCounter();
-    const doc = parseDocument(d.content.toString('utf8'), { lineCounter: lines });
-    const error = doc.errors[0];
-    if (error) {
-      const at = error.linePos?.[0];
-      throw badRequest('invalid_definition', `${d.file}${at ? `:${at.line}:${at.col}` : ''}: not valid YAML (${error.code}); fix it before tagging`);
+    const read = readEnvDeclarations(d.file, d.content.toString('utf8'));
+    if ('yamlError' in read) {
+      const { code, line, col } = read.yamlError;
+      throw badRequest('invalid_definition', `${d.file}${line !== undefined ? `:${line}:${col}` : ''}: not valid YAML (${code}); fix it before tagging`);
     }
-    const env = isMap(doc.contents) ? (doc.contents.get('env', true) as Node | undefined) : undefined;
-    if (!isMap(env)) continue;
-    for (const pair of env.items) {
-      const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-      const decl = isMap(pair.value) ? pair.value : undefined;
-      const field = (key: string): unknown => {
-        const v = decl?.get(key, true) as Node | undefined;
-        return isScalar(v) ? v.value : undefined;
-      };
-      const description = field('description');
-      const fallback = field('default');
-      out.push({
-        name,
-        ...(typeof description === 'string' ? { description } : {}),
-        required: field('required') === true,
-        secret: field('secret') === true,
-        ...(fallback !== undefined && fallback !== null ? { default: String(fallback) } : {}),
-        declaredIn: d.file,
-        satisfiedBy: setBy.get(name) ?? [],
-      });
-    }
+    // The line is the studio's; a tag records what the deploy dialog shows.
+    for (const { line: _line, ...variable } of read.variables) out.push({ ...variable, satisfiedBy: setBy.get(variable.name) ?? [] });
   }
   return out;
 }
