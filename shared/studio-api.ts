@@ -4,6 +4,7 @@
  * from `studioMethods` and `studioEvents` below, so adding a method is one edit here plus its
  * implementation, and the compiler points at anything missing. Payloads are plain data.
  */
+import type { StudioErrorKind } from './studio-errors.ts';
 import type { FeedBatch } from './feed-events.ts';
 import type {
   CaptureDetail,
@@ -414,7 +415,7 @@ export interface StudioBridge extends StudioApi {
 }
 
 /** The reply of a call across a transport: errors travel as data, with a message for people. */
-export type StudioCallResult = { ok: true; value: unknown } | { ok: false; error: string };
+export type StudioCallResult = { ok: true; value: unknown } | { ok: false; error: string; kind: StudioErrorKind };
 
 /** IPC channel names, shared by preload and main. */
 export const studioIpc = { call: 'studio:call', event: 'studio:event' } as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { studioIpc, studioMethods } from '../../shared/studio-api.ts';
+import { studioErrorKindOf } from '../../shared/studio-errors.ts';
 
 // The real 'electron' module is a binary launcher; the preload only needs these two objects.
 const exposed = vi.hoisted(() => ({ worlds: new Map<string, unknown>(), invocations: [] as unknown[][], handlers: [] as Array<(...a: unknown[]) => void> }));
@@ -8,7 +9,7 @@ vi.mock('electron', () => ({
   ipcRenderer: {
     invoke: async (...args: unknown[]) => {
       exposed.invocations.push(args);
-      return args[1] === 'readFile' ? { ok: false, error: 'no file "x" in integration "y"' } : { ok: true, value: [] };
+      return args[1] === 'readFile' ? { ok: false, error: 'no file "x" in integration "y"', kind: 'not-found' } : { ok: true, value: [] };
     },
     on: (_channel: string, handler: (...a: unknown[]) => void) => exposed.handlers.push(handler),
     removeListener: (_channel: string, handler: (...a: unknown[]) => void) => exposed.handlers.splice(exposed.handlers.indexOf(handler), 1),
@@ -28,7 +29,10 @@ describe('the preload', () => {
   it('turns each method into one invoke on the studio channel', async () => {
     await expect(studio.listIntegrations()).resolves.toEqual([]);
     expect(exposed.invocations.at(-1)).toEqual([studioIpc.call, 'listIntegrations', []]);
-    await expect(studio.readFile('y', 'x')).rejects.toThrow('no file "x" in integration "y"');
+    const failure = await (studio.readFile('y', 'x') as Promise<unknown>).then(() => undefined, (err: unknown) => err);
+    // What survives the contextBridge is the message alone; the kind rides in it.
+    expect(studioErrorKindOf(new Error((failure as Error).message))).toBe('not-found');
+    expect((failure as Error).message).toBe('Not found: no file "x" in integration "y"');
   });
 
   it('delivers only the subscribed event and unsubscribes cleanly', () => {

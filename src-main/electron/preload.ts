@@ -13,10 +13,12 @@ import {
   type StudioEventName,
   type StudioListener,
 } from '../../shared/studio-api.ts';
+import { StudioCallError } from '../../shared/studio-errors.ts';
 
 const api = studioApiFromCall(async (method, args) => {
   const result = (await ipcRenderer.invoke(studioIpc.call, method, args)) as StudioCallResult;
-  if (!result.ok) throw new Error(result.error);
+  // Only the message crosses the contextBridge; StudioCallError puts the kind in it.
+  if (!result.ok) throw new StudioCallError(result.kind, result.error);
   return result.value;
 });
 

@@ -26,7 +26,7 @@ describe('the IPC handlers in main', () => {
     registerStudioIpc(ipc, stubBackend().api, isApp);
     const call = ipc.handlers.get(studioIpc.call)!;
     for (const senderFrame of [{ url: 'https://evil.example/', parent: null }, { url: 'app://studio/index.html', parent: {} }, null]) {
-      expect(await call({ senderFrame }, 'listIntegrations', [])).toEqual({ ok: false, error: 'studio calls are accepted only from the studio window' });
+      expect(await call({ senderFrame }, 'listIntegrations', [])).toEqual({ ok: false, error: 'studio calls are accepted only from the studio window', kind: 'user' });
     }
   });
 
@@ -34,7 +34,7 @@ describe('the IPC handlers in main', () => {
     const ipc = fakeIpcMain();
     registerStudioIpc(ipc, stubBackend().api, isApp);
     const result = await ipc.handlers.get(studioIpc.call)!(topFrame, 'toString', []);
-    expect(result).toEqual({ ok: false, error: '"toString" is not a studio method' });
+    expect(result).toEqual({ ok: false, error: '"toString" is not a studio method', kind: 'user' });
   });
 
   it('forward every studio event to a window while it lives', () => {

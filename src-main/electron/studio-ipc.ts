@@ -27,7 +27,7 @@ export function registerStudioIpc(ipcMain: IpcMainLike, api: StudioApi, isAppUrl
   ipcMain.handle(studioIpc.call, async (event, method, args) => {
     const frame = event.senderFrame;
     if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
-      return { ok: false, error: 'studio calls are accepted only from the studio window' };
+      return { ok: false, error: 'studio calls are accepted only from the studio window', kind: 'user' };
     }
     return dispatchStudioCall(api, method, args);
   });

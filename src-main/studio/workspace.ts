@@ -60,7 +60,7 @@ export class Workspace {
     }
     const dir = join(this.root, id);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new StudioError(`no integration "${id}" in the workspace ${this.root}`);
+      throw StudioError.notFound(`no integration "${id}" in the workspace ${this.root}`);
     }
     // A symlinked integration folder would take every call below it out of the workspace.
     return containedPath(this.root, dir, `integration "${id}"`);
@@ -82,7 +82,7 @@ export class Workspace {
 
   readFile(id: string, file: string): string {
     const path = this.fileOf(id, file);
-    if (!existsSync(path)) throw new StudioError(`no file "${file}" in integration "${id}"`);
+    if (!existsSync(path)) throw StudioError.notFound(`no file "${file}" in integration "${id}"`);
     return readFileSync(path, 'utf8');
   }
 

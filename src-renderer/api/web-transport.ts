@@ -8,6 +8,7 @@ import {
   type StudioEventName,
   type StudioListener,
 } from '../../shared/studio-api.ts';
+import { StudioCallError } from '../../shared/studio-errors.ts';
 
 const MAX_RECONNECTS = 30;
 
@@ -29,7 +30,7 @@ export function createWebStudio(): StudioBridge {
     } catch {
       throw new Error(`the studio server answered ${res.status} to ${method}; reload the page from the URL flow-studio serve printed`);
     }
-    if (!result.ok) throw new Error(result.error);
+    if (!result.ok) throw new StudioCallError(result.kind, result.error);
     return result.value;
   });
 

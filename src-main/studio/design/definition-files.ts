@@ -49,7 +49,7 @@ export class DefinitionFiles {
       throw new StudioError(`"${String(id)}" is not an integration name; use letters, digits, "_" or "-", e.g. "orders-api"`);
     }
     const dir = join(this.workspace.root, id);
-    if (existsSync(dir)) throw new StudioError(`the workspace already has a folder "${id}"; pick another name`);
+    if (existsSync(dir)) throw StudioError.conflict(`the workspace already has a folder "${id}"; pick another name`);
     mkdirSync(dir);
     this.workspace.writeFile(id, MANIFEST_FILE, JSON.stringify({ name: id }, null, 2) + '\n');
     this.workspace.writeFile(id, 'flows.yaml', starterDefinition(id));
@@ -58,7 +58,7 @@ export class DefinitionFiles {
 
   create(integration: string, file: string): IntegrationSummary {
     checkName(file);
-    if (existsSync(this.workspace.pathIn(integration, file))) throw new StudioError(`"${file}" already exists in "${integration}"`);
+    if (existsSync(this.workspace.pathIn(integration, file))) throw StudioError.conflict(`"${file}" already exists in "${integration}"`);
     this.workspace.writeFile(integration, file, starterDefinition(freshFlowName(this.workspace, integration, file)));
     return this.workspace.summary(integration);
   }
@@ -66,16 +66,16 @@ export class DefinitionFiles {
   rename(integration: string, from: string, to: string): IntegrationSummary {
     const source = this.workspace.pathIn(integration, checkName(from));
     const target = this.workspace.pathIn(integration, checkName(to));
-    if (!existsSync(source)) throw new StudioError(`no file "${from}" in integration "${integration}"`);
+    if (!existsSync(source)) throw StudioError.notFound(`no file "${from}" in integration "${integration}"`);
     if (from === to) return this.workspace.summary(integration);
-    if (existsSync(target)) throw new StudioError(`"${to}" already exists in "${integration}"; rename or delete it first`);
+    if (existsSync(target)) throw StudioError.conflict(`"${to}" already exists in "${integration}"; rename or delete it first`);
     renameSync(source, target);
     return this.workspace.summary(integration);
   }
 
   delete(integration: string, file: string): IntegrationSummary {
     const path = this.workspace.pathIn(integration, checkName(file));
-    if (!existsSync(path)) throw new StudioError(`no file "${file}" in integration "${integration}"`);
+    if (!existsSync(path)) throw StudioError.notFound(`no file "${file}" in integration "${integration}"`);
     unlinkSync(path);
     return this.workspace.summary(integration);
   }

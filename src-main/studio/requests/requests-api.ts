@@ -45,7 +45,7 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
 
   const send = async (input: SendRequestInput, replayOf?: number): Promise<HistoryEntry> => {
     if (typeof input?.id !== 'string' || input.id === '') throw new StudioError('a request needs an id');
-    if (inFlight.has(input.id)) throw new StudioError(`request ${input.id} is already being sent`);
+    if (inFlight.has(input.id)) throw StudioError.conflict(`request ${input.id} is already being sent`);
     const headers = (Array.isArray(input.headers) ? input.headers : []).map(([k, v]) => [String(k), String(v)] as [string, string]);
     let body = input.body ?? { kind: 'none' };
     let signature: HistoryEntry['signature'];

@@ -50,7 +50,7 @@ export class SavedRequests {
 
   delete(file: string): void {
     const target = this.pathOf(file);
-    if (!existsSync(target.abs)) throw new StudioError(`no saved request "${file}"`);
+    if (!existsSync(target.abs)) throw StudioError.notFound(`no saved request "${file}"`);
     rmSync(target.abs);
   }
 

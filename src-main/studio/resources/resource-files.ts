@@ -33,7 +33,7 @@ export class ResourceFiles {
 
   read(integration: string, kind: ResourceKind, name: string): string {
     const path = this.pathOf(integration, kind, name);
-    if (!existsSync(path)) throw new StudioError(`integration "${integration}" has no ${kind} resource "${name}"`);
+    if (!existsSync(path)) throw StudioError.notFound(`integration "${integration}" has no ${kind} resource "${name}"`);
     if (statSync(path).size > MAX_RESOURCE_BYTES) throw new StudioError(`${kind}/${name} is over ${MAX_RESOURCE_BYTES / 1024 / 1024} MiB; edit it outside the studio`);
     return readFileSync(path, 'utf8');
   }
@@ -84,7 +84,7 @@ export class ResourceFiles {
 
   rename(integration: string, kind: ResourceKind, from: string, to: string): ResourceEntry {
     const source = this.pathOf(integration, kind, from);
-    if (!existsSync(source)) throw new StudioError(`integration "${integration}" has no ${kind} resource "${from}"`);
+    if (!existsSync(source)) throw StudioError.notFound(`integration "${integration}" has no ${kind} resource "${from}"`);
     if (from === to) return this.entry(integration, kind, to);
     this.refuse(this.check(integration, kind, to, from));
     const target = this.pathOf(integration, kind, to);
@@ -96,7 +96,7 @@ export class ResourceFiles {
 
   delete(integration: string, kind: ResourceKind, name: string): void {
     const path = this.pathOf(integration, kind, name);
-    if (!existsSync(path) || !statSync(path).isFile()) throw new StudioError(`integration "${integration}" has no ${kind} resource "${name}"`);
+    if (!existsSync(path) || !statSync(path).isFile()) throw StudioError.notFound(`integration "${integration}" has no ${kind} resource "${name}"`);
     unlinkSync(path);
     this.pruneEmptyFolders(integration, kind, dirname(path));
   }

@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { rawRequest } from '../testing/http-request.ts';
+import { StudioError } from '../studio-error.ts';
 import { stubBackend } from '../testing/stub-backend.ts';
 import { startWebStudio, type WebStudio } from './web-server.ts';
 import { sessionCookieName } from './web-trust.ts';
@@ -98,6 +99,34 @@ describe('the web studio', () => {
     const unknown = await rawRequest(`http://${host()}/api/call/constructor`, { method: 'POST', headers, body: '{"args":[]}' });
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.body).error).toContain('is not a studio method');
+  });
+
+  it('answers a failed call with its kind and the matching status: 404 not found, 409 conflict, 500 internal', async () => {
+    const headers = { cookie, 'content-type': 'application/json' };
+    const { readFile, createIntegration, runStates } = backend.api;
+    backend.api.readFile = async () => {
+      throw StudioError.notFound('no file "x.yaml" in integration "shop"');
+    };
+    backend.api.createIntegration = async () => {
+      throw StudioError.conflict('the workspace already has a folder "shop"; pick another name');
+    };
+    backend.api.runStates = async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'status')");
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const call = (method: string) => rawRequest(`http://${host()}/api/call/${method}`, { method: 'POST', headers, body: '{"args":[]}' });
+      const missing = await call('readFile');
+      expect([missing.status, JSON.parse(missing.body)]).toEqual([404, { ok: false, error: 'no file "x.yaml" in integration "shop"', kind: 'not-found' }]);
+      const taken = await call('createIntegration');
+      expect([taken.status, JSON.parse(taken.body).kind]).toEqual([409, 'conflict']);
+      const bug = await call('runStates');
+      expect([bug.status, JSON.parse(bug.body).kind]).toEqual([500, 'internal']);
+      expect(String(logged.mock.calls[0]?.[1])).toMatch(/^TypeError: Cannot read properties of undefined[\s\S]*\n\s+at /);
+    } finally {
+      logged.mockRestore();
+      Object.assign(backend.api, { readFile, createIntegration, runStates });
+    }
   });
 
   it('refuses calls from a foreign Origin and calls that are not JSON', async () => {

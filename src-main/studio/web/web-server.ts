@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
 import { studioContentSecurityPolicy } from '../../../shared/content-security-policy.ts';
 import { studioWeb } from '../../../shared/studio-api.ts';
+import { studioErrorStatus } from '../../../shared/studio-errors.ts';
 import type { StudioBackend } from '../studio-backend.ts';
 import { dispatchStudioCall } from '../studio-dispatch.ts';
 import { generateSyntheticTraces } from '../synthetic-feed.ts';
@@ -98,26 +99,26 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
   }
 
   async function call(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
-    if (req.method !== 'POST') return json(res, 405, { ok: false, error: 'studio calls are POST requests' });
+    if (req.method !== 'POST') return json(res, 405, { ok: false, error: 'studio calls are POST requests', kind: 'user' });
     // A JSON content type cannot be sent cross-site without a preflight we never answer.
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
-      return json(res, 415, { ok: false, error: 'studio calls send Content-Type: application/json' });
+      return json(res, 415, { ok: false, error: 'studio calls send Content-Type: application/json', kind: 'user' });
     }
     let body: unknown;
     try {
       body = await readJson(req);
     } catch (err) {
-      return json(res, 400, { ok: false, error: err instanceof Error ? err.message : String(err) });
+      return json(res, 400, { ok: false, error: err instanceof Error ? err.message : String(err), kind: 'user' });
     }
     let name: string;
     try {
       name = decodeURIComponent(method);
     } catch {
-      return json(res, 400, { ok: false, error: `the call name "${method.slice(0, 80)}" is not valid percent-encoding; call ${studioWeb.callPrefix}<method name>` });
+      return json(res, 400, { ok: false, error: `the call name "${method.slice(0, 80)}" is not valid percent-encoding; call ${studioWeb.callPrefix}<method name>`, kind: 'user' });
     }
     const args = body && typeof body === 'object' ? (body as { args?: unknown }).args : undefined;
     const result = await dispatchStudioCall(options.backend.api, name, args ?? []);
-    json(res, result.ok ? 200 : 400, result);
+    json(res, result.ok ? 200 : studioErrorStatus[result.kind], result);
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
