@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { generatedArtifacts } from '../runtime/generated-artifacts.ts';
+import { generatedArtifacts } from '../runtime/index.ts';
 import { flowTestArtifacts } from '../studio/flow-tests/test-file-schema.ts';
 
 /** Writes the generated schemas (definitions, flow tests) and docs; with --check, fails when they are out of date. */

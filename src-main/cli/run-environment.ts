@@ -1,4 +1,4 @@
-import type { LogLevel } from '../runtime/core/logger.ts';
+import { type LogLevel } from '../runtime/index.ts';
 
 /**
  * `flow-studio run --help`: what the command does and every variable the runtime reads, with

@@ -2,20 +2,30 @@ import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LoadError, formatProblem } from '../runtime/core/errors.ts';
-import { consoleSink, createLogger, SecretRedactor, type Logger } from '../runtime/core/logger.ts';
-import { discoverIntegrations, readDefinitions } from '../runtime/core/load/integration-files.ts';
-import { Runtime } from '../runtime/core/runtime.ts';
-import { registry } from '../runtime/registry.ts';
-import { envFilesIn, foldEnvResources } from '../runtime/services/env-resources.ts';
-import { envResourcesToFold } from '../runtime/services/env-resources-to-fold.ts';
-import { deferredLogSink } from '../runtime/services/log-forwarding.ts';
-import { selectPlatformServices } from '../runtime/services/select-services.ts';
+import {
+  connectPlatform,
+  consoleSink,
+  createLogger,
+  discoverIntegrations,
+  envFilesIn,
+  envResourcesToFold,
+  formatProblem,
+  identityFromEnv,
+  LoadError,
+  platformFromEnv,
+  readDefinitions,
+  SecretRedactor,
+  startRuntime,
+  type Logger,
+  type PlatformConnection,
+  type Runtime,
+} from '../runtime/index.ts';
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
 
 
 interface EmbeddedPlatform {
   url: string;
+  token: string;
   close(): Promise<void>;
 }
 
@@ -37,28 +47,29 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const integrations = discoverIntegrations(parsed.positionals[0]);
+  const env = process.env;
+  const level = logLevelOf(env);
+  const identity = identityFromEnv(env);
+  // This process's own log lines (start, stop), masked like the runtimes' once they exist.
   const redactor = new SecretRedactor();
-  const shipping = deferredLogSink();
-  const log = createLogger({ level: logLevelOf(process.env), redactor, sinks: [consoleSink, shipping.sink] });
+  const log = createLogger({ level, redactor, sinks: [consoleSink] });
 
-  const env: Record<string, string | undefined> = { ...process.env };
   let embedded: EmbeddedPlatform | undefined;
+  let platform: PlatformConnection | undefined;
   const module = env.RUNTIME_SERVICES_MODULE;
-  // Only `api` (or nothing) asks for a platform; an unknown module is refused by selectPlatformServices.
+  // Only `api` (or nothing) asks for a platform; an unknown module is refused by platformFromEnv.
   if (!env.FLOW_PLATFORM_API_URL && (!module || module === 'api')) {
     embedded = await startEmbeddedPlatform(parsed.values['data-dir'], integrations.map((files) => dirname(files[0])), env, log);
-  } else if (env.FLOW_PLATFORM_API_URL && !env.RUNTIME_SERVICES_MODULE) {
-    // A platform address alone says what is meant.
-    env.RUNTIME_SERVICES_MODULE = 'api';
+    platform = { url: embedded.url, token: embedded.token };
+  } else {
+    platform = platformFromEnv(env);
   }
-
-  // The platform credential is masked should a definition ever echo it.
-  redactor.add(env.FLOW_PLATFORM_API_TOKEN);
-  const services = await selectPlatformServices(env, log).catch(async (err: unknown) => {
+  redactor.add(platform?.token);
+  // One platform client for every integration of this process, closed after the last runtime stops.
+  const services = await connectPlatform(platform, identity, log).catch(async (err: unknown) => {
     await embedded?.close();
     throw err;
   });
-  shipping.forwardTo(services.telemetry.logSink);
   const shutdown = async (): Promise<void> => {
     await services.close();
     await embedded?.close();
@@ -70,9 +81,19 @@ export async function main(argv: string[]): Promise<number> {
       // Env resources fold in beneath the process environment (spec 2 §4.4): those listed in
       // FLOW_ENV_RESOURCES, else the snapshot's (FLOW_SNAPSHOT_ID), else with the embedded
       // platform those seeded from <integration>/env/.
-      const names = await envResourcesToFold(env, services.resources, () => (embedded ? envFilesIn(dirname(files[0])) : []));
-      const runtimeEnv = await foldEnvResources(env, services.resources, names);
-      runtimes.push(Runtime.load(readDefinitions(files), { registry, env: runtimeEnv, log, redactor, services, integration: basename(dirname(files[0])) }));
+      const started = await startRuntime({
+        definitions: readDefinitions(files),
+        variables: env,
+        envResources: await envResourcesToFold(env, services.resources, () => (embedded ? envFilesIn(dirname(files[0])) : [])),
+        platform,
+        services,
+        identity,
+        integration: basename(dirname(files[0])),
+        logLevel: level,
+        logSinks: [consoleSink],
+        start: false,
+      });
+      runtimes.push(started.runtime);
     }
   } catch (err) {
     await shutdown();
@@ -115,7 +136,7 @@ export async function main(argv: string[]): Promise<number> {
 async function startEmbeddedPlatform(
   dataDirArg: string | undefined,
   integrationDirs: string[],
-  env: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv,
   log: Logger,
 ): Promise<EmbeddedPlatform> {
   const { startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
@@ -124,10 +145,6 @@ async function startEmbeddedPlatform(
   const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined });
   let seeded = 0;
   for (const dir of integrationDirs) seeded += seedResourcesFromDir(server.resources, dir);
-  env.RUNTIME_SERVICES_MODULE = 'api';
-  env.FLOW_PLATFORM_API_URL = server.url;
-  env.FLOW_PLATFORM_API_TOKEN = token;
-  delete env.FLOW_PLATFORM_API_TOKEN_FILE;
   log.info(`embedded platform listening on ${server.url}`, { dataDir, resources: seeded });
-  return { url: server.url, close: () => server.close() };
+  return { url: server.url, token, close: () => server.close() };
 }

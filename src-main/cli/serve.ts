@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLogger } from '../runtime/core/logger.ts';
+import { createLogger } from '../runtime/index.ts';
 import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
 import { appRoot, defaultDataDir, defaultWorkspaceDir, examplesDir } from '../studio/studio-paths.ts';
 import { ensureRendererBuilt } from '../studio/web/renderer-build.ts';

@@ -1,8 +1,7 @@
 import { watch, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { definitionFilesIn, readDefinitions } from '../runtime/core/load/integration-files.ts';
-import { registry } from '../runtime/registry.ts';
+import { definitionFilesIn, readDefinitions, registry } from '../runtime/index.ts';
 import { coverageOf } from '../studio/flow-tests/coverage.ts';
 import type { FlowTestResult } from '../studio/flow-tests/flow-test-runner.ts';
 import { junitReport } from '../studio/flow-tests/junit-report.ts';

@@ -1,9 +1,6 @@
 import { parseArgs } from 'node:util';
 import { relative } from 'node:path';
-import { LoadError, formatProblem } from '../runtime/core/errors.ts';
-import { loadDefinition } from '../runtime/core/load/definition-loader.ts';
-import { discoverIntegrations, readDefinitions } from '../runtime/core/load/integration-files.ts';
-import { registry } from '../runtime/registry.ts';
+import { discoverIntegrations, formatProblem, loadDefinition, LoadError, readDefinitions, registry } from '../runtime/index.ts';
 
 /** Exit 0 when every definition under the paths loads; else print every problem and exit 1. */
 export async function main(argv: string[]): Promise<number> {

@@ -8,7 +8,7 @@ import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { studioContentSecurityPolicy } from '../../shared/content-security-policy.ts';
 import type { KeySealer } from '../platform/index.ts';
-import { createLogger } from '../runtime/core/logger.ts';
+import { createLogger } from '../runtime/index.ts';
 import { sealedSecretBackend } from '../studio/resources/secret-backend.ts';
 import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
 import { defaultWorkspaceDir } from '../studio/studio-paths.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedBatch, FeedEvent } from '../../shared/feed-events.ts';
-import { TraceHub } from '../runtime/core/trace.ts';
+import { TraceHub } from '../runtime/index.ts';
 import { LiveFeed } from './live-feed.ts';
 import { traceSource } from './runtime-feed.ts';
 

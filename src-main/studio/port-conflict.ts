@@ -1,5 +1,5 @@
 import type { RunProblem } from '../../shared/studio-api.ts';
-import type { Runtime } from '../runtime/core/runtime.ts';
+import { type Runtime } from '../runtime/index.ts';
 
 /**
  * Turns "address in use" from a starting runtime into a message that says which port and which

@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { RunProblem, RunState } from '../../shared/studio-api.ts';
-import { errorMessage, LoadError } from '../runtime/core/errors.ts';
-import { createLogger, SecretRedactor, type Logger } from '../runtime/core/logger.ts';
-import { readDefinitions } from '../runtime/core/load/integration-files.ts';
-import type { ComponentRegistry } from '../runtime/core/registry-types.ts';
-import { Runtime } from '../runtime/core/runtime.ts';
-import { envFilesIn, foldEnvResources } from '../runtime/services/env-resources.ts';
-import { deferredLogSink } from '../runtime/services/log-forwarding.ts';
-import type { PlatformServices } from '../runtime/services/platform-services.ts';
-import { selectPlatformServices } from '../runtime/services/select-services.ts';
+import {
+  type ComponentRegistry,
+  connectPlatform,
+  createLogger,
+  envFilesIn,
+  errorMessage,
+  LoadError,
+  type Logger,
+  type PlatformServices,
+  readDefinitions,
+  type Runtime,
+  startRuntime,
+} from '../runtime/index.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { portConflictProblem } from './port-conflict.ts';
 import { maskCapturedTokens } from './requests/notes-signing.ts';
@@ -217,42 +221,34 @@ export class RunManager {
     platform.mirrorResources?.(dir);
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
     const run = this.opts.runEnvironment?.(id) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
-    const env = {
-      ...(this.opts.env ?? process.env),
-      ...run.env,
-      RUNTIME_SERVICES_MODULE: 'api',
-      FLOW_PLATFORM_API_URL: platform.url,
-      FLOW_PLATFORM_API_TOKEN: platform.token,
-      // The services' identity: queue sources consume as the group named after the integration.
-      FLOW_DEPLOYMENT_ID: id,
-      FLOW_INSTANCE_ID: 'studio',
-      // The studio is for debugging: every run is traced, whatever a deployment samples.
-      FLOW_TRACE_SAMPLE_RATIO: '1',
-      FLOW_TRACE_KEEP_FAILED: 'true',
-    };
-    // One redactor for the runtime and its logger, so secret values never reach the Logs panel.
-    const redactor = new SecretRedactor();
-    for (const value of run.secretValues) redactor.add(value);
-    redactor.add(platform.token);
-    // Records go to the Logs panel and, once the services exist, to the platform's log route (when it takes logs).
-    const shipping = deferredLogSink();
-    const toFeed = logSink(id, feed);
-    const sink = maskCapturedTokens((record) => {
-      toFeed(record);
-      shipping.sink(record);
-    }, redactor);
-    const log = createLogger({ level: 'info', redactor, sinks: [sink], fields: { integration: id } });
+    // The studio is for debugging: every run is traced, whatever a deployment samples.
+    const connection = { url: platform.url, token: platform.token, traceSampling: { ratio: 1, keepFailed: true } };
+    // The services' identity: queue sources consume as the group named after the integration.
+    const identity = { deploymentId: id, instanceId: 'studio' };
+    // One services client per run, kept across hot reloads and closed after the last runtime drains.
     if (!entry.services) {
-      const services = await selectPlatformServices(env, log);
+      const services = await connectPlatform(connection, identity, createLogger({ sinks: [logSink(id, feed)], fields: { integration: id } }));
       entry.services = services;
       // Trace records the export let go under overload are counted in the studio's status bar.
       const read = services.telemetry.tracesDropped?.bind(services.telemetry);
       if (read) entry.stopDropCount = feed.addDropCounter(read);
     }
-    shipping.forwardTo(entry.services.telemetry.logSink);
-    // Env resources fold in beneath the environment; declared defaults apply beneath both (spec 2 §4.4).
-    const folded = await foldEnvResources(env, entry.services.resources, run.envResources);
-    const runtime = Runtime.load(texts, { registry, env: folded, log, redactor, services: entry.services, identity: { deploymentId: id, instanceId: 'studio' }, integration: id });
+    const { runtime } = await startRuntime({
+      definitions: texts,
+      registry,
+      variables: { ...(this.opts.env ?? process.env), ...run.env },
+      envResources: run.envResources,
+      platform: connection,
+      services: entry.services,
+      identity,
+      integration: id,
+      secretValues: run.secretValues,
+      logFields: { integration: id },
+      // Records go to the Logs panel and the platform, a captured webhook token masked in both.
+      logSinks: [logSink(id, feed)],
+      wrapLogSink: maskCapturedTokens,
+      start: false,
+    });
     const detachTraces = feed.addSource(traceSource(id, runtime.traces));
     const detachWatch = this.opts.onRuntime?.(id, runtime);
     const detachFeed = (): void => {

@@ -1,5 +1,5 @@
 import type { RouteInfo } from '../../shared/studio-api.ts';
-import type { RuntimeDescription } from '../runtime/core/runtime.ts';
+import { type RuntimeDescription } from '../runtime/index.ts';
 
 /**
  * The routes a started runtime serves, read from what its components describe: an http connector

@@ -1,6 +1,5 @@
 import type { TraceRecord } from '../../shared/feed-events.ts';
-import type { LogRecord, LogSink } from '../runtime/core/logger.ts';
-import type { TraceEvent, TraceHub } from '../runtime/core/trace.ts';
+import { type LogRecord, type LogSink, type TraceEvent, type TraceHub } from '../runtime/index.ts';
 import type { FeedSource, LiveFeed } from './live-feed.ts';
 
 /** A feed source for one runtime's traces; the runtime traces only while it is attached. */

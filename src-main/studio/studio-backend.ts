@@ -1,7 +1,5 @@
 import type { StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../shared/studio-api.ts';
-import { createLogger, type Logger } from '../runtime/core/logger.ts';
-import type { ComponentRegistry } from '../runtime/core/registry-types.ts';
-import { registry as defaultRegistry } from '../runtime/registry.ts';
+import { type ComponentRegistry, createLogger, isFlowTestFile, type Logger, registry as defaultRegistry } from '../runtime/index.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.ts';
 import { LiveFeed } from './live-feed.ts';
 import { RunManager } from './run-manager.ts';
@@ -10,7 +8,6 @@ import { MANIFEST_FILE, Workspace } from './workspace.ts';
 import { watchWorkspace } from './workspace-watch.ts';
 import { createDesignApi } from './design/design-api.ts';
 import { flowTestsApi } from './flow-tests/flow-tests-api.ts';
-import { isFlowTestFile } from '../runtime/core/load/integration-files.ts';
 import { startPlatformViews } from './platform-views/start-platform-views.ts';
 import { startResources } from './resources/resources-api.ts';
 import { keyFileSecretBackend, type SecretBackend } from './resources/secret-backend.ts';

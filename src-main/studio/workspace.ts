@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { IntegrationSummary } from '../../shared/studio-api.ts';
-import { isDefinitionFile } from '../runtime/core/load/integration-files.ts';
+import { isDefinitionFile } from '../runtime/index.ts';
 import { StudioError } from './studio-error.ts';
 import { containedPath } from './workspace-containment.ts';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.ts';
-import { apiConfigFromEnv, identityFromEnv } from './api-config.ts';
+import { apiConfigFromEnv, identityFromEnv, type ApiConfig, type Identity } from './api-config.ts';
 import { assembleServices, describeCapabilities, type AssembledServices, type AssembleOptions } from './assemble-services.ts';
 import { discover, type Discovery } from './discovery.ts';
 import { HttpTransport } from './http-transport.ts';
@@ -16,9 +16,11 @@ export interface ApiServicesOptions {
  * capability's state once at startup.
  */
 export async function createApiServices(env: Record<string, string | undefined>, log: Logger, options: ApiServicesOptions = {}): Promise<AssembledServices> {
-  const config = apiConfigFromEnv(env);
-  const identity = identityFromEnv(env);
-  const traceSampling = samplingFromEnv(env);
+  return connectApiServices(apiConfigFromEnv(env), identityFromEnv(env), log, { ...options, telemetry: { traceSampling: samplingFromEnv(env), ...options.telemetry } });
+}
+
+/** The same from typed configuration, as `startRuntime` passes it. */
+export async function connectApiServices(config: ApiConfig, identity: Identity, log: Logger, options: ApiServicesOptions = {}): Promise<AssembledServices> {
   const transport = new HttpTransport(config);
   let discovery: Discovery;
   try {
@@ -29,7 +31,7 @@ export async function createApiServices(env: Record<string, string | undefined>,
   }
   const impl = discovery.implementation?.name;
   const implementation = impl ? `api (${impl}${discovery.implementation?.version ? ` ${discovery.implementation.version}` : ''})` : 'api';
-  const services = assembleServices({ transport, discovery, identity, log, implementation, telemetry: { traceSampling, ...options.telemetry }, snapshotId: config.snapshotId });
+  const services = assembleServices({ transport, discovery, identity, log, implementation, telemetry: options.telemetry, snapshotId: config.snapshotId });
   log.info(`platform services: ${implementation} at ${config.baseUrl}`, {
     specVersion: discovery.specVersion,
     deployment: identity.deploymentId,

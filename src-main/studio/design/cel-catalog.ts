@@ -1,7 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { CEL_FUNCTIONS, CEL_NAMESPACES } from '../../../shared/cel-functions.ts';
 import type { DesignCelFunction } from '../../../shared/flow-design.ts';
-import type { CelFunctionDef } from '../../runtime/core/registry-types.ts';
+import { type CelFunctionDef } from '../../runtime/index.ts';
 
 /**
  * One line per function of the CEL standard library, for completion and hover; cel-js lists

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../runtime/registry.ts';
+import { registry } from '../../runtime/index.ts';
 import { CelPlayground } from './cel-playground.ts';
 
 const playground = new CelPlayground(registry);

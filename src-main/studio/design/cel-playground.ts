@@ -1,8 +1,5 @@
 import type { CelEvaluation, CelSample } from '../../../shared/flow-design.ts';
-import { CelCompileError, createCelEnvironment, type CelEnvironment } from '../../runtime/core/cel.ts';
-import { errorMessage } from '../../runtime/core/errors.ts';
-import { toSnapshot } from '../../runtime/core/message.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
+import { CelCompileError, type CelEnvironment, type ComponentRegistry, createCelEnvironment, errorMessage, toSnapshot } from '../../runtime/index.ts';
 
 const MAX_EXPRESSION = 10_000;
 

@@ -1,5 +1,5 @@
 import type { StudioApi } from '../../../shared/studio-api.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
+import { type ComponentRegistry } from '../../runtime/index.ts';
 import type { Workspace } from '../workspace.ts';
 import { CelPlayground } from './cel-playground.ts';
 import { DefinitionFiles } from './definition-files.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../runtime/registry.ts';
+import { registry } from '../../runtime/index.ts';
 import { designReference } from './design-reference.ts';
 import { editorSchema } from './editor-schema.ts';
 

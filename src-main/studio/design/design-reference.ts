@@ -1,9 +1,5 @@
 import type { DesignComponent, DesignReference, DesignSettings } from '../../../shared/flow-design.ts';
-import type { ComponentDef } from '../../runtime/core/component.ts';
-import { definitionSchema } from '../../runtime/core/docs/json-schema.ts';
-import { envEntrySpec, flowSpec } from '../../runtime/core/load/definition-format.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
-import type { SettingsSpec } from '../../runtime/core/setting-spec.ts';
+import { type ComponentDef, type ComponentRegistry, definitionSchema, envEntrySpec, flowSpec, type SettingsSpec } from '../../runtime/index.ts';
 import { celCatalog } from './cel-catalog.ts';
 import { editorSchema } from './editor-schema.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { registry } from '../../runtime/registry.ts';
+import { registry } from '../../runtime/index.ts';
 import { tempWorkspace } from './design-test-workspace.ts';
 import { validateDefinition } from './validate-definition.ts';
 

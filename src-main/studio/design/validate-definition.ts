@@ -1,9 +1,6 @@
 import type { DefinitionEdit } from '../../../shared/flow-design.ts';
 import type { RunProblem } from '../../../shared/studio-api.ts';
-import { errorMessage, LoadError } from '../../runtime/core/errors.ts';
-import { loadDefinition } from '../../runtime/core/load/definition-loader.ts';
-import { readDefinitions } from '../../runtime/core/load/integration-files.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
+import { type ComponentRegistry, errorMessage, loadDefinition, LoadError, readDefinitions } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import type { Workspace } from '../workspace.ts';
 

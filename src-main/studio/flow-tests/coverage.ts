@@ -1,7 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
-import type { DefinitionText } from '../../runtime/core/load/integration-files.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
-import type { TraceEvent } from '../../runtime/core/trace.ts';
+import { type ComponentRegistry, type DefinitionText, type TraceEvent } from '../../runtime/index.ts';
 
 /** A step of a definition, by the path traces name it with (e.g. `flows.notes.steps[0].switch.cases[1].steps[0]`). */
 export interface CoverageStep {

@@ -1,8 +1,5 @@
 import type { SseFrame } from '../../../shared/request-types.ts';
-import { isTrue, type CompiledCel } from '../../runtime/core/cel.ts';
-import type { FlowResult } from '../../runtime/core/engine/chain.ts';
-import { toSnapshot } from '../../runtime/core/message.ts';
-import type { TraceEvent } from '../../runtime/core/trace.ts';
+import { type CompiledCel, type FlowResult, isTrue, toSnapshot, type TraceEvent } from '../../runtime/index.ts';
 import { firstDifference, jsonDiff, pathText, valueAt, type JsonPath } from './json-compare.ts';
 import type { OutboundCall } from './outside-stand-ins.ts';
 import type { FlowTest } from './test-file-loader.ts';

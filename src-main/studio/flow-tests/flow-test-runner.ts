@@ -4,15 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { seedResourcesFromDir, startPlatformServer, type PlatformEvent, type PlatformServer } from '../../platform/index.ts';
-import { errorMessage, LoadError } from '../../runtime/core/errors.ts';
-import { definitionFilesIn, readDefinitions } from '../../runtime/core/load/integration-files.ts';
-import { createLogger, SecretRedactor, type LogRecord } from '../../runtime/core/logger.ts';
-import { Message } from '../../runtime/core/message.ts';
-import { Runtime } from '../../runtime/core/runtime.ts';
-import type { TraceEvent } from '../../runtime/core/trace.ts';
-import { registry } from '../../runtime/registry.ts';
-import { envFilesIn, foldEnvResources } from '../../runtime/services/env-resources.ts';
-import { selectPlatformServices } from '../../runtime/services/select-services.ts';
+import {
+  createLogger,
+  definitionFilesIn,
+  envFilesIn,
+  errorMessage,
+  foldEnvResources,
+  LoadError,
+  type LogRecord,
+  Message,
+  readDefinitions,
+  registry,
+  Runtime,
+  SecretRedactor,
+  selectPlatformServices,
+  type TraceEvent,
+} from '../../runtime/index.ts';
 import { SseReader } from '../requests/sse-reader.ts';
 import { checkExpectations, type Failure, type Observed } from './expectations.ts';
 import { inputOf, type ResolvedInput } from './test-input.ts';

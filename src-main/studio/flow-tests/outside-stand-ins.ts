@@ -1,7 +1,6 @@
 import { EJSON, ObjectId } from 'bson';
 import { MockAgent, type Dispatcher, type Interceptable } from 'undici';
-import type { DocstoreStandIn, RuntimeSandbox } from '../../runtime/core/sandbox.ts';
-import type { Settings } from '../../runtime/core/component.ts';
+import { type DocstoreStandIn, type RuntimeSandbox, type Settings } from '../../runtime/index.ts';
 import type { FlowTestSettings } from './test-file-loader.ts';
 import type { docstoreStubFields, httpStubFields } from './test-file.def.ts';
 

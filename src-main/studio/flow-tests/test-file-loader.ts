@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { isMap, type Node } from 'yaml';
-import { createCelEnvironment } from '../../runtime/core/cel.ts';
-import type { Settings } from '../../runtime/core/component.ts';
-import { Chain } from '../../runtime/core/engine/chain.ts';
-import { LoadError, type LoadProblem, type SourceLocation } from '../../runtime/core/errors.ts';
-import { loadSettings, type SettingsLoadContext } from '../../runtime/core/load/settings-loader.ts';
-import { YamlFile } from '../../runtime/core/load/yaml-file.ts';
+import {
+  Chain,
+  createCelEnvironment,
+  LoadError,
+  type LoadProblem,
+  loadSettings,
+  type Settings,
+  type SettingsLoadContext,
+  type SourceLocation,
+  YamlFile,
+} from '../../runtime/index.ts';
 import { flowTestSpec, testFileSpec } from './test-file.def.ts';
 
 export type FlowTestSettings = Settings<typeof flowTestSpec>;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { settingSchema } from '../../runtime/core/docs/json-schema.ts';
+import { settingSchema } from '../../runtime/index.ts';
 import { testFileSpec } from './test-file.def.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

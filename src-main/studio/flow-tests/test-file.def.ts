@@ -1,4 +1,4 @@
-import type { Setting, SettingsSpec } from '../../runtime/core/setting-spec.ts';
+import { type Setting, type SettingsSpec } from '../../runtime/index.ts';
 
 /**
  * The flow test file (`<name>.test.yaml`), declared once in the settings vocabulary components

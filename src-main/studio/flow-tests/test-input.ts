@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
-import type { Runtime } from '../../runtime/core/runtime.ts';
+import { type Runtime } from '../../runtime/index.ts';
 import type { FlowTest } from './test-file-loader.ts';
 import { scheduleTicks } from './virtual-clock.ts';
 

@@ -1,7 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { errorMessage, LoadError, formatProblem } from '../../runtime/core/errors.ts';
-import { isFlowTestFile } from '../../runtime/core/load/integration-files.ts';
+import { errorMessage, formatProblem, isFlowTestFile, LoadError } from '../../runtime/index.ts';
 import { runFlowTest, type FlowTestResult } from './flow-test-runner.ts';
 import { loadTestFile } from './test-file-loader.ts';
 

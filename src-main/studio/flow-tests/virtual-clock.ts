@@ -1,4 +1,4 @@
-import { parseCron } from '../../runtime/blocks/schedule/cron.ts';
+import { parseCron } from '../../runtime/index.ts';
 
 /**
  * The ticks a schedule source would fire between `start` and `start + advance`, computed on a

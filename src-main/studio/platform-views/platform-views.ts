@@ -1,6 +1,6 @@
 import type { HistoryWindow } from '../../../shared/platform-views.ts';
 import type { PlatformEvent, PlatformInspection, QueueGroupCounts } from '../../platform/index.ts';
-import type { TraceHub } from '../../runtime/core/trace.ts';
+import { type TraceHub } from '../../runtime/index.ts';
 import type { HistoryLimits } from './event-history.ts';
 import { KvActivity } from './kv-activity.ts';
 import { LeaseActivity } from './lease-activity.ts';

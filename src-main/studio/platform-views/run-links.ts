@@ -1,5 +1,5 @@
 import type { RunLink } from '../../../shared/platform-views.ts';
-import type { TraceEvent, TraceHub } from '../../runtime/core/trace.ts';
+import { type TraceEvent, type TraceHub } from '../../runtime/index.ts';
 
 /** A finished run as the links need it. */
 export interface RunRef {

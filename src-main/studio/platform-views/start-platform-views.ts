@@ -1,5 +1,5 @@
 import type { PlatformViewsApi } from '../../../shared/studio-api.ts';
-import type { TraceHub } from '../../runtime/core/trace.ts';
+import { type TraceHub } from '../../runtime/index.ts';
 import { platformViewsApi } from './platform-views-api.ts';
 import { platformViewStubs } from './platform-view-stubs.ts';
 import { PlatformViewsState, type PlatformViewsOptions, type PlatformViewsSource } from './platform-views.ts';

@@ -1,5 +1,5 @@
 import type { CaptureDetail, CapturePage, CaptureQuery, CaptureSummary, VerificationNote } from '../../../shared/request-types.ts';
-import type { HttpExchangeRecord } from '../../runtime/core/exchange-hub.ts';
+import { type HttpExchangeRecord } from '../../runtime/index.ts';
 import type { RunStore } from '../traces/run-store.ts';
 import { bodyView, headerOf } from './body-bytes.ts';
 import { parseCaptureSearch, type SearchableCapture } from './capture-search.ts';

@@ -1,8 +1,7 @@
 import type { FeedEvent } from '../../../shared/feed-events.ts';
 import type { CaptureSummary, RequestProgress } from '../../../shared/request-types.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
-import { readDefinitions } from '../../runtime/core/load/integration-files.ts';
-import type { Runtime } from '../../runtime/core/runtime.ts';
+import { readDefinitions, type Runtime } from '../../runtime/index.ts';
 import { RunRecorder } from '../traces/run-recorder.ts';
 import { RunStore } from '../traces/run-store.ts';
 import { tracesApi, type TracesApi } from '../traces/traces-api.ts';

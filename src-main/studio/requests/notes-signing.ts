@@ -1,9 +1,6 @@
 import { parse } from 'yaml';
 import type { SignatureResult } from '../../../shared/request-types.ts';
-import type { LogRecord, LogSink, SecretRedactor } from '../../runtime/core/logger.ts';
-import type { Runtime } from '../../runtime/core/runtime.ts';
-import { NotesConnector } from '../../runtime/connectors/notes/notes-connector.ts';
-import { signWebhook } from '../../runtime/connectors/notes/webhook-signature.ts';
+import { type LogRecord, type LogSink, NotesConnector, type Runtime, type SecretRedactor, signWebhook } from '../../runtime/index.ts';
 
 const VERIFY_BLOCK = 'notes-verify-request';
 const DEFAULT_SIGNATURE_HEADER = 'X-Notes-Signature';

@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { RequestProgress, ResolvedRequest, ResponseRecord, SseFrame } from '../../../shared/request-types.ts';
-import { errorMessage } from '../../runtime/core/errors.ts';
+import { errorMessage } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import { bodyView, encodeBody, headerOf, VIEW_LIMIT } from './body-bytes.ts';
 import { markFinal, SseReader } from './sse-reader.ts';

@@ -7,7 +7,7 @@ import type {
   SignatureResult,
 } from '../../../shared/request-types.ts';
 import type { RequestsApi, RouteInfo } from '../../../shared/studio-api.ts';
-import type { Runtime } from '../../runtime/core/runtime.ts';
+import { type Runtime } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import { encodeBody } from './body-bytes.ts';
 import { composerRequestOf, currentOrigin, replayRequestOf } from './capture-replay.ts';

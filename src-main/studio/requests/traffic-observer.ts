@@ -1,5 +1,5 @@
 import type { FeedEvent } from '../../../shared/feed-events.ts';
-import type { Runtime } from '../../runtime/core/runtime.ts';
+import { type Runtime } from '../../runtime/index.ts';
 import type { CaptureStore } from './capture-store.ts';
 import { parseSseFrame } from './sse-reader.ts';
 

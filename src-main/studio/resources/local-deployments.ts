@@ -1,8 +1,7 @@
 import type { RouteInfo } from '../../../shared/studio-api.ts';
 import type { DeployInput, DeploymentStatus, DeploymentSummary } from '../../../shared/resource-types.ts';
 import type { Deployment } from '../../platform/index.ts';
-import { errorMessage } from '../../runtime/core/errors.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
+import { type ComponentRegistry, errorMessage } from '../../runtime/index.ts';
 import { startLocalDeployment, type DeploymentPlatform, type RunningDeployment } from '../deployments/local-deployment.ts';
 import type { LiveFeed } from '../live-feed.ts';
 import { routesOf } from '../run-routes.ts';

@@ -1,7 +1,7 @@
 import type { Binding, SecretSummary, TagSummary } from '../../../shared/resource-types.ts';
 import type { ResourcesApi } from '../../../shared/studio-api.ts';
 import { checkSecretName, type Management, type Snapshot } from '../../platform/index.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
+import { type ComponentRegistry } from '../../runtime/index.ts';
 import type { LiveFeed } from '../live-feed.ts';
 import { StudioError } from '../studio-error.ts';
 import type { Workspace } from '../workspace.ts';

@@ -1,7 +1,6 @@
 import type { CelSample } from '../../../shared/flow-design.ts';
 import type { TemplatePreview } from '../../../shared/resource-types.ts';
-import { compileTemplate } from '../../runtime/blocks/template/template-text.ts';
-import { errorMessage } from '../../runtime/core/errors.ts';
+import { compileTemplate, errorMessage } from '../../runtime/index.ts';
 
 const MAX_TEMPLATE = 1024 * 1024;
 

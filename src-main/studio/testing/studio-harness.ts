@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FeedEvent } from '../../../shared/feed-events.ts';
 import type { RunState } from '../../../shared/studio-api.ts';
-import { defineBlock, implementBlock } from '../../runtime/core/component.ts';
-import type { ComponentRegistry } from '../../runtime/core/registry-types.ts';
-import { registry } from '../../runtime/registry.ts';
+import { type ComponentRegistry, defineBlock, implementBlock, registry } from '../../runtime/index.ts';
 import { startStudioBackend, type StudioBackend } from '../studio-backend.ts';
 
 /** A block that waits, so a test can hold a request in flight across a reload. */

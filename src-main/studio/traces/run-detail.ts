@@ -1,5 +1,5 @@
 import type { MessageSnapshot, RunCall, RunDetail, RunStep, RunSummary } from '../../../shared/trace-types.ts';
-import type { TraceSpan } from '../../runtime/core/trace.ts';
+import { type TraceSpan } from '../../runtime/index.ts';
 import type { StoredDetail, StoredStep } from './run-store.ts';
 import { viewOf } from './value-view.ts';
 

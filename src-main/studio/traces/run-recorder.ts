@@ -1,4 +1,4 @@
-import type { TraceHub, TraceSink } from '../../runtime/core/trace.ts';
+import { type TraceHub, type TraceSink } from '../../runtime/index.ts';
 import type { RunStore } from './run-store.ts';
 
 interface Attached {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../runtime/core/trace.ts';
+import { type TraceEvent } from '../../runtime/index.ts';
 import { RunStore } from './run-store.ts';
 
 const step = (runId: string, path: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({

@@ -1,5 +1,5 @@
 import type { RunPage, RunQuery, RunSummary } from '../../../shared/trace-types.ts';
-import type { TraceEvent, TraceSpan } from '../../runtime/core/trace.ts';
+import { type TraceEvent, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
 
 /** One step as recorded, with the message before and after when snapshots were on. */

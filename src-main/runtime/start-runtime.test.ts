@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startPlatformServer } from '../platform/index.ts';
+import type { LogRecord } from './core/logger.ts';
+import { startRuntime } from './start-runtime.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'flow-start-runtime-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const definition = `env:
+  ECHO_TOKEN: {}
+  ECHO_KEY: {}
+  BOUND: {}
+  DECLARED: {secret: true}
+  FROM_RESOURCE: {}
+flows:
+  call:
+    steps:
+      - log:
+          message: 'env("ECHO_TOKEN") + " " + env("ECHO_KEY") + " " + env("BOUND") + " " + env("DECLARED") + " " + env("FROM_RESOURCE")'
+`;
+
+describe('startRuntime, the one start-up of a runtime', () => {
+  it('masks the platform token and API key headers, the given secret values and declared secrets alike, and folds env resources beneath the variables', async () => {
+    const token = 'platform-token-0123456789';
+    const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir: dir, token });
+    try {
+      server.resources.write('env', 'base.env', Buffer.from('FROM_RESOURCE=from-the-resource\nBOUND=loses-to-the-variable\n'), 'test');
+      const records: LogRecord[] = [];
+      const started = await startRuntime({
+        definitions: [{ file: 'call.yaml', text: definition }],
+        variables: { ECHO_TOKEN: token, ECHO_KEY: 'api-key-value-42', BOUND: 'bound-secret-value', DECLARED: 'declared-secret-value' },
+        envResources: ['base.env'],
+        platform: { url: server.url, token, headers: { 'X-Api-Key': 'api-key-value-42' } },
+        identity: { deploymentId: 'start-test', instanceId: 'one' },
+        secretValues: ['bound-secret-value'],
+        logSinks: [(record) => records.push(record)],
+      });
+      try {
+        expect((await started.runtime.run('call', {})).outcome).toBe('completed');
+      } finally {
+        await started.stop();
+      }
+      const line = records.find((r) => r.msg.includes('from-the-resource'));
+      expect(line?.msg).toBe('[redacted] [redacted] [redacted] [redacted] from-the-resource');
+      const all = JSON.stringify(records);
+      for (const secret of [token, 'api-key-value-42', 'bound-secret-value', 'declared-secret-value']) expect(all).not.toContain(secret);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('runs without a platform when none is given, and closes nothing it did not open', async () => {
+    const started = await startRuntime({
+      definitions: [{ file: 'a.yaml', text: 'flows:\n  echo:\n    steps:\n      - set: {body: \'"ok"\'}\n' }],
+      variables: {},
+      identity: { deploymentId: 'local', instanceId: 'test' },
+    });
+    expect((await started.runtime.run('echo', {})).message.body).toBe('ok');
+    await started.stop();
+  });
+});
