@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, type RoutePattern } from '../../../shared/route-pattern.ts';
 import { badRequest } from './api-error.ts';
 
 export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -26,9 +27,7 @@ export interface Route {
 
 interface CompiledRoute {
   route: Route;
-  /** A static segment, or null where the template has a parameter. */
-  segments: Array<string | null>;
-  names: string[];
+  pattern: RoutePattern;
 }
 
 export type RouteMatch =
@@ -37,9 +36,10 @@ export type RouteMatch =
   | { kind: 'none' };
 
 /**
- * A tiny router over path templates. Lookup splits the path once and compares segments against
- * the templates of the same length; static segments win over parameters, so a subject named
- * `reply` can never shadow `/v1/queues/reply`.
+ * A tiny router over path templates, with the `{name}` rules every router here follows
+ * (shared/route-pattern.ts, as the runtime's http routes): lookup splits the path once and
+ * compares it against the templates of the same length, more literal ones first, so a subject
+ * named `reply` can never shadow `/v1/queues/reply`; each parameter is percent-decoded once.
  */
 export class Router {
   private readonly byLength = new Map<number, CompiledRoute[]>();
@@ -47,66 +47,38 @@ export class Router {
 
   add(...routes: Route[]): this {
     for (const route of routes) {
-      const parts = route.path.split('/').slice(1);
-      const compiled: CompiledRoute = {
-        route,
-        segments: parts.map((p) => (p.startsWith('{') ? null : p)),
-        names: parts.filter((p) => p.startsWith('{')).map((p) => p.slice(1, -1)),
-      };
-      const list = this.byLength.get(parts.length) ?? [];
-      list.push(compiled);
-      // Templates with more static segments first, so the most specific one matches.
-      list.sort((a, b) => staticCount(b) - staticCount(a));
-      this.byLength.set(parts.length, list);
+      const pattern = parseRoutePattern(route.path);
+      const list = this.byLength.get(pattern.segments.length) ?? [];
+      list.push({ route, pattern });
+      list.sort((a, b) => compareSpecificity(a.pattern, b.pattern));
+      this.byLength.set(pattern.segments.length, list);
       this.routes.push(route);
     }
     return this;
   }
 
   match(method: string, path: string): RouteMatch {
-    const parts = path.split('/');
-    parts.shift();
-    const candidates = this.byLength.get(parts.length);
-    if (!candidates) return { kind: 'none' };
-    let allow: string[] | undefined;
-    let bestStatic = -1;
-    for (const c of candidates) {
-      if (!segmentsMatch(c, parts)) continue;
-      const specificity = staticCount(c);
-      if (specificity < bestStatic) break;
-      bestStatic = specificity;
-      if (c.route.method === method) return { kind: 'route', route: c.route, params: decodeParams(c, parts) };
-      (allow ??= []).push(c.route.method);
+    const parts = path.split('/').slice(1);
+    let matched: CompiledRoute | undefined;
+    const allow: string[] = [];
+    for (const c of this.byLength.get(parts.length) ?? []) {
+      // Only templates as specific as the first that matched answer for this path.
+      if (matched && compareSpecificity(c.pattern, matched.pattern) !== 0) break;
+      const params = paramsOf(c.pattern, parts);
+      if (!params) continue;
+      matched ??= c;
+      if (c.route.method === method) return { kind: 'route', route: c.route, params };
+      allow.push(c.route.method);
     }
-    return allow ? { kind: 'wrong-method', allow } : { kind: 'none' };
+    return allow.length > 0 ? { kind: 'wrong-method', allow } : { kind: 'none' };
   }
 }
 
-function staticCount(c: CompiledRoute): number {
-  let n = 0;
-  for (const s of c.segments) if (s !== null) n++;
-  return n;
-}
-
-function segmentsMatch(c: CompiledRoute, parts: string[]): boolean {
-  for (let i = 0; i < parts.length; i++) {
-    const s = c.segments[i];
-    if (s === null ? parts[i] === '' : s !== parts[i]) return false;
+function paramsOf(pattern: RoutePattern, parts: readonly string[]): Record<string, string> | undefined {
+  try {
+    return matchSegments(pattern, parts);
+  } catch (err) {
+    if (err instanceof BadPathError) throw badRequest('invalid_path', err.message);
+    throw err;
   }
-  return true;
-}
-
-function decodeParams(c: CompiledRoute, parts: string[]): Record<string, string> {
-  const params: Record<string, string> = {};
-  let n = 0;
-  for (let i = 0; i < parts.length; i++) {
-    if (c.segments[i] !== null) continue;
-    const name = c.names[n++];
-    try {
-      params[name] = decodeURIComponent(parts[i]);
-    } catch {
-      throw badRequest('invalid_path', `the path parameter ${name} is not valid percent-encoding: "${parts[i].slice(0, 80)}"`);
-    }
-  }
-  return params;
 }

@@ -1,4 +1,5 @@
 import type { ComposerRequest, KeyValueRow, RequestBody, ResolvedRequest } from '../../../shared/request-types.ts';
+import { matchSegments, parseRoutePattern } from '../../../shared/route-pattern.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
 import { StudioError } from '../studio-error.ts';
 import { headerOf } from './body-bytes.ts';
@@ -69,29 +70,14 @@ function bodyOf(c: CapturedExchange): RequestBody {
   return { kind: 'text', text: c.redact(text), contentType: type || 'text/plain; charset=utf-8' };
 }
 
-/** `{name}` segments of a route pattern read back from a concrete path; undefined if they do not line up. */
+/**
+ * `{name}` segments of a route pattern read back from a concrete path, by the runtime's own route
+ * rules (shared/route-pattern.ts); undefined if they do not line up or do not decode.
+ */
 export function paramsOf(pattern: string, path: string): Record<string, string> | undefined {
-  const ps = pattern.split('/');
-  const xs = path.split('/');
-  const out: Record<string, string> = {};
-  for (let i = 0; i < ps.length; i++) {
-    const p = ps[i];
-    const m = /^\{([^}.]+)(\.\.\.)?\}$/.exec(p);
-    if (m && m[2]) {
-      out[m[1]] = decode(xs.slice(i).join('/'));
-      return out;
-    }
-    if (i >= xs.length) return undefined;
-    if (m) out[m[1]] = decode(xs[i]);
-    else if (p !== xs[i]) return undefined;
-  }
-  return ps.length === xs.length ? out : undefined;
-}
-
-function decode(s: string): string {
   try {
-    return decodeURIComponent(s);
+    return matchSegments(parseRoutePattern(pattern), path.split('/').slice(1));
   } catch {
-    return s;
+    return undefined;
   }
 }

@@ -10,7 +10,7 @@ import { noteExchange } from './exchange-capture.ts';
 import { BodyTooLargeError, declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
 import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
-import type { RoutePattern } from './route-pattern.ts';
+import type { RoutePattern } from '../../../../shared/route-pattern.ts';
 import type { Routable } from './route-table.ts';
 import type { SseRegistry } from './sse-registry.ts';
 import type { SseStream, StreamRules } from './sse-stream.ts';

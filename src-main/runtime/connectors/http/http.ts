@@ -10,7 +10,7 @@ import { httpDef } from './http.def.ts';
 import type { HttpRoute } from './http-route.ts';
 import { expectsContinue } from './request-body.ts';
 import { sendError } from './response-writer.ts';
-import { BadPathError } from './route-pattern.ts';
+import { BadPathError } from '../../../../shared/route-pattern.ts';
 import { RouteTable } from './route-table.ts';
 import { SseRegistry } from './sse-registry.ts';
 

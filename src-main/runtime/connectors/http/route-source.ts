@@ -2,7 +2,7 @@ import { implementSource, type Settings } from '../../core/component.ts';
 import { HttpConnector } from './http.ts';
 import { HttpRoute } from './http-route.ts';
 import { DEFAULT_HEARTBEAT_MS, routeSourceDef } from './route-source.def.ts';
-import { joinBasePath, parseRoutePattern } from './route-pattern.ts';
+import { joinBasePath, parseRoutePattern } from '../../../../shared/route-pattern.ts';
 import { hasLineBreak } from './sse-frame.ts';
 
 type RouteSettings = Settings<typeof routeSourceDef.settings>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadPathError, joinBasePath, parseRoutePattern } from './route-pattern.ts';
+import { BadPathError, joinBasePath, parseRoutePattern } from '../../../../shared/route-pattern.ts';
 import { RouteTable, type Routable } from './route-table.ts';
 
 const route = (flowName: string, path: string, methods?: string[]): Routable => ({ flowName, pattern: parseRoutePattern(path), methods });

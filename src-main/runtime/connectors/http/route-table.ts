@@ -1,4 +1,4 @@
-import { compareSpecificity, matchSegments, type RoutePattern } from './route-pattern.ts';
+import { compareSpecificity, matchSegments, type RoutePattern } from '../../../../shared/route-pattern.ts';
 
 /** What the table needs to know about a route. */
 export interface Routable {

@@ -1,6 +1,8 @@
 /**
  * A route path such as `/orders/{id}/items/{item}`: literal segments and whole-segment `{name}`
- * parameters, which land in `vars.<name>`.
+ * parameters. The one rule set for `{name}` paths: the runtime's http routes (parameters land in
+ * `vars.<name>`), the platform server's router, and the studio reading a captured path back.
+ * Pure, so the platform and the studio share it through shared/.
  */
 export interface RoutePattern {
   /** As written (after the basePath), e.g. `/api/orders/{id}`. */
@@ -47,8 +49,15 @@ export function joinBasePath(basePath: string | undefined, path: string): string
   return path === '/' ? base : base + path;
 }
 
-/** Thrown when a path parameter's percent-encoding is broken (answered 400). */
-export class BadPathError extends Error {}
+/** Thrown when a path segment's percent-encoding is broken (answered 400), naming the parameter where it is one. */
+export class BadPathError extends Error {
+  constructor(
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Matches request path segments against a pattern; returns the decoded parameters or undefined.
@@ -59,25 +68,26 @@ export function matchSegments(pattern: RoutePattern, parts: readonly string[]): 
   if (segs.length !== parts.length) return undefined;
   for (let i = 0; i < segs.length; i++) {
     const s = segs[i];
-    if ('literal' in s && s.literal !== parts[i] && s.literal !== decode(parts[i])) return undefined;
+    if ('literal' in s && s.literal !== parts[i] && s.literal !== decode(parts[i], undefined)) return undefined;
   }
   const params: Record<string, string> = {};
   for (let i = 0; i < segs.length; i++) {
     const s = segs[i];
     if ('param' in s) {
       if (parts[i] === '') return undefined;
-      params[s.param] = decode(parts[i]);
+      params[s.param] = decode(parts[i], s.param);
     }
   }
   return params;
 }
 
-function decode(part: string): string {
+function decode(part: string, param: string | undefined): string {
   if (!part.includes('%')) return part;
   try {
     return decodeURIComponent(part);
   } catch {
-    throw new BadPathError(`path segment "${part}" has broken percent-encoding`);
+    const shown = part.slice(0, 80);
+    throw new BadPathError(param ? `the path parameter ${param} is not valid percent-encoding: "${shown}"` : `the path segment "${shown}" is not valid percent-encoding`, param);
   }
 }
 
