@@ -1,14 +1,10 @@
 import type { Statement } from 'better-sqlite3';
+import type { AgentInfo } from '../../../shared/platform-views.ts';
 import type { AgentMemoryStore, CuratedMemory, SearchHit, StoredTurn } from '../store/agent-memory-store.ts';
 import type { Db } from '../store/database.ts';
 
-export interface AgentCounts {
-  agentId: string;
-  conversations: number;
-  memories: number;
-  /** Newest write to a conversation or memory of the agent. */
-  lastActivity: number;
-}
+/** An agent with its counts and newest write (to a conversation or memory), as the studio lists it. */
+export type AgentCounts = AgentInfo;
 
 /** A conversation with the size of its working memory (never its bytes: they are the agent's own state). */
 export interface ConversationRow {

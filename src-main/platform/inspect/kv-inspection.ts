@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { KvNamespaceInfo } from '../../../shared/platform-views.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import type { Db } from '../store/database.ts';
@@ -6,11 +7,8 @@ import { isSecretNamespace, isVolatileNamespace, type KvStore } from '../store/k
 import type { DeleteOutcome, WriteOutcome } from '../store/object-versions.ts';
 import { requireName } from './stored-text.ts';
 
-export interface KvNamespaceCounts {
-  namespace: string;
-  keys: number;
-  updatedAt: number;
-}
+/** A namespace as stored: the studio's KvNamespaceInfo before it adds what only it knows (secret, volatile). */
+export type KvNamespaceCounts = Pick<KvNamespaceInfo, 'namespace' | 'keys'> & { updatedAt: number };
 
 /** A stored key. `bytes` is absent in `*_secrets` namespaces: even the size of a secret stays in. */
 export interface KvKeyRow {

@@ -1,18 +1,9 @@
 import type { Statement } from 'better-sqlite3';
-import type { LeaseKind } from '../events.ts';
+import type { LeaseHolder } from '../../../shared/platform-views.ts';
 import type { Db } from '../store/database.ts';
 
-/** A claim as stored; one whose deadline passed stays until the name is taken again or released. */
-export interface StoredClaim {
-  kind: LeaseKind;
-  name: string;
-  leaseId: string;
-  holder: string;
-  fencingToken: number;
-  ttlMs: number;
-  grantedAt: number;
-  expiresAt: number;
-}
+/** A claim as stored (the studio's LeaseHolder); one whose deadline passed stays until the name is taken again or released. */
+export type StoredClaim = LeaseHolder;
 
 /** Read-only view of leases and leaderships for the studio. */
 export class LeaseInspection {

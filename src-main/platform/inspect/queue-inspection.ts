@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
+import type { QueueGroupStats } from '../../../shared/platform-views.ts';
 import type { QueueDispatch } from '../delegation/queue-dispatch.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
@@ -9,17 +10,12 @@ import type { Db } from '../store/database.ts';
 import type { QueueStore } from '../store/queue-store.ts';
 import { parseHeaders, previewText, requireName } from './stored-text.ts';
 
-/** What a consumer group has on a subject right now, as stored. `group` '' holds messages no group has claimed yet. */
-export interface QueueGroupCounts {
-  subject: string;
-  group: string;
-  /** Visible now: the next receive of the group takes them. */
-  waiting: number;
-  /** Delivered and not yet settled, within their ack deadline. */
-  inFlight: number;
-  /** Nacked with a delay that has not passed yet. */
-  delayed: number;
-}
+/**
+ * What a consumer group has on a subject right now, as stored: the stored part of the studio's
+ * QueueGroupStats (which adds counters since it started). `group` '' holds messages no group has
+ * claimed yet.
+ */
+export type QueueGroupCounts = Pick<QueueGroupStats, 'subject' | 'group' | 'waiting' | 'inFlight' | 'delayed'>;
 
 export type StoredQueueState = 'waiting' | 'in flight' | 'delayed';
 
