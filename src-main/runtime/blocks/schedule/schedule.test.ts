@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../../../platform/index.ts';
 import { problemsOf, startYaml } from '../../testing/load-yaml.ts';
 import { apiEnv, runtimeOn, until, type RuntimeOnPlatform } from '../../services/testing/runtime-on-platform.ts';
@@ -47,6 +47,26 @@ describe('the schedule source', () => {
     }
     expect(problemsOf(`flows:\n  t:\n    source: {type: schedule}\n`)).toEqual(['flows.yaml:3:13 flows.t.source: a schedule needs exactly one of interval or cron']);
     expect(problemsOf(`flows:\n  t:\n    source: {type: schedule, cron: "0 25 * * *"}\n`)[0]).toMatch(/cron hour: "25" is not between 0 and 23/);
+  });
+
+  it('fires 30 2 * * * in America/New_York on the spring-forward day at 03:00 local, on a clock the test moves', async () => {
+    // Fake timers move Date.now() and setTimeout together: two days of schedule in no real time.
+    vi.useFakeTimers({ now: new Date('2025-03-08T12:00:00Z'), toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      const { runtime, logs } = await startYaml(
+        `flows:\n  t:\n    source: {type: schedule, cron: "30 2 * * *", timezone: America/New_York}\n    steps:\n      - log: {message: 'vars.scheduledAt'}\n`,
+      );
+      try {
+        await vi.advanceTimersByTimeAsync(2 * 24 * 3600_000);
+        // 2025-03-09 has no 02:30 in New York (02:00 EST jumps to 03:00 EDT); 2025-03-10 does, in EDT.
+        expect(logs.map((l) => l.msg).filter((m) => m.startsWith('2025-'))).toEqual(['2025-03-09T07:00:00.000Z', '2025-03-10T06:30:00.000Z']);
+      } finally {
+        await runtime.stop();
+      }
+      expect(problemsOf(`flows:\n  t:\n    source: {type: schedule, cron: "0 2 * * *", timezone: Mars/Base}\n`)[0]).toMatch(/timezone "Mars\/Base" is not utc, local or an IANA time zone name/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses leader: true on a flow without a source', () => {
