@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { findBrowser, installPlan, isDebianLike, noBrowserMessage, type BrowserProbe, type FoundBrowser, type InstallHost } from './browser.ts';
 import { lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
-import { skipLines, skippedByFile, type VitestReport } from './skipped-tests.ts';
+import { skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
 
 const root = process.cwd();
 const out = 'test-results';
@@ -161,6 +161,7 @@ interface Counts {
 }
 interface PlaywrightReport {
   stats: { expected: number; unexpected: number; skipped: number; flaky?: number };
+  suites?: PlaywrightSuite[];
 }
 const suites = [
   {
@@ -177,7 +178,10 @@ const suites = [
     enabled: existsSync('playwright.config.ts') && args.length === 0,
     report: `${out}/e2e-results.json`,
     command: ['npx', 'playwright', 'test'],
-    count: (r: PlaywrightReport): Counts => ({ passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected, skipped: r.stats.skipped }),
+    count: (r: PlaywrightReport): Counts => {
+      notes.push(...skippedE2eLines(r));
+      return { passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected, skipped: r.stats.skipped };
+    },
   },
 ];
 

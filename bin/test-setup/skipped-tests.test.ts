@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skipLines, skippedByFile } from './skipped-tests.ts';
+import { skippedE2eLines, skipLines, skippedByFile } from './skipped-tests.ts';
 
 const report = {
   testResults: [
@@ -23,5 +23,29 @@ describe('the npm test summary names the suites that skipped', () => {
       '  SKIPPED 2 tests in src-main/runtime/connectors/docstore/find.test.ts — FerretDB not running',
       '  SKIPPED 1 test in src-main/runtime/connectors/http/browser.test.ts',
     ]);
+  });
+});
+
+describe('the npm test summary names the browser tests that skipped', () => {
+  it('gives each skipped e2e test with the reason its test.skip gave', () => {
+    const report = {
+      suites: [
+        {
+          specs: [{ title: 'shows the studio', file: 'studio-shell.e2e.ts', tests: [{ status: 'expected', annotations: [] }] }],
+          suites: [
+            {
+              specs: [
+                {
+                  title: 'opens its window on the studio',
+                  file: 'electron-launch.e2e.ts',
+                  tests: [{ status: 'skipped', annotations: [{ type: 'skip', description: 'the Electron binary is not downloaded on this machine' }] }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(skippedE2eLines(report)).toEqual(['  SKIPPED e2e "opens its window on the studio" in electron-launch.e2e.ts — the Electron binary is not downloaded on this machine']);
   });
 });

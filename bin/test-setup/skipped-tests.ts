@@ -28,3 +28,26 @@ export function skipLines(skipped: SkippedFile[], reasons: Array<{ testPaths: st
     return `  SKIPPED ${count} test${count === 1 ? '' : 's'} in ${file}${reason ? ` — ${reason}` : ''}`;
   });
 }
+
+/** The part of Playwright's JSON report read here. */
+export interface PlaywrightSuite {
+  specs?: Array<{ title: string; file: string; tests: Array<{ status: string; annotations?: Array<{ type: string; description?: string }> }> }>;
+  suites?: PlaywrightSuite[];
+}
+
+/** One line per skipped browser test, with the reason its `test.skip(condition, reason)` gave. */
+export function skippedE2eLines(report: { suites?: PlaywrightSuite[] }): string[] {
+  const lines: string[] = [];
+  const walk = (suite: PlaywrightSuite): void => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'skipped') continue;
+        const reason = test.annotations?.find((a) => a.type === 'skip' && a.description)?.description;
+        lines.push(`  SKIPPED e2e "${spec.title}" in ${spec.file}${reason ? ` — ${reason}` : ''}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return lines;
+}
