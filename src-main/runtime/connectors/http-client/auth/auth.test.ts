@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LogRecord } from '../../../core/logger.ts';
 import type { Runtime } from '../../../core/runtime.ts';
 import { startYaml } from '../../../testing/load-yaml.ts';
@@ -111,8 +111,14 @@ scopes: [orders.read, orders.write]${extra}`;
     await runtime!.run('call');
     await runtime!.run('call');
     expect(tokenCalls()).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 1000));
-    await runtime!.run('call');
+    // The token's second passes on the clock the cache reads; the HTTP on 127.0.0.1 stays real.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      vi.setSystemTime(Date.now() + 1000);
+      await runtime!.run('call');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(tokenCalls()).toHaveLength(2);
     expect(apiCalls().map((a) => a.headers.authorization)).toEqual(['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-2']);
   });
@@ -122,8 +128,13 @@ scopes: [orders.read, orders.write]${extra}`;
     await start(oauth());
     expect((await runtime!.run('call')).outcome).toBe('completed');
     expect(tokenCalls()).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 1000));
-    await runtime!.run('call');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      vi.setSystemTime(Date.now() + 1000);
+      await runtime!.run('call');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(tokenCalls()).toHaveLength(3);
     expect(form(tokenCalls()[2]).client_id).toBe('my-client');
   });
