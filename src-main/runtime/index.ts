@@ -51,7 +51,5 @@ export { loadSettings, type SettingsLoadContext } from './core/load/settings-loa
 export type { SourceLocation } from './core/errors.ts';
 export { YamlFile } from './core/load/yaml-file.ts';
 export { definitionFilesIn, isFlowTestFile } from './core/load/integration-files.ts';
-export { foldEnvResources } from './services/env-resources.ts';
-export { selectPlatformServices } from './services/select-services.ts';
 export { parseCron } from './blocks/schedule/cron.ts';
 export { settingSchema } from './core/docs/json-schema.ts';

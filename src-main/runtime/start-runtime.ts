@@ -1,6 +1,7 @@
 import type { DefinitionText } from './core/load/integration-files.ts';
 import { createLogger, SecretRedactor, type Logger, type LogLevel, type LogSink } from './core/logger.ts';
 import type { ComponentRegistry } from './core/registry-types.ts';
+import type { RuntimeSandbox } from './core/sandbox.ts';
 import { Runtime } from './core/runtime.ts';
 import { registry as defaultRegistry } from './registry.ts';
 import { apiConfigFromEnv, DEFAULT_DISCOVERY_BUDGET_MS, type ApiConfig, type ClientTls, type Identity } from './services/api-config.ts';
@@ -54,6 +55,8 @@ export interface StartRuntimeOptions {
   logSinks?: LogSink[];
   /** Wraps every sink, the platform's included: a last look at each record (e.g. to mask more), given the redactor. */
   wrapLogSink?: (sink: LogSink, redactor: SecretRedactor) => LogSink;
+  /** Stand-ins for what the flows reach outside (flow tests). */
+  sandbox?: RuntimeSandbox;
   /** Load only (the caller starts it later, e.g. after retiring the runtime it replaces). Default: start. */
   start?: boolean;
 }
@@ -98,6 +101,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
       services,
       identity: options.identity,
       integration: options.integration,
+      sandbox: options.sandbox,
     });
     if (options.start !== false) await runtime.start();
     return {

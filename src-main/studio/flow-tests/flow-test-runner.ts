@@ -5,19 +5,16 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { seedResourcesFromDir, startPlatformServer, type PlatformEvent, type PlatformServer } from '../../platform/index.ts';
 import {
-  createLogger,
   definitionFilesIn,
   envFilesIn,
   errorMessage,
-  foldEnvResources,
   LoadError,
   type LogRecord,
   Message,
   readDefinitions,
-  registry,
-  Runtime,
-  SecretRedactor,
-  selectPlatformServices,
+  type Runtime,
+  startRuntime,
+  type StartedRuntime,
   type TraceEvent,
 } from '../../runtime/index.ts';
 import { SseReader } from '../requests/sse-reader.ts';
@@ -78,26 +75,25 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
     platform = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, onInternalError: () => {} });
     seedResourcesFromDir(platform.resources, integrationDir);
     platform.events.subscribe((e) => platformEvents.push(e));
-    const redactor = new SecretRedactor();
-    const log = createLogger({ level: 'debug', redactor, sinks: [(r) => logs.push(r)] });
-    const base: Record<string, string | undefined> = {
-      ...test.env,
-      RUNTIME_SERVICES_MODULE: 'api',
-      FLOW_PLATFORM_API_URL: platform.url,
-      FLOW_PLATFORM_API_TOKEN: token,
-      FLOW_DEPLOYMENT_ID: 'flow-test',
-      FLOW_INSTANCE_ID: 'flow-test-1',
-    };
-    redactor.add(token);
-    const services = await selectPlatformServices(base, log);
-    closeServices = () => services.close();
-    const env = await foldEnvResources(base, services.resources, envFilesIn(integrationDir));
+    let started: StartedRuntime;
     try {
-      runtime = Runtime.load(readDefinitions(definitionFilesIn(integrationDir)), { registry, env, log, redactor, services, sandbox });
+      started = await startRuntime({
+        definitions: readDefinitions(definitionFilesIn(integrationDir)),
+        variables: { ...test.env },
+        envResources: envFilesIn(integrationDir),
+        platform: { url: platform.url, token },
+        identity: { deploymentId: 'flow-test', instanceId: 'flow-test-1' },
+        logLevel: 'debug',
+        logSinks: [(r) => logs.push(r)],
+        sandbox,
+        start: false,
+      });
     } catch (err) {
       if (err instanceof LoadError) return result([{ what: 'definition', message: `the definition does not load:\n${err.message}` }]);
       throw err;
     }
+    runtime = started.runtime;
+    closeServices = () => started.services.close();
     runtime.traces.add({ snapshots: true, emit: (e) => events.push(e) });
     await runtime.start();
     let input: ResolvedInput;
