@@ -55,8 +55,9 @@ test.describe('the studio in a browser', () => {
     await expect(card.getByRole('status', { name: 'orders-api is running' })).toBeVisible({ timeout: 15_000 });
     const routeUrl = (await card.locator('.route-url').first().textContent())!;
     expect(routeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/orders\/price$/);
-    // The status bar names the version served (v1 on the first start) before the route.
-    await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(`orders-api: running v1 · ${routeUrl}`);
+    // The status bar names the version served before the route. Not always v1: earlier tests of
+    // this worker's studio edit orders-api, and a save they made may still reach the watcher.
+    await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(new RegExp(`orders-api: running v\\d+ · ${routeUrl.replace(/[.?{}]/g, '\\$&')}`));
 
     await page.getByRole('tab', { name: 'Traces' }).click();
     const response = await fetch(routeUrl, {
