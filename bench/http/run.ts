@@ -2,7 +2,8 @@
  * HTTP benchmark of what users run: the flow `http source → set → response` as `flow-studio run`
  * serves it (embedded platform, every run traced), the same runtime shipping to a platform server
  * in another process (as deployed), the studio's run with a live-feed subscriber attached, and
- * the runtime alone with no platform; against bare node:http doing the same work, Benthos
+ * the runtime alone with no platform, and the traced run also exporting OTLP to a local receiver
+ * (OpenTelemetry's cost, target ≤ 15% of the traced run's req/s); against bare node:http doing the same work, Benthos
  * (http_server → mapping → sync_response) and Node-RED (http in → change → http response).
  * Every contender's answer is checked equal first; then wrk (POST JSON, 50 connections) measures
  * them in interleaved rounds. Servers run pinned to core 0 (all their processes) and the load
@@ -19,6 +20,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { buildBenthos, startBenthos } from './benthos.ts';
 import { installNodeRed, startNodeRed } from './node-red.ts';
 import { writeOrdersIntegration } from './order-flow.ts';
+import { startOtlpSink } from './otlp-sink.ts';
 import { startPinned, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB } from './proc-stats.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
@@ -139,6 +141,7 @@ const NAMES = {
   run: 'flow-studio run (embedded platform, traced)',
   remote: 'flow-studio run → platform in another process',
   studio: 'studio run + live-feed subscriber',
+  otel: 'flow-studio run, traced + OTLP export',
   benthos: 'Benthos 4.60',
   red: 'Node-RED',
 } as const;
@@ -174,6 +177,8 @@ function printTable(rows: Row[]): void {
     line('server CPU µs/request vs bare', run && run.cpuUs / bare.cpuUs, '≤ 1.3×', (v) => v <= 1.3);
     line('p99 vs bare p99', run && run.p99Ms / bare.p99Ms, '≤ 2×', (v) => v <= 2);
     line('studio run with live feed, req/s vs bare', studio && studio.rps / bare.rps, '≥ 0.70', (v) => v >= 0.7);
+    const otel = of(NAMES.otel);
+    line('OTLP export: req/s vs traced run alone', run && otel && otel.rps / run.rps, '≥ 0.85', (v) => v >= 0.85);
   }
   console.log("(CPU: the server's own CPU time per request, all its processes, read from /proc; it stays meaningful when other work shares the machine)");
 }
@@ -234,6 +239,19 @@ try {
   contenders.push(await prepare(NAMES.runtime, () => startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'flow-server.ts')])));
   contenders.push(
     await prepare(NAMES.run, () => startPinned(SERVER_CORE, process.execPath, [...cli, 'run', integration, '--data-dir', join(work, 'run-data')], process.env, connectorReady)),
+  );
+  // The same run also exporting every span over OTLP/HTTP protobuf to a local receiver.
+  const otlp = await startOtlpSink();
+  contenders.push(
+    await prepare(NAMES.otel, () =>
+      startPinned(
+        SERVER_CORE,
+        process.execPath,
+        [...cli, 'run', integration, '--data-dir', join(work, 'otel-data')],
+        { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bench', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_SCHEDULE_DELAY: '200' },
+        connectorReady,
+      ),
+    ),
   );
   contenders.push(
     await prepare(NAMES.remote, async () => {
