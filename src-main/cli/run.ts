@@ -144,7 +144,7 @@ async function startEmbeddedPlatform(
   const token = randomBytes(24).toString('base64url');
   const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined });
   let seeded = 0;
-  for (const dir of integrationDirs) seeded += seedResourcesFromDir(server.resources, dir);
+  for (const dir of integrationDirs) seeded += await seedResourcesFromDir(server.resources, dir);
   log.info(`embedded platform listening on ${server.url}`, { dataDir, resources: seeded });
   return { url: server.url, token, close: () => server.close() };
 }

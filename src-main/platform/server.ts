@@ -26,16 +26,12 @@ import { Management } from './management/management.ts';
 import { managementRoutes } from './management/management-routes.ts';
 import { keyFileProtection, type SecretKeyProtection } from './management/secret-key-protection.ts';
 import { seedResourcesFromDir } from './management/seed-resources.ts';
-import { AgentMemoryStore } from './store/agent-memory-store.ts';
-import { openDatabase, type Db } from './store/database.ts';
-import { KvStore } from './store/kv-store.ts';
-import { LeaseStore } from './store/lease-store.ts';
-import { ObjectVersions } from './store/object-versions.ts';
-import { QueueStore } from './store/queue-store.ts';
-import { ResourceStore } from './store/resource-store.ts';
+import { openDatabase } from './store/database.ts';
+import type { PlatformStore, ResourceBackend, TelemetryBackend } from './store/platform-store.ts';
+import { openPostgresStore } from './store/postgres/postgres-store.ts';
 import { SecretCipher } from './store/secret-cipher.ts';
-import { TelemetryStore, type TelemetryRecord } from './store/telemetry-store.ts';
-import { TopicStore } from './store/topic-store.ts';
+import { openSqliteStore, type SqliteStore } from './store/sqlite-store.ts';
+import type { TelemetryRecord } from './store/telemetry-store.ts';
 
 export interface PlatformServerOptions {
   /** Interface to bind; 127.0.0.1 unless told otherwise. */
@@ -44,6 +40,16 @@ export interface PlatformServerOptions {
   port?: number;
   /** Where the database and the secret key file live; created when missing. */
   dataDir: string;
+  /**
+   * Where the delegation API's state lives: absent (the default) for SQLite in `dataDir`, or a
+   * `postgres://…` URL for PostgreSQL, which any number of platform replicas can share.
+   */
+  store?: string;
+  /**
+   * The 32-byte key sealing `*_secrets` values. Absent: a 0600 key file in `dataDir`. Replicas
+   * sharing a PostgreSQL store must share it too (FLOW_PLATFORM_SECRET_KEY in the CLI).
+   */
+  secretKey?: Buffer;
   /** Bearer token every route but discovery requires. Absent: a fresh one is minted. `false`: no authentication. */
   token?: string | false;
   /** A features file path (JSON or YAML), overrides of the defaults, or resolved features. */
@@ -85,23 +91,28 @@ export interface PlatformServer {
   readonly features: Features;
   /** Live feed of KV writes, lease changes, queue and topic traffic, traces and logs. */
   readonly events: PlatformEventFeed;
+  /** Which store the delegation API runs on. */
+  readonly storeKind: 'sqlite' | 'postgres';
   /** Stored trace and log records, newest first. */
   readonly traces: TelemetryReader;
   readonly logs: TelemetryReader;
   /** Resources served by GET /v1/resources/content; the management side writes here. */
-  readonly resources: ResourceStore;
+  readonly resources: ResourceBackend;
   /** Integrations, resources, tags, cluster secrets and deployments, for in-process callers (the studio). */
   readonly management: Management;
   /** Every route served, and whether its capability is on (switched-off routes answer 501). */
   readonly routes: ReadonlyArray<{ method: string; path: string; capability: string; enabled: boolean }>;
-  /** In-process views of what is stored, for the studio's panels (src-main/platform/inspect/). */
+  /**
+   * In-process views of what is stored, for the studio's panels (src-main/platform/inspect/).
+   * They read the embedded SQLite store; on PostgreSQL reading this throws.
+   */
   readonly inspect: PlatformInspection;
   /** Stops listening, answers waiting long polls with 503, and closes the database. */
   close(): Promise<void>;
 }
 
 export interface TelemetryReader {
-  list(options?: { limit?: number; beforeId?: number }): TelemetryRecord[];
+  list(options?: { limit?: number; beforeId?: number }): Promise<TelemetryRecord[]>;
   /** Records and bytes of record JSON kept now (bounded by retainRecords and retainBytes). */
   readonly kept: { records: number; bytes: number };
 }
@@ -126,43 +137,55 @@ export async function startPlatformServer(options: PlatformServerOptions): Promi
   const token = options.token === false ? undefined : (options.token ?? randomBytes(24).toString('base64url'));
   const onInternalError = options.onInternalError ?? ((err, where) => console.error(`platform server: ${where}: ${err.stack ?? err.message}`));
 
-  const db = openDatabase(options.dataDir);
+  const cipher = options.secretKey ? SecretCipher.fromKey(options.secretKey) : SecretCipher.openOrCreate(options.dataDir);
+  const store: PlatformStore = options.store
+    ? await openPostgresStore(options.store, features, cipher)
+    : openSqliteStore(options.dataDir, features, cipher);
   try {
-    return await serve(db, options, features, token, onInternalError);
+    return await serve(store, options, features, token, onInternalError);
   } catch (err) {
-    db.close();
+    await store.close();
     throw err;
   }
 }
 
 async function serve(
-  db: Db,
+  store: PlatformStore,
   options: PlatformServerOptions,
   features: Features,
   token: string | undefined,
   onInternalError: (err: Error, where: string) => void,
 ): Promise<PlatformServer> {
-  const versions = new ObjectVersions(db);
   const events = new PlatformEventFeed();
   const p: PlatformContext = {
     features,
     events,
-    kv: new KvStore(db, versions, SecretCipher.openOrCreate(options.dataDir)),
-    resources: new ResourceStore(db),
-    leases: new LeaseStore(db),
-    queues: new QueueStore(db),
-    topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000),
-    agentMemory: new AgentMemoryStore(db, versions),
-    traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }),
-    logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }),
+    kv: store.kv,
+    resources: store.resources,
+    leases: store.leases,
+    queues: store.queues,
+    topics: store.topics,
+    agentMemory: store.agentMemory,
+    traces: store.traces,
+    logs: store.logs,
     implementation: IMPLEMENTATION,
   };
-  if (options.seedResourcesDir) seedResourcesFromDir(p.resources, options.seedResourcesDir);
-  const management = new Management(db, options.dataDir, options.secretKeyProtection ?? keyFileProtection());
+  if (options.seedResourcesDir) await seedResourcesFromDir(p.resources, options.seedResourcesDir);
+  // Management (integrations, tags, snapshots, deployments, cluster secrets) keeps its tables
+  // in the SQLite file of the data directory on either store; see docs/deploying.md.
+  const sqlite = store.kind === 'sqlite' ? (store as SqliteStore) : undefined;
+  const managementDb = sqlite?.db ?? openDatabase(options.dataDir);
+  const management = new Management(managementDb, options.dataDir, options.secretKeyProtection ?? keyFileProtection());
 
-  const dispatch = new QueueDispatch(p.queues, features, events);
+  const waitError = (err: Error): void => onInternalError(err, 'long poll');
+  const dispatch = new QueueDispatch(p.queues, features, events, waitError);
   const requestReply = new RequestReply(p, dispatch);
-  const topics = new TopicRoutes(p);
+  const topics = new TopicRoutes(p, waitError);
+  const stopWakeups = store.wakeups?.subscribe((w) => {
+    if (w.kind === 'queue') dispatch.wakeGroup(w.subject, w.group);
+    else if (w.kind === 'topic') topics.wakeStream(w.plane, w.subject);
+    else requestReply.replyArrived(w.replyTo);
+  });
   const router = new Router().add(
     ...discoveryRoutes(p),
     ...kvRoutes(p),
@@ -198,39 +221,58 @@ async function serve(
 
   // Expiry of idle topic subscriptions and telemetry retention: periodic, never per request.
   const sweepMs = Math.min(30_000, (features.topics.subscriptionIdleSeconds * 1000) / 4);
+  let sweeping = false;
   const sweeper = setInterval(() => {
-    try {
-      topics.sweep();
-      p.traces.prune();
-      p.logs.prune();
-    } catch (err) {
-      onInternalError(err as Error, 'periodic sweep');
-    }
+    if (sweeping) return;
+    sweeping = true;
+    (async () => {
+      await topics.sweep();
+      await p.traces.prune();
+      await p.logs.prune();
+    })()
+      .catch((err: unknown) => onInternalError(err as Error, 'periodic sweep'))
+      .finally(() => (sweeping = false));
   }, Math.max(sweepMs, 250));
   sweeper.unref();
 
   let closing: Promise<void> | undefined;
+  let inspection: PlatformInspection | undefined;
   return {
     url: `http://${host}:${address.port}`,
     token,
     dataDir: options.dataDir,
+    storeKind: store.kind,
     features,
     events,
-    traces: p.traces,
-    logs: p.logs,
+    traces: telemetryReader(p.traces),
+    logs: telemetryReader(p.logs),
     resources: p.resources,
     management,
     routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),
-    inspect: createPlatformInspection({ db, context: p, dispatch, topicRoutes: topics }),
+    get inspect(): PlatformInspection {
+      if (!sqlite) throw new Error('the studio\'s platform inspection reads the embedded SQLite store; this platform server runs on PostgreSQL');
+      return (inspection ??= createPlatformInspection({ db: sqlite.db, store: sqlite, context: p, dispatch, topicRoutes: topics }));
+    },
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
+        stopWakeups?.();
         dispatch.waiting.close();
         topics.waiting.close();
         requestReply.close();
         await stopListening(server);
-        db.close();
+        await store.close();
+        if (!sqlite) managementDb.close();
       })()),
+  };
+}
+
+function telemetryReader(store: TelemetryBackend): TelemetryReader {
+  return {
+    list: async (options) => store.list(options),
+    get kept() {
+      return store.kept;
+    },
   };
 }
 

@@ -20,7 +20,7 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
   const { agentMemory: store, features } = p;
   const am = features.agentMemory;
   type OptionalRoute = 'listThreads' | 'readThread' | 'search';
-  const route = (method: Route['method'], path: string, handle: (ctx: RouteContext) => void | Promise<void>, flag?: OptionalRoute): Route => ({
+  const route = (method: Route['method'], path: string, handle: (ctx: RouteContext) => Promise<void>, flag?: OptionalRoute): Route => ({
     method,
     path,
     capability: flag && am.supported ? `agentMemory.${flag}` : 'agentMemory',
@@ -33,9 +33,9 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
   const userIdOf = (ctx: RouteContext): string | undefined => ctx.query.get('userId') || undefined;
 
   return [
-    route('GET', `${THREAD}/working`, (ctx) => {
+    route('GET', `${THREAD}/working`, async (ctx) => {
       const { agentId, threadKey } = ctx.params;
-      const working = store.readWorking(agentId, threadKey);
+      const working = await store.readWorking(agentId, threadKey);
       if (!working) throw notFound('working_memory_not_found', `conversation "${threadKey}" of agent "${agentId}" has no saved working memory`);
       sendBytes(ctx.res, 200, working.bytes, {
         'x-object-version': working.version,
@@ -51,14 +51,14 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
       const bytes = await readBody(ctx.req, am.maxWorkingMemoryBytes, (max) =>
         tooLarge('value_too_large', `working memory for "${threadKey}" is larger than agentMemory.maxWorkingMemoryBytes (${max} bytes)`),
       );
-      const outcome = store.saveWorking(agentId, threadKey, userIdOf(ctx), bytes, expected, iteration, tokens);
+      const outcome = await store.saveWorking(agentId, threadKey, userIdOf(ctx), bytes, expected, iteration, tokens);
       if (!outcome.ok) throw conflict('version_conflict', `working memory of conversation "${threadKey}": ${outcome.conflict}`);
       sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
     }),
     route('POST', `${THREAD}/turns`, async (ctx) => {
       const { agentId, threadKey } = ctx.params;
       const turns = turnTexts(await readJsonObject(ctx.req, MAX_APPEND_BYTES));
-      const appended = store.appendTurns(agentId, threadKey, userIdOf(ctx), turns);
+      const appended = await store.appendTurns(agentId, threadKey, userIdOf(ctx), turns);
       sendJson(ctx.res, 200, { version: appended.version, turns: appended.turns.map((t) => ({ seq: t.seq, createdAt: iso(t.createdAt) })) }, {
         'x-object-version': appended.version,
       });
@@ -66,9 +66,9 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
     route(
       'GET',
       '/v1/agent-memory/{agentId}/threads',
-      (ctx) => {
+      async (ctx) => {
         const limit = queryLimit(ctx.query, 20, 100);
-        const threads = store.listThreads(ctx.params.agentId, userIdOf(ctx), threadCursor(ctx.query.get('cursor')), limit + 1);
+        const threads = await store.listThreads(ctx.params.agentId, userIdOf(ctx), threadCursor(ctx.query.get('cursor')), limit + 1);
         const page = threads.slice(0, limit);
         const last = page[page.length - 1];
         const nextCursor = threads.length > limit ? Buffer.from(JSON.stringify([last.updatedAt, last.threadKey])).toString('base64url') : undefined;
@@ -79,34 +79,34 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
     route(
       'GET',
       THREAD,
-      (ctx) => {
+      async (ctx) => {
         const { agentId, threadKey } = ctx.params;
-        const thread = store.getThread(agentId, threadKey);
+        const thread = await store.getThread(agentId, threadKey);
         if (!thread) throw notFound('thread_not_found', `agent "${agentId}" has no conversation "${threadKey}"`);
         const limit = queryLimit(ctx.query, 100, 1000);
         const cursor = ctx.query.get('cursor');
         const after = cursor === null ? 0 : Number(cursor);
         if (!Number.isSafeInteger(after) || after < 0) throw badRequest('invalid_parameter', `"cursor" must be a nextCursor from an earlier page, got "${cursor!.slice(0, 40)}"`);
-        const turns = store.readTurns(agentId, threadKey, after, limit + 1);
+        const turns = await store.readTurns(agentId, threadKey, after, limit + 1);
         const page = turns.slice(0, limit);
         const nextCursor = turns.length > limit ? String(page[page.length - 1].seq) : undefined;
         sendJson(ctx.res, 200, { ...threadJson(thread), turns: page.map(turnJson), ...(nextCursor ? { nextCursor } : {}) });
       },
       'readThread',
     ),
-    route('DELETE', THREAD, (ctx) => {
+    route('DELETE', THREAD, async (ctx) => {
       const { agentId, threadKey } = ctx.params;
-      if (!store.deleteThread(agentId, threadKey)) throw notFound('thread_not_found', `agent "${agentId}" has no conversation "${threadKey}" (already deleted)`);
+      if (!(await store.deleteThread(agentId, threadKey))) throw notFound('thread_not_found', `agent "${agentId}" has no conversation "${threadKey}" (already deleted)`);
       sendEmpty(ctx.res, 204);
     }),
     route('PUT', `${THREAD}/title`, async (ctx) => {
       const { agentId, threadKey } = ctx.params;
       const title = requiredString(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES), 'title', 1000);
-      if (!store.setTitle(agentId, threadKey, title)) throw notFound('thread_not_found', `agent "${agentId}" has no conversation "${threadKey}" to title`);
+      if (!(await store.setTitle(agentId, threadKey, title))) throw notFound('thread_not_found', `agent "${agentId}" has no conversation "${threadKey}" to title`);
       sendEmpty(ctx.res, 204);
     }),
-    route('GET', MEMORIES, (ctx) => {
-      const memories = store.listMemories(ctx.params.agentId, ctx.params.userId);
+    route('GET', MEMORIES, async (ctx) => {
+      const memories = await store.listMemories(ctx.params.agentId, ctx.params.userId);
       sendJson(
         ctx.res,
         200,
@@ -121,14 +121,14 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
       const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
       const bytes = await readBody(ctx.req, MAX_JSON_BODY_BYTES);
       const content = memoryContent(bytes);
-      const outcome = store.putMemory(agentId, userId, name, content, expected);
+      const outcome = await store.putMemory(agentId, userId, name, content, expected);
       if (!outcome.ok) throw conflict('version_conflict', `memory "${name}" of user "${userId}": ${outcome.conflict}`);
       sendJson(ctx.res, outcome.created ? 201 : 200, { name, version: outcome.version }, { 'x-object-version': outcome.version });
     }),
-    route('DELETE', MEMORIES, (ctx) => {
+    route('DELETE', MEMORIES, async (ctx) => {
       const { agentId, userId } = ctx.params;
       const name = requiredQuery(ctx.query, 'name', `${MEMORIES.replace('{agentId}', agentId).replace('{userId}', userId)}?name=preferences%2Fdiet`);
-      const outcome = store.deleteMemory(agentId, userId, name, objectVersionHeader(ctx.req.headers['x-object-version']));
+      const outcome = await store.deleteMemory(agentId, userId, name, objectVersionHeader(ctx.req.headers['x-object-version']));
       if (!outcome.ok) throw conflict('version_conflict', `memory "${name}" of user "${userId}": ${outcome.conflict}`);
       if (!outcome.deleted) throw notFound('memory_not_found', `user "${userId}" has no memory "${name}" (already deleted)`);
       sendEmpty(ctx.res, 204);
@@ -140,7 +140,7 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
         const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
         const query = requiredString(body, 'query', 4000);
         const userId = body.userId === undefined ? undefined : requiredString(body, 'userId');
-        const hits = store.search(ctx.params.agentId, query, userId, optionalCount(body, 'limit', 10, 1, 100));
+        const hits = await store.search(ctx.params.agentId, query, userId, optionalCount(body, 'limit', 10, 1, 100));
         if (!hits) throw badRequest('invalid_field', '"query" has no word to search for');
         sendJson(ctx.res, 200, `{"hits":[${hits.map(hitJson).join(',')}]}`);
       },

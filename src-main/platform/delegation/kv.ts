@@ -28,9 +28,9 @@ export function kvRoutes(p: PlatformContext): Route[] {
       path: PATH,
       capability: 'kv',
       enabled,
-      handle(ctx) {
+      async handle(ctx) {
         const { ns, key } = address(ctx);
-        const entry = kv.get(ns, key);
+        const entry = await kv.get(ns, key);
         if (!entry) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}"`);
         sendBytes(ctx.res, 200, entry.value, { 'x-object-version': entry.version });
       },
@@ -60,9 +60,9 @@ export function kvRoutes(p: PlatformContext): Route[] {
       path: PATH,
       capability: 'kv',
       enabled,
-      handle(ctx) {
+      async handle(ctx) {
         const { ns, key } = address(ctx);
-        const outcome = kv.delete(ns, key, objectVersionHeader(ctx.req.headers['x-object-version']));
+        const outcome = await kv.delete(ns, key, objectVersionHeader(ctx.req.headers['x-object-version']));
         if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
         if (!outcome.deleted) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}" (already absent: nothing to delete)`);
         if (events.active) events.emit({ type: 'kv.delete', at: Date.now(), namespace: ns, key, ...runOf(ctx.req) });

@@ -26,7 +26,7 @@ export function leaderRoutes(p: PlatformContext): Route[] {
         const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
         const candidate = requiredString(body, 'candidate');
         const ttlMs = Math.max(optionalSeconds(body, 'ttlSeconds', defaultTtl, 0, maxTtlSeconds), minTtlSeconds) * 1000;
-        const outcome = leases.acquire('leader', ctx.params.key, candidate, ttlMs, true);
+        const outcome = await leases.acquire('leader', ctx.params.key, candidate, ttlMs, true);
         if (!outcome.granted) {
           sendJson(ctx.res, 200, { leader: false, currentLeader: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
           return;
@@ -50,12 +50,12 @@ export function leaderRoutes(p: PlatformContext): Route[] {
         const leaseId = optionalString(body, 'leaseId');
         const candidate = optionalString(body, 'candidate');
         if (!leaseId && !candidate) throw badRequest('missing_field', 'the request body needs "leaseId" (from the campaign response) or "candidate"');
-        const holder = leases.holderOf('leader', key);
+        const holder = await leases.holderOf('leader', key);
         const mine = holder && (leaseId ? holder.leaseId === leaseId : holder.holder === candidate);
         if (!holder || !mine) {
           throw notFound('not_leader', `${leaseId ? `lease ${leaseId}` : `candidate "${candidate}"`} does not lead "${key}" (${holder ? `"${holder.holder}" does` : 'nobody does'}): nothing to resign`);
         }
-        leases.release('leader', holder.leaseId);
+        await leases.release('leader', holder.leaseId);
         if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'leader', name: key, holder: holder.holder, leaseId: holder.leaseId });
         sendEmpty(ctx.res, 204);
       },

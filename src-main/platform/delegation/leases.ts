@@ -30,7 +30,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
         const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
         const name = requiredString(body, 'name');
         const holder = optionalString(body, 'holder') ?? 'anonymous';
-        const outcome = leases.acquire('lease', name, holder, ttlMs(body, defaultTtlSeconds)!, false);
+        const outcome = await leases.acquire('lease', name, holder, ttlMs(body, defaultTtlSeconds)!, false);
         if (!outcome.granted) {
           sendJson(ctx.res, 200, { acquired: false, holder: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
           return;
@@ -48,7 +48,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
       async handle(ctx) {
         const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
         const { leaseId } = ctx.params;
-        const outcome = leases.renew('lease', leaseId, ttlMs(body));
+        const outcome = await leases.renew('lease', leaseId, ttlMs(body));
         if (!outcome.ok && outcome.reason === 'expired') {
           throw conflict('lease_expired', `lease ${leaseId} on "${outcome.claim.name}" expired at ${iso(outcome.claim.expiresAt)}; acquire the name again`);
         }
@@ -65,7 +65,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
       enabled,
       async handle(ctx) {
         await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-        const claim = leases.release('lease', ctx.params.leaseId);
+        const claim = await leases.release('lease', ctx.params.leaseId);
         if (!claim) throw notFound('lease_not_found', `no live lease ${ctx.params.leaseId} (already released or expired): nothing to release`);
         if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, ...runOf(ctx.req) });
         sendEmpty(ctx.res, 204);

@@ -1,25 +1,22 @@
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
-import type { AgentMemoryStore } from '../store/agent-memory-store.ts';
-import type { KvStore } from '../store/kv-store.ts';
-import type { LeaseStore } from '../store/lease-store.ts';
-import type { QueueStore } from '../store/queue-store.ts';
-import type { ResourceStore } from '../store/resource-store.ts';
-import type { TelemetryStore } from '../store/telemetry-store.ts';
-import type { TopicStore } from '../store/topic-store.ts';
+import type { AgentMemoryBackend, KvBackend, LeaseBackend, QueueBackend, ResourceBackend, TelemetryBackend, TopicBackend } from '../store/platform-store.ts';
 
-/** What the delegation routes share: the effective features, the stores and the live feed. */
+/**
+ * What the delegation routes share: the effective features, the store seam's parts (SQLite or
+ * PostgreSQL; the routes cannot tell) and the live feed.
+ */
 export interface PlatformContext {
   features: Features;
   events: PlatformEventFeed;
-  kv: KvStore;
-  resources: ResourceStore;
-  leases: LeaseStore;
-  queues: QueueStore;
-  topics: TopicStore;
-  agentMemory: AgentMemoryStore;
-  traces: TelemetryStore;
-  logs: TelemetryStore;
+  kv: KvBackend;
+  resources: ResourceBackend;
+  leases: LeaseBackend;
+  queues: QueueBackend;
+  topics: TopicBackend;
+  agentMemory: AgentMemoryBackend;
+  traces: TelemetryBackend;
+  logs: TelemetryBackend;
   implementation: { name: string; version: string };
 }
 

@@ -1,12 +1,14 @@
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
-import type { QueueDelivery, QueueStore } from '../store/queue-store.ts';
+import type { QueueBackend } from '../store/platform-store.ts';
+import type { QueueDelivery } from '../store/queue-store.ts';
 import { WaitingReceivers, type PendingReceive } from './waiting-receivers.ts';
 
 /**
  * Moves queue messages from publishers to waiting receivers: publish stores and wakes the
- * subject's consumer groups in process; a receive takes what is visible or waits. It also
- * knows whether anyone consumes a subject, which request/reply needs for its 503.
+ * subject's consumer groups in process (other replicas are woken by the store); a receive
+ * takes what is visible or waits. It also knows whether anyone consumes a subject, which
+ * request/reply needs for its 503.
  */
 export class QueueDispatch {
   readonly waiting: WaitingReceivers<QueueDelivery>;
@@ -15,43 +17,47 @@ export class QueueDispatch {
   private readonly consumerGraceMs: number;
 
   constructor(
-    private readonly store: QueueStore,
+    private readonly store: QueueBackend,
     features: Features,
     private readonly events: PlatformEventFeed,
+    onError: (err: Error) => void = () => {},
   ) {
     this.waiting = new WaitingReceivers((key) => {
       const [subject, group] = splitKey(key);
       return store.nextVisibleAt(subject, group);
-    });
+    }, onError);
     // A consumer busy with a batch is still consuming; it comes back within its ack deadline.
     this.consumerGraceMs = features.queues.ackDeadlineSeconds * 1000;
   }
 
-  publish(subject: string, body: string, headers: string | null, replyTo?: string): string {
-    const { messageId, groups } = this.store.publish(subject, body, headers, replyTo);
-    this.published(subject, messageId, groups, body, replyTo);
-    return messageId;
+  async publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<string> {
+    return this.announce(subject, await this.store.publish(subject, body, headers, replyTo), body, replyTo);
   }
 
-  /** Like publish, in a group commit (the publish route): resolves once the message is durable. */
+  /** Like publish, durable when it resolves (the publish route; SQLite shares a group commit). */
   async publishCommitted(subject: string, body: string, headers: string | null): Promise<string> {
-    const { messageId, groups } = await this.store.publishCommitted(subject, body, headers);
-    this.published(subject, messageId, groups, body);
-    return messageId;
+    return this.announce(subject, await this.store.publishCommitted(subject, body, headers), body);
   }
 
-  private published(subject: string, messageId: string, groups: string[], body: string, replyTo?: string): void {
+  /** Tells the feed and this process's waiting receivers about a message the store just took. */
+  announce(subject: string, published: { messageId: string; groups: readonly string[] }, body: string, replyTo?: string): string {
+    const { messageId, groups } = published;
     if (this.events.active) {
-      this.events.emit({ type: 'queue.publish', at: Date.now(), subject, messageId, consumerGroups: groups, body: JSON.parse(body), ...(replyTo ? { replyTo } : {}) });
+      this.events.emit({ type: 'queue.publish', at: Date.now(), subject, messageId, consumerGroups: [...groups], body: JSON.parse(body), ...(replyTo ? { replyTo } : {}) });
     }
     for (const group of groups) this.waiting.wake(queueKey(subject, group));
+    return messageId;
+  }
+
+  /** A message became visible for the group on another replica. */
+  wakeGroup(subject: string, group: string): void {
+    this.waiting.wake(queueKey(subject, group));
   }
 
   receive(subject: string, group: string, waitMs: number, maxMessages: number, ackDeadlineMs: number): PendingReceive<QueueDelivery> {
-    if (!this.store.hasGroup(subject, group)) this.store.addGroup(subject, group);
     this.lastSeen.set(subject, Date.now());
-    const pending = this.waiting.receive(queueKey(subject, group), waitMs, () => {
-      const batch = this.store.claim(subject, group, maxMessages, ackDeadlineMs);
+    let joined = false;
+    const emit = (batch: QueueDelivery[]): QueueDelivery[] => {
       if (this.events.active) {
         for (const d of batch) {
           const type = d.deliveryCount > 1 ? 'queue.redeliver' : 'queue.deliver';
@@ -59,20 +65,29 @@ export class QueueDispatch {
         }
       }
       return batch;
+    };
+    const pending = this.waiting.receive(queueKey(subject, group), waitMs, () => {
+      if (!joined) {
+        joined = true;
+        const join = this.store.joinGroup(subject, group);
+        if (join instanceof Promise) return join.then(async () => emit(await this.store.claim(subject, group, maxMessages, ackDeadlineMs)));
+      }
+      const batch = this.store.claim(subject, group, maxMessages, ackDeadlineMs);
+      return batch instanceof Promise ? batch.then(emit) : emit(batch);
     });
     void pending.result.finally(() => this.lastSeen.set(subject, Date.now())).catch(() => {});
     return pending;
   }
 
-  ack(subject: string, handles: string[]): void {
-    const settled = this.store.ack(subject, handles);
+  async ack(subject: string, handles: string[]): Promise<void> {
+    const settled = await this.store.ack(subject, handles);
     if (this.events.active) {
       for (const s of settled) this.events.emit({ type: 'queue.ack', at: Date.now(), subject, consumerGroup: s.group, messageId: s.messageId });
     }
   }
 
-  nack(subject: string, handles: string[], delaySeconds: number): void {
-    const settled = this.store.nack(subject, handles, delaySeconds * 1000);
+  async nack(subject: string, handles: string[], delaySeconds: number): Promise<void> {
+    const settled = await this.store.nack(subject, handles, delaySeconds * 1000);
     for (const s of settled) {
       if (this.events.active) this.events.emit({ type: 'queue.nack', at: Date.now(), subject, consumerGroup: s.group, messageId: s.messageId, delaySeconds });
       // Waiters take it now (no delay) or arm a timer for when the delay ends.
@@ -80,11 +95,13 @@ export class QueueDispatch {
     }
   }
 
-  /** Someone receives on the subject now, or did within the grace period. */
-  hasConsumers(subject: string): boolean {
-    for (const group of this.store.groupsOf(subject)) if (this.waiting.has(queueKey(subject, group))) return true;
+  /** Someone receives on the subject now, or did within the grace period, on this replica or (by the store's record) another. */
+  async hasConsumers(subject: string): Promise<boolean> {
+    for (const group of await this.store.groupsOf(subject)) if (this.waiting.has(queueKey(subject, group))) return true;
     const seen = this.lastSeen.get(subject);
-    return seen !== undefined && Date.now() - seen < this.consumerGraceMs;
+    if (seen !== undefined && Date.now() - seen < this.consumerGraceMs) return true;
+    const elsewhere = await this.store.lastReceiveAt(subject);
+    return elsewhere !== undefined && Date.now() - elsewhere < this.consumerGraceMs;
   }
 }
 

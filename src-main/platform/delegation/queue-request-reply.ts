@@ -20,6 +20,10 @@ interface PendingRequest {
  * consuming the subject it is refused at once (503). Pending requests live in memory: a
  * request cannot outlive the connection that waits for it, and its message is withdrawn from
  * the queue when it ends, so a late consumer never works on an answered or abandoned request.
+ *
+ * With several replicas (PostgreSQL), the reply may reach a replica other than the one holding
+ * the request: that replica hands it to the store's reply exchange, which records it and wakes
+ * the holder (`replyArrived`), who takes it from there.
  */
 export class RequestReply {
   private readonly pending = new Map<string, PendingRequest>();
@@ -44,7 +48,7 @@ export class RequestReply {
           const body = await readJsonObject(ctx.req, q.maxMessageBytes + 64 * 1024);
           const message = messageText(body, q.maxMessageBytes, subject);
           const timeoutSeconds = optionalSeconds(body, 'timeoutSeconds', 30, 0, q.maxRequestTimeoutSeconds);
-          if (!this.dispatch.hasConsumers(subject)) {
+          if (!(await this.dispatch.hasConsumers(subject))) {
             throw new ApiError(503, 'no_consumers', `nobody is consuming "${subject}": no receive on it in the last ${q.ackDeadlineSeconds} s`);
           }
           const reply = await this.await(subject, message, timeoutSeconds * 1000, ctx.res);
@@ -60,12 +64,32 @@ export class RequestReply {
           const body = await readJsonObject(ctx.req, q.maxMessageBytes + 64 * 1024);
           const replyTo = requiredString(body, 'replyTo');
           const request = this.pending.get(replyTo);
-          if (!request) throw notFound('request_not_found', `no request is waiting for reply ${replyTo}: it was answered already, timed out or its caller went away`);
-          request.finish('replied', messageText(body, q.maxMessageBytes, request.subject));
+          const missing = (): ApiError =>
+            notFound('request_not_found', `no request is waiting for reply ${replyTo}: it was answered already, timed out or its caller went away`);
+          if (request) {
+            request.finish('replied', messageText(body, q.maxMessageBytes, request.subject));
+          } else {
+            const exchange = this.p.queues.replies;
+            const reply = messageText(body, q.maxMessageBytes, 'the reply');
+            if (!exchange || !(await exchange.deliver(replyTo, reply.body, reply.headers))) throw missing();
+          }
           sendEmpty(ctx.res, 204);
         },
       },
     ];
+  }
+
+  /** Another replica recorded the reply to a request this one may hold. */
+  replyArrived(replyTo: string): void {
+    const request = this.pending.get(replyTo);
+    const exchange = this.p.queues.replies;
+    if (!request || !exchange) return;
+    exchange.take(replyTo).then(
+      (reply) => {
+        if (reply) request.finish('replied', reply);
+      },
+      () => {},
+    );
   }
 
   /** Answers every waiting request with 503: the server is stopping. */
@@ -81,7 +105,7 @@ export class RequestReply {
         if (!this.pending.delete(replyTo)) return;
         clearTimeout(timer);
         res.off('close', abandon);
-        this.p.queues.dropRequest(replyTo);
+        void Promise.all([this.p.queues.dropRequest(replyTo), this.p.queues.replies?.close(replyTo)]).catch(() => {});
         const { events } = this.p;
         if (events.active) events.emit({ type: 'queue.reply', at: Date.now(), subject, replyTo, outcome });
         if (reply) resolve(reply);
@@ -92,7 +116,15 @@ export class RequestReply {
       const timer = setTimeout(() => finish('timeout'), timeoutMs);
       res.once('close', abandon);
       this.pending.set(replyTo, { subject, finish });
-      this.dispatch.publish(subject, message.body, message.headers, replyTo);
+      const exchange = this.p.queues.replies;
+      (exchange ? exchange.open(replyTo, subject) : Promise.resolve())
+        .then(() => this.dispatch.publish(subject, message.body, message.headers, replyTo))
+        .catch((err: unknown) => {
+          if (!this.pending.delete(replyTo)) return;
+          clearTimeout(timer);
+          res.off('close', abandon);
+          reject(err as Error);
+        });
     });
   }
 }

@@ -56,7 +56,7 @@ export function queueRoutes(p: PlatformContext, dispatch: QueueDispatch): Route[
       enabled,
       async handle(ctx) {
         const handles = settleHandles(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES));
-        dispatch.ack(ctx.params.subject, handles);
+        await dispatch.ack(ctx.params.subject, handles);
         sendEmpty(ctx.res, 204);
       },
     },
@@ -68,7 +68,7 @@ export function queueRoutes(p: PlatformContext, dispatch: QueueDispatch): Route[
       async handle(ctx) {
         const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
         const handles = settleHandles(body);
-        dispatch.nack(ctx.params.subject, handles, optionalSeconds(body, 'delaySeconds', 0, 0, q.maxDelaySeconds));
+        await dispatch.nack(ctx.params.subject, handles, optionalSeconds(body, 'delaySeconds', 0, 0, q.maxDelaySeconds));
         sendEmpty(ctx.res, 204);
       },
     },

@@ -38,7 +38,7 @@ describe('resources (§4.1)', () => {
   });
 
   it('serves what the management side writes', async () => {
-    platform.server.resources.write('template', 'invoices/total.txt', Buffer.from('Total: {{ vars.total }}'), 'test');
+    await platform.server.resources.write('template', 'invoices/total.txt', Buffer.from('Total: {{ vars.total }}'), 'test');
     expect((await content('template', 'invoices/total.txt')).text).toBe('Total: {{ vars.total }}');
   });
 

@@ -13,13 +13,13 @@ export function resourceRoutes(p: PlatformContext): Route[] {
       path: '/v1/resources/content',
       capability: 'resources',
       enabled: p.features.resources.supported,
-      handle(ctx) {
+      async handle(ctx) {
         const kind = requiredQuery(ctx.query, 'kind', '/v1/resources/content?kind=template&name=emails%2Fwelcome.txt');
         if (!resourceKinds.includes(kind as ResourceKind)) {
           throw badRequest('invalid_parameter', `the query parameter "kind" must be one of ${resourceKinds.join(', ')}, got "${kind.slice(0, 40)}"`);
         }
         const name = requiredQuery(ctx.query, 'name', `/v1/resources/content?kind=${kind}&name=emails%2Fwelcome.txt`);
-        const content = p.resources.read(kind as ResourceKind, name);
+        const content = await p.resources.read(kind as ResourceKind, name);
         if (!content) throw notFound('resource_not_found', `no ${kind} resource named "${name}"`);
         sendBytes(ctx.res, 200, content, { 'content-type': kind === 'env' ? 'text/plain; charset=utf-8' : 'application/octet-stream' });
       },

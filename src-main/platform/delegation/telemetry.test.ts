@@ -17,14 +17,14 @@ describe('telemetry (§4.6)', () => {
     const res = await platform.call('POST', '/v1/traces', { json: [trace(1), trace(2)] });
     stop();
     expect(res.status).toBe(202);
-    expect(platform.server.traces.list({ limit: 2 }).map((r) => r.record)).toEqual([trace(2), trace(1)]);
+    expect((await platform.server.traces.list({ limit: 2 })).map((r) => r.record)).toEqual([trace(2), trace(1)]);
     expect(seen).toEqual([expect.objectContaining({ type: 'traces', records: [trace(1), trace(2)] })]);
   });
 
   it('accepts the {records: [...]} form and log records passed through untouched', async () => {
     const record = { time: '2026-01-01T00:00:00.000Z', level: 'info', msg: 'hello', nested: { a: [1, 2] }, deployment: 'd1', instance: 'i1' };
     expect((await platform.call('POST', '/v1/logs', { json: { records: [record] } })).status).toBe(202);
-    expect(platform.server.logs.list({ limit: 1 })[0].record).toEqual(record);
+    expect((await platform.server.logs.list({ limit: 1 }))[0].record).toEqual(record);
   });
 
   it('refuses a batch above maxBatch with 413 naming the limit', async () => {
@@ -42,7 +42,7 @@ describe('telemetry (§4.6)', () => {
     for (let batch = 0; batch < 3; batch++) {
       await platform.call('POST', '/v1/traces', { json: Array.from({ length: 10 }, (_, i) => trace(100 + batch * 10 + i)) });
     }
-    const kept = platform.server.traces.list({ limit: 1000 });
+    const kept = (await platform.server.traces.list({ limit: 1000 }));
     expect(kept.length).toBeLessThanOrEqual(20);
     expect(kept[0].record).toEqual(trace(129));
   });
@@ -79,6 +79,6 @@ describe('telemetry (§4.6)', () => {
     await platform.call('POST', '/v1/logs', { json: [{ msg: 'new' }] });
     // 100 more records trigger a prune (a prune also runs on a timer).
     await platform.call('POST', '/v1/logs', { json: Array.from({ length: 100 }, () => ({ msg: 'filler' })) });
-    expect(platform.server.logs.list({ limit: 1000 }).some((r) => (r.record as { msg: string }).msg === 'old')).toBe(false);
+    expect((await platform.server.logs.list({ limit: 1000 })).some((r) => (r.record as { msg: string }).msg === 'old')).toBe(false);
   });
 });

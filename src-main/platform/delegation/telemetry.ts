@@ -1,7 +1,7 @@
 import { badRequest, tooLarge } from '../http/api-error.ts';
 import { parseJsonText, readBody, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
-import type { TelemetryStore } from '../store/telemetry-store.ts';
+import type { TelemetryBackend } from '../store/platform-store.ts';
 import type { PlatformContext } from './platform-context.ts';
 
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
@@ -12,7 +12,7 @@ const MAX_BATCH_BYTES = 16 * 1024 * 1024;
  */
 export function telemetryRoutes(p: PlatformContext): Route[] {
   const { features, events } = p;
-  const batchRoute = (kind: 'traces' | 'logs', store: TelemetryStore): Route => {
+  const batchRoute = (kind: 'traces' | 'logs', store: TelemetryBackend): Route => {
     const { supported, maxBatch } = features[kind];
     return {
       method: 'POST',
@@ -26,7 +26,7 @@ export function telemetryRoutes(p: PlatformContext): Route[] {
         if (records.length > maxBatch) {
           throw tooLarge('batch_too_large', `the batch holds ${records.length} ${kind} records; send at most ${kind}.maxBatch (${maxBatch}) per request`);
         }
-        if (records.length > 0) store.append(records, text);
+        if (records.length > 0) await store.append(records, text);
         if (events.active && records.length > 0) events.emit({ type: kind, at: Date.now(), records });
         sendJson(ctx.res, 202, `{"accepted":${records.length}}`);
       },

@@ -22,14 +22,24 @@ export function topicPlane(body: JsonObject): string {
  */
 export class TopicRoutes {
   readonly waiting: WaitingReceivers<TopicMessage>;
+  /** Subscriptions with a receive waiting in this process, by stream: whom a publish wakes. */
+  private readonly receivingByStream = new Map<string, Map<string, number>>();
 
-  constructor(private readonly p: PlatformContext) {
-    this.waiting = new WaitingReceivers((id) => p.topics.redeliveryAt(id));
+  constructor(
+    private readonly p: PlatformContext,
+    onError: (err: Error) => void = () => {},
+  ) {
+    this.waiting = new WaitingReceivers((id) => p.topics.redeliveryAt(id), onError);
+  }
+
+  /** Wakes this process's receives on a stream (a publish here, or a wake-up from another replica). */
+  wakeStream(plane: string, subject: string): void {
+    for (const id of this.receivingByStream.get(streamKey(plane, subject))?.keys() ?? []) this.waiting.wake(id);
   }
 
   /** Expires idle subscriptions (a waiting receive counts as activity) and drops consumed messages. */
-  sweep(): void {
-    const expired = this.p.topics.sweep((id) => this.waiting.has(id));
+  async sweep(): Promise<void> {
+    const expired = await this.p.topics.sweep(this.waiting.keys());
     if (this.p.events.active) {
       for (const s of expired) this.p.events.emit({ type: 'topic.expire', at: Date.now(), plane: s.plane, subject: s.subject, subscriptionId: s.id });
     }
@@ -40,8 +50,8 @@ export class TopicRoutes {
     const t = features.topics;
     const enabled = t.supported;
     const ackDeadlineMs = t.ackDeadlineSeconds * 1000;
-    const subscription = (id: string, subject: string): Subscription => {
-      const sub = topics.get(id);
+    const subscription = async (id: string, subject: string): Promise<Subscription> => {
+      const sub = await topics.get(id);
       if (!sub || sub.subject !== subject) {
         throw notFound(
           'subscription_not_found',
@@ -62,9 +72,9 @@ export class TopicRoutes {
           const body = await readJsonObject(ctx.req, t.maxMessageBytes + 64 * 1024);
           const message = messageText(body, t.maxMessageBytes, subject);
           const plane = topicPlane(body);
-          const id = topics.publish(plane, subject, message.body, message.headers);
+          const id = await topics.publish(plane, subject, message.body, message.headers);
           if (events.active) events.emit({ type: 'topic.publish', at: Date.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body) });
-          for (const subId of topics.subscribersOf(plane, subject) ?? []) this.waiting.wake(subId);
+          this.wakeStream(plane, subject);
           sendJson(ctx.res, 202, `{"messageId":"${id}"}`);
         },
       },
@@ -76,7 +86,7 @@ export class TopicRoutes {
         handle: async (ctx) => {
           const subject = checkName(ctx.params.subject, 'the subject');
           const plane = topicPlane(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES));
-          const sub = topics.subscribe(plane, subject);
+          const sub = await topics.subscribe(plane, subject);
           if (events.active) events.emit({ type: 'topic.subscribe', at: Date.now(), plane, subject, subscriptionId: sub.id });
           sendJson(ctx.res, 201, {
             subscriptionId: sub.id,
@@ -94,20 +104,30 @@ export class TopicRoutes {
         enabled,
         handle: async (ctx) => {
           const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-          const sub = subscription(requiredString(body, 'subscriptionId'), ctx.params.subject);
+          const sub = await subscription(requiredString(body, 'subscriptionId'), ctx.params.subject);
           const waitSeconds = optionalSeconds(body, 'waitSeconds', t.pollTimeoutSeconds, 0, t.pollTimeoutSeconds);
           const maxMessages = optionalCount(body, 'maxMessages', 1, 1, t.maxBatch);
-          topics.touch(sub);
-          const pending = this.waiting.receive(sub.id, waitSeconds * 1000, () => {
-            const batch = topics.take(sub, maxMessages, ackDeadlineMs);
+          await topics.touch(sub.id);
+          const delivered = (batch: TopicMessage[]): TopicMessage[] => {
             if (events.active && batch.length > 0) {
               events.emit({ type: 'topic.deliver', at: Date.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, messageIds: batch.map((m) => String(m.id)) });
             }
             return batch;
+          };
+          const stream = streamKey(sub.plane, sub.subject);
+          this.track(stream, sub.id, +1);
+          const pending = this.waiting.receive(sub.id, waitSeconds * 1000, () => {
+            const batch = topics.take(sub.id, maxMessages, ackDeadlineMs);
+            return batch instanceof Promise ? batch.then(delivered) : delivered(batch);
           });
           ctx.res.once('close', pending.cancel);
-          const batch = await pending.result;
-          topics.touch(sub);
+          let batch: TopicMessage[];
+          try {
+            batch = await pending.result;
+          } finally {
+            this.track(stream, sub.id, -1);
+          }
+          await topics.touch(sub.id);
           if (batch.length === 0) sendEmpty(ctx.res, 204);
           else sendJson(ctx.res, 200, topicMessagesJson(batch));
         },
@@ -120,13 +140,12 @@ export class TopicRoutes {
         handle: async (ctx) => {
           const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
           const handles = settleHandles(body);
-          const sub = topics.get(requiredString(body, 'subscriptionId'));
+          const sub = await topics.get(requiredString(body, 'subscriptionId'));
           // Like a queue ack, an ack that settles nothing (unknown subscription or handle) is still 204.
           if (sub && sub.subject === ctx.params.subject) {
-            const before = sub.cursor;
-            const cursor = topics.ack(sub, handles.map(Number).filter(Number.isSafeInteger));
-            if (events.active && cursor !== before) {
-              events.emit({ type: 'topic.ack', at: Date.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, cursor: String(cursor) });
+            const moved = await topics.ack(sub.id, handles.map(Number).filter(Number.isSafeInteger));
+            if (events.active && moved && moved.cursor !== moved.before) {
+              events.emit({ type: 'topic.ack', at: Date.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, cursor: String(moved.cursor) });
             }
           }
           sendEmpty(ctx.res, 204);
@@ -137,11 +156,11 @@ export class TopicRoutes {
         path: '/v1/topics/{subject}/subscriptions/{subscriptionId}',
         capability: 'topics',
         enabled,
-        handle: (ctx) => {
+        handle: async (ctx) => {
           const { subject, subscriptionId } = ctx.params;
-          const existing = topics.get(subscriptionId);
+          const existing = await topics.get(subscriptionId);
           if (!existing || existing.subject !== subject) throw notFound('subscription_not_found', `no subscription ${subscriptionId} on topic "${subject}" (already removed or expired)`);
-          topics.unsubscribe(subscriptionId);
+          await topics.unsubscribe(subscriptionId);
           // A receive still waiting on the removed subscription ends now, empty.
           this.waiting.endAll(subscriptionId);
           if (events.active) events.emit({ type: 'topic.unsubscribe', at: Date.now(), plane: existing.plane, subject, subscriptionId });
@@ -150,4 +169,15 @@ export class TopicRoutes {
       },
     ];
   }
+
+  private track(stream: string, id: string, delta: number): void {
+    let ids = this.receivingByStream.get(stream);
+    if (!ids) this.receivingByStream.set(stream, (ids = new Map()));
+    const n = (ids.get(id) ?? 0) + delta;
+    if (n > 0) ids.set(id, n);
+    else ids.delete(id);
+    if (ids.size === 0) this.receivingByStream.delete(stream);
+  }
 }
+
+const streamKey = (plane: string, subject: string): string => `${plane}\0${subject}`;

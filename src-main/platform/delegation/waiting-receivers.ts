@@ -1,10 +1,14 @@
 import { ApiError } from '../http/api-error.ts';
+import type { Awaitable } from '../store/platform-store.ts';
 
 interface Waiter<T> {
-  take: () => T[];
+  take: () => Awaitable<T[]>;
   resolve: (items: T[]) => void;
   reject: (err: Error) => void;
   timer: NodeJS.Timeout;
+  /** A take for this waiter is in flight: its window may close, but what it takes is still its answer. */
+  taking: boolean;
+  expired: boolean;
 }
 
 export interface PendingReceive<T> {
@@ -17,44 +21,79 @@ export interface PendingReceive<T> {
 /**
  * Long polls, held in process. A receive that finds nothing waits under a key (a queue's
  * subject and consumer group, or a topic subscription) until something wakes the key: a
- * publish, a nack, or a timer set for the moment the next invisible message becomes visible
- * again. Nothing polls the database; an idle key with waiters costs a timer per waiter.
+ * publish or a nack in this process, a wake-up from another replica, or a timer set for the
+ * moment the next invisible message becomes visible again. Nothing polls the database; an idle
+ * key with waiters costs a timer per waiter.
+ *
+ * Takes may be asynchronous (PostgreSQL): one serve runs per key at a time, a wake that
+ * arrives meanwhile makes it go round once more, and a wake between a receive's first (empty)
+ * take and its registration is noticed by a per-key wake count, so no wake-up is lost.
  */
 export class WaitingReceivers<T> {
   private readonly waiting = new Map<string, Array<Waiter<T>>>();
   private readonly wakeTimers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private readonly wakeQueued = new Set<string>();
+  private readonly serving = new Set<string>();
+  private readonly serveAgain = new Set<string>();
+  /** Per key with a first take in flight: how many receives wait on it, and wakes seen meanwhile. */
+  private readonly firstTakes = new Map<string, { receives: number; wakes: number }>();
   private closed = false;
 
   /** `nextWakeAt(key)` is when something under the key next becomes receivable without a publish. */
-  constructor(private readonly nextWakeAt: (key: string) => number | undefined) {}
+  constructor(
+    private readonly nextWakeAt: (key: string) => Awaitable<number | undefined>,
+    private readonly onError: (err: Error) => void = () => {},
+  ) {}
 
-  receive(key: string, waitMs: number, take: () => T[]): PendingReceive<T> {
+  receive(key: string, waitMs: number, take: () => Awaitable<T[]>): PendingReceive<T> {
     const first = take();
-    if (first.length > 0 || waitMs <= 0) return { result: Promise.resolve(first), cancel: () => {} };
-    if (this.closed) return { result: Promise.reject(shuttingDown()), cancel: () => {} };
-    let waiter!: Waiter<T>;
-    const result = new Promise<T[]>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.remove(key, waiter);
-        resolve([]);
-      }, waitMs);
-      waiter = { take, resolve, reject, timer };
+    if (!(first instanceof Promise)) {
+      if (first.length > 0 || waitMs <= 0) return { result: Promise.resolve(first), cancel: () => {} };
+      return this.wait(key, waitMs, take);
+    }
+    let track = this.firstTakes.get(key);
+    if (!track) this.firstTakes.set(key, (track = { receives: 0, wakes: 0 }));
+    track.receives++;
+    const wakesBefore = track.wakes;
+    const settled = (): number => {
+      const wakes = track.wakes;
+      if (--track.receives === 0) this.firstTakes.delete(key);
+      return wakes;
+    };
+    let cancelled = false;
+    let waiting: PendingReceive<T> | undefined;
+    const result = first.then(async (items) => {
+      const wakesAfter = settled();
+      if (items.length > 0 || waitMs <= 0 || cancelled) return items;
+      // Woken while the first take was on its way: what woke us may not have been visible to it.
+      if (wakesAfter !== wakesBefore) {
+        const again = await take();
+        if (again.length > 0 || cancelled) return again;
+      }
+      waiting = this.wait(key, waitMs, take);
+      return waiting.result;
+    }, (err: unknown) => {
+      settled();
+      throw err;
     });
-    const list = this.waiting.get(key);
-    if (list) list.push(waiter);
-    else this.waiting.set(key, [waiter]);
-    this.armWakeTimer(key);
-    return { result, cancel: () => this.remove(key, waiter) };
+    return {
+      result,
+      cancel: () => {
+        cancelled = true;
+        waiting?.cancel();
+      },
+    };
   }
 
   /** Something became receivable under the key; waiters take it before this tick ends. */
   wake(key: string): void {
+    const track = this.firstTakes.get(key);
+    if (track) track.wakes++;
     if (!this.waiting.has(key) || this.wakeQueued.has(key)) return;
     this.wakeQueued.add(key);
     queueMicrotask(() => {
       this.wakeQueued.delete(key);
-      this.serve(key);
+      void this.serve(key);
     });
   }
 
@@ -72,6 +111,11 @@ export class WaitingReceivers<T> {
 
   has(key: string): boolean {
     return this.waiting.has(key);
+  }
+
+  /** Keys with a receive waiting now. */
+  keys(): ReadonlySet<string> {
+    return new Set(this.waiting.keys());
   }
 
   get size(): number {
@@ -93,22 +137,69 @@ export class WaitingReceivers<T> {
     this.waiting.clear();
   }
 
-  private serve(key: string): void {
+  private wait(key: string, waitMs: number, take: () => Awaitable<T[]>): PendingReceive<T> {
+    if (this.closed) return { result: Promise.reject(shuttingDown()), cancel: () => {} };
+    let waiter!: Waiter<T>;
+    const result = new Promise<T[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (waiter.taking) {
+          waiter.expired = true;
+          return;
+        }
+        this.remove(key, waiter);
+        resolve([]);
+      }, waitMs);
+      waiter = { take, resolve, reject, timer, taking: false, expired: false };
+    });
     const list = this.waiting.get(key);
-    if (!list) return;
-    while (list.length > 0) {
-      const items = list[0].take();
-      if (items.length === 0) break;
-      const w = list.shift()!;
-      clearTimeout(w.timer);
-      w.resolve(items);
+    if (list) list.push(waiter);
+    else this.waiting.set(key, [waiter]);
+    void this.armWakeTimer(key);
+    return { result, cancel: () => this.remove(key, waiter) };
+  }
+
+  private async serve(key: string): Promise<void> {
+    if (this.serving.has(key)) {
+      this.serveAgain.add(key);
+      return;
     }
-    if (list.length === 0) {
-      this.waiting.delete(key);
-      this.clearWakeTimer(key);
-    } else {
-      this.armWakeTimer(key);
+    this.serving.add(key);
+    try {
+      do {
+        this.serveAgain.delete(key);
+        const list = this.waiting.get(key);
+        while (list && list.length > 0) {
+          const w = list[0];
+          let items: T[];
+          w.taking = true;
+          try {
+            const taken = w.take();
+            items = taken instanceof Promise ? await taken : taken;
+          } catch (err) {
+            w.taking = false;
+            this.remove(key, w);
+            w.reject(err as Error);
+            continue;
+          }
+          w.taking = false;
+          if (items.length === 0) {
+            if (w.expired) {
+              this.remove(key, w);
+              w.resolve([]);
+              continue;
+            }
+            break;
+          }
+          this.remove(key, w);
+          w.resolve(items);
+        }
+      } while (this.serveAgain.has(key));
+    } catch (err) {
+      this.onError(err as Error);
+    } finally {
+      this.serving.delete(key);
     }
+    if (this.waiting.has(key)) await this.armWakeTimer(key);
   }
 
   private remove(key: string, waiter: Waiter<T>): void {
@@ -123,16 +214,22 @@ export class WaitingReceivers<T> {
     }
   }
 
-  private armWakeTimer(key: string): void {
-    const at = this.nextWakeAt(key);
-    if (at === undefined) return;
+  private async armWakeTimer(key: string): Promise<void> {
+    let at: number | undefined;
+    try {
+      at = await this.nextWakeAt(key);
+    } catch (err) {
+      this.onError(err as Error);
+      return;
+    }
+    if (at === undefined || !this.waiting.has(key)) return;
     const existing = this.wakeTimers.get(key);
     if (existing && existing.at <= at) return;
     if (existing) clearTimeout(existing.timer);
     const timer = setTimeout(
       () => {
         this.wakeTimers.delete(key);
-        this.serve(key);
+        void this.serve(key);
       },
       Math.max(0, at - Date.now()) + 1,
     );

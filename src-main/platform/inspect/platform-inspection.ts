@@ -2,6 +2,7 @@ import type { PlatformContext } from '../delegation/platform-context.ts';
 import type { QueueDispatch } from '../delegation/queue-dispatch.ts';
 import type { TopicRoutes } from '../delegation/topics.ts';
 import type { Db } from '../store/database.ts';
+import type { SqliteStore } from '../store/sqlite-store.ts';
 import { AgentInspection } from './agent-inspection.ts';
 import { KvInspection } from './kv-inspection.ts';
 import { LeaseInspection } from './lease-inspection.ts';
@@ -24,17 +25,19 @@ export interface PlatformInspection {
 
 export interface InspectionParts {
   db: Db;
+  /** The embedded store's concrete parts: inspection reads SQLite directly. */
+  store: SqliteStore;
   context: PlatformContext;
   dispatch: QueueDispatch;
   topicRoutes: TopicRoutes;
 }
 
-export function createPlatformInspection({ db, context: p, dispatch, topicRoutes }: InspectionParts): PlatformInspection {
+export function createPlatformInspection({ db, store, context: p, dispatch, topicRoutes }: InspectionParts): PlatformInspection {
   return {
-    queues: new QueueInspection(db, p.queues, dispatch, p.events, p.features),
-    topics: new TopicInspection(db, p.topics, topicRoutes, p.events, p.features),
-    kv: new KvInspection(db, p.kv, p.events, p.features),
+    queues: new QueueInspection(db, store.queues, dispatch, p.events, p.features),
+    topics: new TopicInspection(db, store.topics, topicRoutes, p.events, p.features),
+    kv: new KvInspection(db, store.kv, p.events, p.features),
     leases: new LeaseInspection(db),
-    agents: new AgentInspection(db, p.agentMemory),
+    agents: new AgentInspection(db, store.agentMemory),
   };
 }

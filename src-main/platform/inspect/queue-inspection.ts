@@ -159,7 +159,7 @@ export class QueueInspection {
     const headers = options.headers && Object.keys(options.headers).length > 0 ? JSON.stringify(checkHeaders(options.headers)) : null;
     const group = options.consumerGroup;
     if (group === undefined || group === '') {
-      const messageId = this.dispatch.publish(subject, text, headers);
+      const messageId = this.dispatch.announce(subject, this.store.publish(subject, text, headers), text);
       return { messageId, groups: [...this.store.groupsOf(subject)] };
     }
     checkName(group, 'the consumer group');

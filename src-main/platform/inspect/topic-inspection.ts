@@ -153,7 +153,7 @@ export class TopicInspection {
     if (Buffer.byteLength(text) > max) throw tooLarge('message_too_large', `the message body is ${Buffer.byteLength(text)} bytes of JSON; topics accept at most ${max}`);
     const id = this.store.publish(plane, subject, text, headers && Object.keys(headers).length > 0 ? JSON.stringify(headers) : null);
     if (this.events.active) this.events.emit({ type: 'topic.publish', at: Date.now(), plane, subject, messageId: String(id), body: JSON.parse(text) });
-    for (const subId of this.store.subscribersOf(plane, subject) ?? []) this.routes.waiting.wake(subId);
+    this.routes.wakeStream(plane, subject);
     return String(id);
   }
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { resourceKinds, type ResourceStore } from '../store/resource-store.ts';
+import type { ResourceBackend } from '../store/platform-store.ts';
+import { resourceKinds } from '../store/resource-store.ts';
 
 /**
  * Loads resources from a directory laid out by kind, `<dir>/env/**` and `<dir>/template/**`;
@@ -8,7 +9,7 @@ import { resourceKinds, type ResourceStore } from '../store/resource-store.ts';
  * becomes the template `emails/welcome.txt`. Existing resources of the same name are replaced.
  * Returns how many were loaded.
  */
-export function seedResourcesFromDir(store: ResourceStore, dir: string): number {
+export async function seedResourcesFromDir(store: ResourceBackend, dir: string): Promise<number> {
   let count = 0;
   for (const kind of resourceKinds) {
     const root = join(dir, kind);
@@ -23,7 +24,7 @@ export function seedResourcesFromDir(store: ResourceStore, dir: string): number 
     }
     for (const file of files) {
       const name = relative(root, file).split(sep).join('/');
-      store.write(kind, name, readFileSync(file), `seed:${dir}`);
+      await store.write(kind, name, readFileSync(file), `seed:${dir}`);
       count++;
     }
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import { GroupCommit } from './group-commit.ts';
+import type { QueueBackend } from './platform-store.ts';
 
 /** A message as one consumer group receives it. `body` is the JSON text stored at publish. */
 export interface QueueDelivery {
@@ -35,7 +36,7 @@ const UNCLAIMED = '';
  * A group comes into being on its first receive. Messages published before the subject had
  * any group wait for the first one; a group added later starts with messages published after it.
  */
-export class QueueStore {
+export class QueueStore implements QueueBackend {
   private readonly groups = new Map<string, string[]>();
   private readonly insert: Statement<[string, string, string, string, string | null, string | null, number, number]>;
   private readonly insertGroup: Statement<[string, string, number]>;
@@ -110,6 +111,15 @@ export class QueueStore {
       const now = Date.now();
       return this.settle(handles, (id, receipt) => this.nackStmt.get(now + delayMs, id, subject, receipt, now));
     });
+  }
+
+  joinGroup(subject: string, group: string): void {
+    if (!this.hasGroup(subject, group)) this.addGroup(subject, group);
+  }
+
+  /** One process holds every receive, so the dispatcher's own record is the whole truth. */
+  lastReceiveAt(): undefined {
+    return undefined;
   }
 
   hasGroup(subject: string, group: string): boolean {

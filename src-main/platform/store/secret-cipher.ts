@@ -21,6 +21,12 @@ export class SecretCipher {
     private readonly keyDescription: string,
   ) {}
 
+  /** A key shared by platform replicas (FLOW_PLATFORM_SECRET_KEY, from a Kubernetes Secret); 32 bytes. */
+  static fromKey(key: Buffer): SecretCipher {
+    if (key.length !== 32) throw new Error(`the secret store key is ${key.length} bytes, not a 32-byte AES-256 key (FLOW_PLATFORM_SECRET_KEY is 32 bytes in base64)`);
+    return new SecretCipher(Buffer.from(key), 'FLOW_PLATFORM_SECRET_KEY');
+  }
+
   /** The KV secrets cipher, its key in `<dataDir>/secret-store.key`. */
   static openOrCreate(dataDir: string): SecretCipher {
     const path = join(dataDir, SECRET_KEY_FILE);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import type { TopicBackend } from './platform-store.ts';
 
 export interface TopicMessage {
   id: number;
@@ -29,7 +30,7 @@ export interface Subscription {
  * end of its stream; every subscription sees every later message; ack moves the cursor past
  * the delivery. Messages every subscription has passed are deleted by `sweep`.
  */
-export class TopicStore {
+export class TopicStore implements TopicBackend {
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly byStream = new Map<string, Set<string>>();
   private lastMessageId: number;
@@ -98,8 +99,9 @@ export class TopicStore {
     return sub;
   }
 
-  touch(sub: Subscription): void {
-    sub.lastActiveAt = Date.now();
+  touch(id: string): void {
+    const sub = this.subscriptions.get(id);
+    if (sub) sub.lastActiveAt = Date.now();
   }
 
   unsubscribe(id: string): Subscription | undefined {
@@ -117,8 +119,9 @@ export class TopicStore {
    * The next messages for the subscription: after the in-flight ones while their deadline
    * holds, else after the cursor (so unacked deliveries come again once the deadline passes).
    */
-  take(sub: Subscription, limit: number, ackDeadlineMs: number): TopicMessage[] {
-    if (!this.subscriptions.has(sub.id)) return [];
+  take(id: string, limit: number, ackDeadlineMs: number): TopicMessage[] {
+    const sub = this.subscriptions.get(id);
+    if (!sub) return [];
     const now = Date.now();
     const after = sub.deliveredUntil > now ? sub.delivered : sub.cursor;
     const rows = this.readStmt.all(sub.plane, sub.subject, after, limit) as TopicMessage[];
@@ -136,8 +139,11 @@ export class TopicStore {
     return sub && sub.delivered > sub.cursor && sub.deliveredUntil > Date.now() ? sub.deliveredUntil : undefined;
   }
 
-  /** Moves the cursor past the highest delivered message among `ids`; returns the cursor. */
-  ack(sub: Subscription, ids: number[]): number {
+  /** Moves the cursor past the highest delivered message among `ids`. */
+  ack(id: string, ids: number[]): { before: number; cursor: number } | undefined {
+    const sub = this.get(id);
+    if (!sub) return undefined;
+    const before = sub.cursor;
     const now = Date.now();
     sub.lastActiveAt = now;
     let cursor = sub.cursor;
@@ -146,15 +152,15 @@ export class TopicStore {
       sub.cursor = cursor;
       this.saveCursor.run(cursor, now, sub.id);
     }
-    return cursor;
+    return { before, cursor };
   }
 
   /** Expires idle subscriptions and deletes messages every subscription has passed. */
-  sweep(isWaiting: (id: string) => boolean): Subscription[] {
+  sweep(receiving: ReadonlySet<string>): Subscription[] {
     const now = Date.now();
     const expired: Subscription[] = [];
     for (const sub of this.subscriptions.values()) {
-      if (isWaiting(sub.id)) sub.lastActiveAt = now;
+      if (receiving.has(sub.id)) sub.lastActiveAt = now;
       else if (now - sub.lastActiveAt > this.idleMs) expired.push(sub);
     }
     for (const sub of expired) this.remove(sub);

@@ -36,7 +36,7 @@ beforeAll(async () => {
   snapshotId = (await call('POST', '/integrations/mail/tags', { tag: 'v1' })).snapshotId as string;
   // The working copy moves on after the tag; the global store has a same-named template too.
   await call('PUT', `/integrations/mail/resources/${String(welcome.id)}`, { content: 'v2: Hello {{ body.name }}' });
-  platform.resources.write('template', 'emails/welcome.txt', Buffer.from('working: Hello {{ body.name }}'), 'test');
+  await platform.resources.write('template', 'emails/welcome.txt', Buffer.from('working: Hello {{ body.name }}'), 'test');
 });
 afterAll(async () => {
   await platform.close();

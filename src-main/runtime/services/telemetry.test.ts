@@ -42,8 +42,8 @@ describe('telemetry shipping', () => {
     const platform = await platformWith({ traces: { flushIntervalMillis: 50 } });
     const r = await runtimeFor(platform);
     await r.runtime.run('greet', { name: 'ada' });
-    await until(() => platform.traces.list().length >= 3, 3000, 'shipped traces');
-    const records = platform.traces.list().map((t) => t.record as Record<string, unknown>);
+    await until(async () => (await platform.traces.list()).length >= 3, 3000, 'shipped traces');
+    const records = (await platform.traces.list()).map((t) => t.record as Record<string, unknown>);
     expect(records.map((t) => `${t.kind} ${t.block ?? ''}`.trim()).sort()).toEqual(['run', 'step log', 'step set']);
     for (const t of records) expect(t).toMatchObject({ flow: 'greet', outcome: 'completed', deployment: 'greetings', instance: 'g-1' });
   });
@@ -52,10 +52,10 @@ describe('telemetry shipping', () => {
     const platform = await platformWith();
     const r = await runtimeFor(platform, greeter, { telemetry: { logFlushIntervalMs: 50 } });
     await r.runtime.run('greet', { name: 'key-that-must-not-ship' });
-    await until(() => platform.logs.list().some((l) => (l.record as { msg: string }).msg.startsWith('hello')), 3000, 'the log line');
-    const line = platform.logs.list().find((l) => (l.record as { msg: string }).msg.startsWith('hello'))!.record;
+    await until(async () => (await platform.logs.list()).some((l) => (l.record as { msg: string }).msg.startsWith('hello')), 3000, 'the log line');
+    const line = (await platform.logs.list()).find((l) => (l.record as { msg: string }).msg.startsWith('hello'))!.record;
     expect(line).toMatchObject({ level: 'info', msg: 'hello [redacted]', flow: 'greet', deployment: 'greetings', instance: 'g-1' });
-    expect(JSON.stringify(platform.logs.list())).not.toContain('key-that-must-not-ship');
+    expect(JSON.stringify(await platform.logs.list())).not.toContain('key-that-must-not-ship');
   });
 
   it('records no traces at all when the platform takes none', async () => {

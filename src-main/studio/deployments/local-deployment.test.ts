@@ -148,8 +148,8 @@ describe('a local deployment: secrets', () => {
     const logText = JSON.stringify(logs);
     expect(logText).toContain('upstream saw Bearer [redacted]');
     expect(logText).not.toContain(SECRET);
-    expect(JSON.stringify(platform.logs.list({ limit: 10_000 }))).not.toContain(SECRET);
-    expect(JSON.stringify(platform.traces.list({ limit: 10_000 }))).not.toContain(SECRET);
+    expect(JSON.stringify((await platform.logs.list({ limit: 10_000 })))).not.toContain(SECRET);
+    expect(JSON.stringify((await platform.traces.list({ limit: 10_000 })))).not.toContain(SECRET);
     for (const path of ['/secrets', '/deployments', '/deployments/shop-secret']) expect((await call('GET', path)).text).not.toContain(SECRET);
 
     const dataDir = join(dir, 'data');

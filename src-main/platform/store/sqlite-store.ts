@@ -1,0 +1,51 @@
+import type { Features } from '../features.ts';
+import { AgentMemoryStore } from './agent-memory-store.ts';
+import { openDatabase, type Db } from './database.ts';
+import { KvStore } from './kv-store.ts';
+import { LeaseStore } from './lease-store.ts';
+import { ObjectVersions } from './object-versions.ts';
+import type { PlatformStore } from './platform-store.ts';
+import { QueueStore } from './queue-store.ts';
+import { ResourceStore } from './resource-store.ts';
+import type { SecretCipher } from './secret-cipher.ts';
+import { TelemetryStore } from './telemetry-store.ts';
+import { TopicStore } from './topic-store.ts';
+
+/** The embedded store: one SQLite file in the data directory, one process. */
+export interface SqliteStore extends PlatformStore {
+  readonly kind: 'sqlite';
+  readonly db: Db;
+  readonly kv: KvStore;
+  readonly resources: ResourceStore;
+  readonly leases: LeaseStore;
+  readonly queues: QueueStore;
+  readonly topics: TopicStore;
+  readonly agentMemory: AgentMemoryStore;
+  readonly traces: TelemetryStore;
+  readonly logs: TelemetryStore;
+}
+
+export function openSqliteStore(dataDir: string, features: Features, cipher: SecretCipher): SqliteStore {
+  const db = openDatabase(dataDir);
+  try {
+    const versions = new ObjectVersions(db);
+    return {
+      kind: 'sqlite',
+      db,
+      kv: new KvStore(db, versions, cipher),
+      resources: new ResourceStore(db),
+      leases: new LeaseStore(db),
+      queues: new QueueStore(db),
+      topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000),
+      agentMemory: new AgentMemoryStore(db, versions),
+      traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }),
+      logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }),
+      close: async () => {
+        db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
