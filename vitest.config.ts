@@ -2,12 +2,34 @@ import { defineConfig } from 'vitest/config';
 
 // One runner for every suite: unit, contract, integration. Browser tests live in e2e/ and are
 // driven by Playwright from e2e/*.test.ts so their results are counted here too.
+const include = ['bin/**/*.test.ts', 'src-main/**/*.test.ts', 'shared/**/*.test.ts', 'src-renderer/**/*.test.ts', 'e2e/**/*.test.ts', 'bench/**/*.test.ts'];
+
+// The platform's contract, concurrency, property and crash suites run once more on PostgreSQL
+// and once more on two replicas sharing one PostgreSQL database, when a cluster is at hand
+// (PLATFORM_TEST_POSTGRES_URL, set by `bash .ci/postgres.sh with-server …`). Without one,
+// src-main/platform/store/postgres/postgres-store.test.ts reports them as skipped, saying why.
+const platformSuites = [
+  'src-main/platform/delegation/*.test.ts',
+  'src-main/platform/platform-concurrency.test.ts',
+  'src-main/platform/platform-model.test.ts',
+  'src-main/platform/platform-crash.test.ts',
+  'src-main/platform/server.test.ts',
+  'src-main/platform/events.test.ts',
+];
+const onPostgres = process.env.PLATFORM_TEST_POSTGRES_URL
+  ? (['postgres', 'postgres-replicas'] as const).map((store) => ({
+      extends: true as const,
+      test: { name: `platform on ${store}`, include: platformSuites, env: { PLATFORM_TEST_STORE: store } },
+    }))
+  : [];
+
 export default defineConfig({
   test: {
-    include: ['bin/**/*.test.ts', 'src-main/**/*.test.ts', 'shared/**/*.test.ts', 'src-renderer/**/*.test.ts', 'e2e/**/*.test.ts', 'bench/**/*.test.ts'],
+    include,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default'],
+    ...(onPostgres.length > 0 ? { projects: [{ extends: true, test: { name: 'default', include } }, ...onPostgres] } : {}),
   },
 });

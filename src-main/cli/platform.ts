@@ -3,15 +3,19 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadFeaturesFile, startPlatformServer } from '../platform/index.ts';
+import { isPostgresUrl, loadFeaturesFile, redactStoreUrl, startPlatformServer } from '../platform/index.ts';
 
-const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D]
+const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D] [--store postgres://…]
                            [--token T | --token-file F | --no-token] [--features FILE] [--seed-resources DIR]
 
 Serves the Platform Delegation API v1 until SIGINT/SIGTERM.
   --port P            port to listen on (default 7480; 0 picks a free one)
   --host H            interface to bind (default 127.0.0.1)
   --data-dir D        database and secret key file (default $XDG_DATA_HOME/flow-studio/platform)
+  --store URL         keep the delegation API's state in PostgreSQL (postgres://user:pass@host/db),
+                      shared by every replica started with the same URL; default: SQLite in the
+                      data dir. Also FLOW_PLATFORM_STORE. Replicas share the secret-value key
+                      through FLOW_PLATFORM_SECRET_KEY (32 bytes, base64)
   --token T           bearer token clients must send
   --token-file F      read the bearer token from F
   --no-token          no authentication (only on a private network)
@@ -29,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
         port: { type: 'string', default: '7480' },
         host: { type: 'string', default: '127.0.0.1' },
         'data-dir': { type: 'string' },
+        store: { type: 'string' },
         token: { type: 'string' },
         'token-file': { type: 'string' },
         'no-token': { type: 'boolean', default: false },
@@ -57,6 +62,19 @@ export async function main(argv: string[]): Promise<number> {
   // Read before anything is written, so a bad file leaves no trace in the data directory.
   const features = args.features === undefined ? undefined : loadFeaturesFile(args.features);
   const dataDir = resolve(args['data-dir'] ?? defaultDataDir());
+  const store = args.store ?? (process.env.FLOW_PLATFORM_STORE || undefined);
+  if (store !== undefined && !isPostgresUrl(store)) {
+    console.error(`flow-studio platform: --store (or FLOW_PLATFORM_STORE) must be a postgres://… URL; leave it out for SQLite in the data dir`);
+    return 2;
+  }
+  let secretKey: Buffer | undefined;
+  if (process.env.FLOW_PLATFORM_SECRET_KEY) {
+    secretKey = Buffer.from(process.env.FLOW_PLATFORM_SECRET_KEY, 'base64');
+    if (secretKey.length !== 32) {
+      console.error(`flow-studio platform: FLOW_PLATFORM_SECRET_KEY must be 32 bytes in base64 (e.g. openssl rand -base64 32), got ${secretKey.length} bytes`);
+      return 2;
+    }
+  }
   let token: string | false;
   let tokenFile: string | undefined;
   if (args['no-token']) token = false;
@@ -74,7 +92,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let server;
   try {
-    server = await startPlatformServer({ host: args.host, port, dataDir, token, features, seedResourcesDir: args['seed-resources'] });
+    server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, token, features, seedResourcesDir: args['seed-resources'] });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);
@@ -82,6 +100,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   console.log(`flow-studio platform listening on ${server.url}`);
   console.log(`  data dir: ${dataDir}`);
+  console.log(`  store:    ${store ? `PostgreSQL ${redactStoreUrl(store)}` : 'SQLite in the data dir'}`);
   if (tokenFile) console.log(`  token:    FLOW_PLATFORM_API_TOKEN_FILE=${tokenFile}`);
   else if (token === false) console.log('  token:    none (authentication is off)');
   else console.log('  token:    as given with --token');

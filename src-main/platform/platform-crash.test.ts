@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { httpCaller, type Call } from './testing/platform-harness.ts';
+import { httpCaller, testDatabaseUrl, testStore, type Call } from './testing/platform-harness.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'flow-platform-crash-'));
@@ -15,8 +15,9 @@ afterAll(() => {
 });
 
 /** Starts `flow-studio platform` in a child process and resolves with its URL once it listens. */
-function startChild(): Promise<{ child: ChildProcess; call: Call; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['bin/flow-studio.js', 'platform', '--port', '0', '--data-dir', dataDir, '--no-token'], {
+async function startChild(): Promise<{ child: ChildProcess; call: Call; exited: Promise<unknown> }> {
+  const store = testStore() === 'sqlite' ? [] : ['--store', await testDatabaseUrl(dataDir)];
+  const child = spawn(process.execPath, ['bin/flow-studio.js', 'platform', '--port', '0', '--data-dir', dataDir, '--no-token', ...store], {
     cwd: repo,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

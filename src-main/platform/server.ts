@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { agentMemoryRoutes } from './delegation/agent-memory.ts';
@@ -28,7 +28,6 @@ import { keyFileProtection, type SecretKeyProtection } from './management/secret
 import { seedResourcesFromDir } from './management/seed-resources.ts';
 import { openDatabase } from './store/database.ts';
 import type { PlatformStore, ResourceBackend, TelemetryBackend } from './store/platform-store.ts';
-import { openPostgresStore } from './store/postgres/postgres-store.ts';
 import { SecretCipher } from './store/secret-cipher.ts';
 import { openSqliteStore, type SqliteStore } from './store/sqlite-store.ts';
 import type { TelemetryRecord } from './store/telemetry-store.ts';
@@ -137,9 +136,10 @@ export async function startPlatformServer(options: PlatformServerOptions): Promi
   const token = options.token === false ? undefined : (options.token ?? randomBytes(24).toString('base64url'));
   const onInternalError = options.onInternalError ?? ((err, where) => console.error(`platform server: ${where}: ${err.stack ?? err.message}`));
 
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const cipher = options.secretKey ? SecretCipher.fromKey(options.secretKey) : SecretCipher.openOrCreate(options.dataDir);
   const store: PlatformStore = options.store
-    ? await openPostgresStore(options.store, features, cipher)
+    ? await (await import('./store/postgres/postgres-store.ts')).openPostgresStore(options.store, features, cipher, (err) => onInternalError(err, 'PostgreSQL store'))
     : openSqliteStore(options.dataDir, features, cipher);
   try {
     return await serve(store, options, features, token, onInternalError);
@@ -184,6 +184,7 @@ async function serve(
   const stopWakeups = store.wakeups?.subscribe((w) => {
     if (w.kind === 'queue') dispatch.wakeGroup(w.subject, w.group);
     else if (w.kind === 'topic') topics.wakeStream(w.plane, w.subject);
+    else if (w.kind === 'unsubscribed') topics.waiting.endAll(w.subscriptionId);
     else requestReply.replyArrived(w.replyTo);
   });
   const router = new Router().add(

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from '../testing/platform-harness.ts';
+import { startTestPlatform, type TestPlatform, testStore } from '../testing/platform-harness.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -139,7 +139,8 @@ describe('KV entries (§3.5 state table over HTTP)', () => {
   });
 });
 
-describe('secret and volatile namespaces', () => {
+// The at-rest checks read the SQLite data directory; postgres-store.test.ts checks the PostgreSQL rows.
+describe.skipIf(testStore() !== 'sqlite')('secret and volatile namespaces (SQLite files)', () => {
   it('encrypts *_secrets values at rest: the plaintext appears in no file of the data directory', async () => {
     const secret = 'hunter2-very-secret-value-8c1f';
     await put('user_secrets', 'db/password', secret, 0);

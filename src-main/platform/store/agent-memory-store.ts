@@ -286,7 +286,7 @@ function summary(row: ThreadRow): ThreadSummary {
 }
 
 /** Every string inside a JSON text, joined: what text search matches against. */
-function searchableText(json: string): string {
+export function searchableText(json: string): string {
   const parts: string[] = [];
   const walk = (v: unknown): void => {
     if (typeof v === 'string') parts.push(v);

@@ -120,7 +120,11 @@ export interface TelemetryBackend {
 }
 
 /** A wake-up from another replica: something became receivable under a key there. */
-export type Wakeup = { kind: 'queue'; subject: string; group: string } | { kind: 'topic'; plane: string; subject: string } | { kind: 'reply'; replyTo: string };
+export type Wakeup =
+  | { kind: 'queue'; subject: string; group: string }
+  | { kind: 'topic'; plane: string; subject: string }
+  | { kind: 'unsubscribed'; subscriptionId: string }
+  | { kind: 'reply'; replyTo: string };
 
 export interface CrossReplicaWakeups {
   /** Listens for wake-ups; returns the unsubscribe function. */

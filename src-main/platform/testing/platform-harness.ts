@@ -1,7 +1,47 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { PlatformEventFeed } from '../events.ts';
 import { startPlatformServer, type PlatformServer, type PlatformServerOptions } from '../server.ts';
+
+/**
+ * The store the platform suites run on, from PLATFORM_TEST_STORE: `sqlite` (the default),
+ * `postgres` (one server on a fresh database of the cluster at PLATFORM_TEST_POSTGRES_URL), or
+ * `postgres-replicas` (two servers sharing that database, requests alternating between them).
+ * vitest.config.ts runs the contract, concurrency, property and crash suites once per store.
+ */
+export type TestStore = 'sqlite' | 'postgres' | 'postgres-replicas';
+
+export function testStore(): TestStore {
+  const store = process.env.PLATFORM_TEST_STORE ?? 'sqlite';
+  if (store !== 'sqlite' && store !== 'postgres' && store !== 'postgres-replicas') {
+    throw new Error(`PLATFORM_TEST_STORE must be sqlite, postgres or postgres-replicas, got "${store}"`);
+  }
+  return store;
+}
+
+/**
+ * A database of the test cluster for one test platform: fresh per data directory (so a restart
+ * with the same `dataDir` finds its data again). Needs PLATFORM_TEST_POSTGRES_URL.
+ */
+export async function testDatabaseUrl(dataDir: string): Promise<string> {
+  const admin = process.env.PLATFORM_TEST_POSTGRES_URL;
+  if (!admin) throw new Error(`PLATFORM_TEST_STORE=${testStore()} needs PLATFORM_TEST_POSTGRES_URL (bash .ci/postgres.sh with-server … sets it)`);
+  const name = `flow_test_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
 /** An answer from the platform, read once. */
 export interface Answer {
@@ -34,21 +74,67 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-/** Starts a platform server on 127.0.0.1 in a fresh temporary data directory. */
+/**
+ * Starts a platform server on 127.0.0.1 in a fresh temporary data directory, on the store
+ * PLATFORM_TEST_STORE names. With `postgres-replicas` it starts two servers on one database:
+ * `call` alternates between them and `server.events` carries the events of both.
+ */
 export async function startTestPlatform(options: Partial<PlatformServerOptions> = {}): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'flow-platform-test-'));
-  const server = await startPlatformServer({ ...options, dataDir });
-  const call = httpCaller(server.url, server.token);
+  const store = testStore();
+  if (store === 'sqlite') {
+    const server = await startPlatformServer({ ...options, dataDir });
+    return {
+      server,
+      url: server.url,
+      dataDir,
+      call: httpCaller(server.url, server.token),
+      async close() {
+        await server.close();
+        if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const storeUrl = await testDatabaseUrl(dataDir);
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const replicas: PlatformServer[] = [];
+  try {
+    for (let i = 0; i < (store === 'postgres-replicas' ? 2 : 1); i++) replicas.push(await startPlatformServer({ ...options, token, dataDir, store: storeUrl }));
+  } catch (err) {
+    await Promise.all(replicas.map((r) => r.close()));
+    throw err;
+  }
+  let server = replicas[0];
+  if (replicas.length > 1) {
+    const events = new PlatformEventFeed();
+    for (const r of replicas) r.events.subscribe((e) => events.emit(e));
+    server = Object.create(replicas[0], { events: { value: events } }) as PlatformServer;
+  }
+  const callers = replicas.map((r) => httpCaller(r.url, r.token));
+  let next = 0;
   return {
     server,
     url: server.url,
     dataDir,
-    call,
+    call: (method, path, callOptions) => callers[next++ % callers.length](method, path, callOptions),
     async close() {
-      await server.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await Promise.all(replicas.map((r) => r.close()));
+      if (!options.dataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        await dropTestDatabase(storeUrl);
+      }
     },
   };
+}
+
+async function dropTestDatabase(storeUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.PLATFORM_TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${new URL(storeUrl).pathname.slice(1)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 export function httpCaller(url: string, token: string | undefined): Call {

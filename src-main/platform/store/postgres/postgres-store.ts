@@ -1,1 +1,58 @@
-export async function openPostgresStore(..._a: unknown[]): Promise<never> { throw new Error('todo'); }
+import type { Features } from '../../features.ts';
+import type { PlatformStore } from '../platform-store.ts';
+import type { SecretCipher } from '../secret-cipher.ts';
+import { PostgresAgentMemory } from './postgres-agent-memory.ts';
+import { createPool } from './postgres-connection.ts';
+import { PostgresKv } from './postgres-kv.ts';
+import { PostgresLeases } from './postgres-leases.ts';
+import { PostgresQueues } from './postgres-queues.ts';
+import { PostgresResources } from './postgres-resources.ts';
+import { PostgresTelemetry } from './postgres-telemetry.ts';
+import { PostgresTopics } from './postgres-topics.ts';
+import { PostgresWakeups } from './postgres-wakeups.ts';
+import { migrate } from './migrations.ts';
+import { isPostgresUrl, redactStoreUrl } from './store-url.ts';
+
+/**
+ * The cluster store: every capability's state in one PostgreSQL database that any number of
+ * platform replicas share (a replica keeps nothing but its long polls in memory). Connects,
+ * migrates the schema (versioned, under an advisory lock) and starts the wake-up listener.
+ */
+export async function openPostgresStore(url: string, features: Features, cipher: SecretCipher, onError: (err: Error) => void = () => {}): Promise<PlatformStore> {
+  if (!isPostgresUrl(url)) throw new Error(`the platform store must be a postgres://… URL, got "${url.slice(0, 40)}"`);
+  const pool = createPool(url);
+  let wakeups: PostgresWakeups | undefined;
+  try {
+    const client = await pool.connect().catch((err: Error) => {
+      throw new Error(`cannot reach the platform's PostgreSQL store at ${redactStoreUrl(url)}: ${err.message}`);
+    });
+    try {
+      await migrate(client);
+    } finally {
+      client.release();
+    }
+    wakeups = new PostgresWakeups(url, onError);
+    await wakeups.start();
+  } catch (err) {
+    await wakeups?.close();
+    await pool.end().catch(() => {});
+    throw err;
+  }
+  const listener = wakeups;
+  return {
+    kind: 'postgres',
+    kv: new PostgresKv(pool, cipher),
+    resources: new PostgresResources(pool),
+    leases: new PostgresLeases(pool),
+    queues: new PostgresQueues(pool),
+    topics: new PostgresTopics(pool, features.topics.subscriptionIdleSeconds * 1000),
+    agentMemory: new PostgresAgentMemory(pool),
+    traces: new PostgresTelemetry(pool, 'trace_records', { records: features.traces.retainRecords, seconds: features.traces.retainSeconds }),
+    logs: new PostgresTelemetry(pool, 'log_records', { records: features.logs.retainRecords, seconds: features.logs.retainSeconds }),
+    wakeups: listener,
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { QueueBackend, ReplyExchange } from '../platform-store.ts';
+import type { QueueDelivery, SettledDelivery } from '../queue-store.ts';
+import { inTransaction } from './postgres-connection.ts';
+import { WAKE_CHANNEL } from './postgres-wakeups.ts';
+
+/**
+ * Queues on PostgreSQL with the SQLite store's model (one row per message per consumer group,
+ * a receipt per delivery, `visible_at` as the visibility deadline) made safe for replicas:
+ * a receive claims rows with `FOR UPDATE SKIP LOCKED`, so two replicas claiming at once take
+ * different messages and never wait on each other; ack and nack match id and receipt while
+ * the deadline holds, in one statement. Deadlines are on the database clock.
+ *
+ * A publish notifies `flow_platform` in its own transaction (delivered on commit), which wakes
+ * long polls held by other replicas; the rows stay the only truth.
+ */
+export class PostgresQueues implements QueueBackend {
+  readonly replies: ReplyExchange;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.replies = new PostgresReplies(pool);
+  }
+
+  async publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<{ messageId: string; groups: string[] }> {
+    const messageId = randomUUID();
+    const { rows } = await this.pool.query<{ grp: string }>(
+      `WITH g AS (SELECT grp FROM queue_groups WHERE subject = $1),
+            targets AS (SELECT grp FROM g UNION ALL SELECT '' WHERE NOT EXISTS (SELECT 1 FROM g)),
+            ins AS (
+              INSERT INTO queue_items (message_id, subject, grp, body, headers, reply_to, published_at, visible_at)
+              SELECT $2, $1, grp, $3, $4, $5, flow_now_ms(), flow_now_ms() FROM targets RETURNING grp)
+       SELECT grp, pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp)::text) FROM ins`,
+      [subject, messageId, body, headers, replyTo ?? null],
+    );
+    const groups = rows.map((r) => r.grp).filter((g) => g !== '');
+    // Published to nobody while a first group may have been joining: hand it over (see joinGroup).
+    if (groups.length === 0) await this.adoptUnclaimed(subject);
+    return { messageId, groups };
+  }
+
+  async joinGroup(subject: string, group: string): Promise<void> {
+    const seen = await this.pool.query('UPDATE queue_groups SET last_receive_at = flow_now_ms() WHERE subject = $1 AND grp = $2', [subject, group]);
+    if (seen.rowCount) return;
+    await this.pool.query(
+      'INSERT INTO queue_groups (subject, grp, created_at, last_receive_at) VALUES ($1, $2, flow_now_ms(), flow_now_ms()) ON CONFLICT DO NOTHING',
+      [subject, group],
+    );
+    // Both a publish that found no group and a group's first join adopt afterwards, each in a
+    // statement that starts after its own write committed: whichever runs second sees the
+    // other's row, so no message is left in the unclaimed group.
+    await this.adoptUnclaimed(subject);
+  }
+
+  async groupsOf(subject: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ grp: string }>('SELECT grp FROM queue_groups WHERE subject = $1 ORDER BY created_at, grp', [subject]);
+    return rows.map((r) => r.grp);
+  }
+
+  async claim(subject: string, group: string, limit: number, ackDeadlineMs: number): Promise<QueueDelivery[]> {
+    const { rows } = await this.pool.query<Omit<QueueDelivery, 'handle'> & { receipt: string }>(
+      `WITH picked AS (
+         SELECT id FROM queue_items q
+         WHERE subject = $1 AND grp = $2 AND visible_at <= flow_now_ms()
+           AND (reply_to IS NULL OR EXISTS (SELECT 1 FROM queue_requests r WHERE r.reply_to = q.reply_to AND r.expires_at > flow_now_ms()))
+         ORDER BY visible_at, id LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+       UPDATE queue_items q SET visible_at = flow_now_ms() + $4, delivery_count = delivery_count + 1,
+         receipt = replace(gen_random_uuid()::text, '-', '')
+       FROM picked WHERE q.id = picked.id
+       RETURNING q.id, q.message_id AS "messageId", q.grp AS "group", q.body, q.headers, q.reply_to AS "replyTo",
+         q.published_at AS "publishedAt", q.delivery_count AS "deliveryCount", q.receipt`,
+      [subject, group, limit, ackDeadlineMs],
+    );
+    rows.sort((a, b) => a.id - b.id);
+    return rows.map(({ receipt, ...row }) => ({ ...row, handle: `${row.id}.${receipt}` }));
+  }
+
+  async nextVisibleAt(subject: string, group: string): Promise<number | undefined> {
+    // As a delay from now on the database clock, turned into this process's clock: no skew.
+    const { rows } = await this.pool.query<{ inMs: number | null }>(
+      'SELECT min(visible_at) - flow_now_ms() AS "inMs" FROM queue_items WHERE subject = $1 AND grp = $2 AND visible_at > flow_now_ms()',
+      [subject, group],
+    );
+    const inMs = rows[0]?.inMs;
+    return inMs === null || inMs === undefined ? undefined : Date.now() + inMs;
+  }
+
+  async ack(subject: string, handles: string[]): Promise<SettledDelivery[]> {
+    const [ids, receipts] = parseHandles(handles);
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<SettledDelivery>(
+      `DELETE FROM queue_items q USING unnest($2::bigint[], $3::text[]) AS h(id, receipt)
+       WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = $1 AND q.visible_at > flow_now_ms()
+       RETURNING q.grp AS "group", q.message_id AS "messageId"`,
+      [subject, ids, receipts],
+    );
+    return rows;
+  }
+
+  async nack(subject: string, handles: string[], delayMs: number): Promise<SettledDelivery[]> {
+    const [ids, receipts] = parseHandles(handles);
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<SettledDelivery>(
+      `WITH settled AS (
+         UPDATE queue_items q SET visible_at = flow_now_ms() + $4, receipt = NULL FROM unnest($2::bigint[], $3::text[]) AS h(id, receipt)
+         WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = $1 AND q.visible_at > flow_now_ms()
+         RETURNING q.grp, q.message_id)
+       SELECT grp AS "group", message_id AS "messageId", pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp)::text) FROM settled`,
+      [subject, ids, receipts, delayMs],
+    );
+    return rows.map((r) => ({ group: r.group, messageId: r.messageId }));
+  }
+
+  async dropRequest(replyTo: string): Promise<void> {
+    await this.pool.query('DELETE FROM queue_items WHERE reply_to = $1', [replyTo]);
+  }
+
+  async lastReceiveAt(subject: string): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ agoMs: number | null }>(
+      'SELECT flow_now_ms() - max(last_receive_at) AS "agoMs" FROM queue_groups WHERE subject = $1',
+      [subject],
+    );
+    const ago = rows[0]?.agoMs;
+    return ago === null || ago === undefined ? undefined : Date.now() - ago;
+  }
+
+  private async adoptUnclaimed(subject: string): Promise<void> {
+    await this.pool.query(
+      `WITH first AS (SELECT grp FROM queue_groups WHERE subject = $1 ORDER BY created_at, grp LIMIT 1),
+            moved AS (UPDATE queue_items SET grp = first.grp FROM first WHERE subject = $1 AND queue_items.grp = '' RETURNING first.grp)
+       SELECT pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp)::text) FROM (SELECT DISTINCT grp FROM moved) m`,
+      [subject],
+    );
+  }
+}
+
+/**
+ * Replies that reach another replica than the one holding the request: the holder records the
+ * request (`open`), the replica that gets the reply stores it and notifies, the holder takes it.
+ * A request's row carries a deadline, so a holder that died leaves nothing deliverable behind.
+ */
+class PostgresReplies implements ReplyExchange {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async open(replyTo: string, subject: string): Promise<void> {
+    // Generous: the holder deletes the row when the request ends; the deadline only covers a holder that died.
+    await this.pool.query('INSERT INTO queue_requests (reply_to, subject, expires_at) VALUES ($1, $2, flow_now_ms() + 3600000)', [replyTo, subject]);
+  }
+
+  async close(replyTo: string): Promise<void> {
+    await this.pool.query('WITH r AS (DELETE FROM queue_requests WHERE reply_to = $1) DELETE FROM queue_replies WHERE reply_to = $1', [replyTo]);
+  }
+
+  deliver(replyTo: string, body: string, headers: string | null): Promise<boolean> {
+    return inTransaction(this.pool, async (c) => {
+      // Taking the request row makes the first reply the only one.
+      const taken = await c.query('DELETE FROM queue_requests WHERE reply_to = $1 AND expires_at > flow_now_ms()', [replyTo]);
+      if (!taken.rowCount) return false;
+      await c.query('INSERT INTO queue_replies (reply_to, body, headers) VALUES ($1, $2, $3)', [replyTo, body, headers]);
+      await c.query(`SELECT pg_notify('${WAKE_CHANNEL}', json_build_array('r', $1::text)::text)`, [replyTo]);
+      return true;
+    });
+  }
+
+  async take(replyTo: string): Promise<{ body: string; headers: string | null } | undefined> {
+    const { rows } = await this.pool.query<{ body: string; headers: string | null }>('DELETE FROM queue_replies WHERE reply_to = $1 RETURNING body, headers', [replyTo]);
+    return rows[0];
+  }
+}
+
+function parseHandles(handles: string[]): [number[], string[]] {
+  const ids: number[] = [];
+  const receipts: string[] = [];
+  for (const handle of handles) {
+    const dot = handle.indexOf('.');
+    const id = Number(handle.slice(0, dot));
+    if (dot < 1 || !Number.isSafeInteger(id)) continue;
+    ids.push(id);
+    receipts.push(handle.slice(dot + 1));
+  }
+  return [ids, receipts];
+}

@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import type { CrossReplicaWakeups, Wakeup } from '../platform-store.ts';
+import { createClient } from './postgres-connection.ts';
+
+/** The channel every replica LISTENs on; the payload is a JSON array naming what to wake. */
+export const WAKE_CHANNEL = 'flow_platform';
+
+/**
+ * LISTEN/NOTIFY as a wake-up only. A publish, a nack or a reply on one replica notifies in its
+ * own transaction (delivered at commit); every replica's listener wakes the long polls it holds
+ * under that key, and those re-read the tables. A lost notification (the listener reconnecting)
+ * costs latency, never a message: a waiting receive still ends at its deadline and is retried.
+ */
+export class PostgresWakeups implements CrossReplicaWakeups {
+  private readonly listeners = new Set<(w: Wakeup) => void>();
+  private client: pg.Client | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = createClient(this.url);
+    client.on('notification', (msg) => {
+      if (msg.channel !== WAKE_CHANNEL || !msg.payload) return;
+      const w = parseWakeup(msg.payload);
+      if (w) for (const listener of this.listeners) listener(w);
+    });
+    client.on('error', (err) => {
+      this.onError(new Error(`the PostgreSQL wake-up listener lost its connection (${err.message}); reconnecting`));
+      this.reconnectSoon(client);
+    });
+    client.on('end', () => this.reconnectSoon(client));
+    await client.connect();
+    await client.query(`LISTEN ${WAKE_CHANNEL}`);
+    this.client = client;
+  }
+
+  subscribe(listener: (wakeup: Wakeup) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+
+  private reconnectSoon(dead: pg.Client): void {
+    if (this.closed || this.client !== dead) return;
+    this.client = undefined;
+    dead.end().catch(() => {});
+    this.retry = setTimeout(() => {
+      this.start().catch((err: unknown) => {
+        this.onError(err as Error);
+        this.retry = setTimeout(() => this.reconnectSoon(dead), 1000);
+      });
+    }, 200);
+  }
+}
+
+function parseWakeup(payload: string): Wakeup | undefined {
+  try {
+    const v = JSON.parse(payload) as unknown[];
+    if (v[0] === 'q' && typeof v[1] === 'string' && typeof v[2] === 'string') return { kind: 'queue', subject: v[1], group: v[2] };
+    if (v[0] === 't' && typeof v[1] === 'string' && typeof v[2] === 'string') return { kind: 'topic', plane: v[1], subject: v[2] };
+    if (v[0] === 'r' && typeof v[1] === 'string') return { kind: 'reply', replyTo: v[1] };
+    if (v[0] === 'u' && typeof v[1] === 'string') return { kind: 'unsubscribed', subscriptionId: v[1] };
+  } catch {
+    // not ours
+  }
+  return undefined;
+}
