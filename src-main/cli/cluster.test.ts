@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { httpCaller, testDatabaseUrl } from '../platform/testing/platform-harness.ts';
+
+/**
+ * A cluster on one machine: two `flow-studio platform` replicas on one PostgreSQL database
+ * behind a round-robin TCP balancer (what a Kubernetes Service does), and three
+ * `flow-studio run` replicas of one deployment reaching the platform through it.
+ */
+const adminUrl = process.env.PLATFORM_TEST_POSTGRES_URL;
+const SKIP_REASON = 'skipped: PLATFORM_TEST_POSTGRES_URL is not set; run with `bash .ci/postgres.sh with-server npx vitest run src-main/cli/cluster.test.ts`';
+if (!adminUrl) console.warn(`\n*** the one-machine cluster test ${SKIP_REASON} ***\n`);
+
+const TOKEN = 'cluster-test-token';
+const FLOWS = `
+flows:
+  tick:
+    leader: true
+    source: {type: schedule, interval: 300ms}
+    steps:
+      - log: {message: '"tick"'}
+  work:
+    workers: 4
+    source: {type: queue, subject: jobs}
+    steps:
+      - log: {message: '"handled " + string(body.n)'}
+`;
+
+interface Child {
+  name: string;
+  process: ChildProcess;
+  output: string;
+  exited: Promise<unknown>;
+}
+
+const children: Child[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'flow-cluster-'));
+let balancer: Server | undefined;
+
+afterAll(async () => {
+  for (const c of children) c.process.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.exited));
+  balancer?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function start(name: string, args: string[], env: Record<string, string>): Child {
+  const child: Child = { name, process: undefined as unknown as ChildProcess, output: '', exited: Promise.resolve() };
+  child.process = spawn(process.execPath, ['bin/flow-studio.js', ...args], { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.exited = new Promise((r) => child.process.once('exit', r));
+  child.process.stdout!.on('data', (c: Buffer) => (child.output += c.toString()));
+  child.process.stderr!.on('data', (c: Buffer) => (child.output += c.toString()));
+  children.push(child);
+  return child;
+}
+
+async function until(check: () => boolean, ms: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Round-robin TCP balancing over the live backends; a refused connection tries the next one. */
+function startBalancer(backends: () => number[]): Promise<number> {
+  let next = 0;
+  balancer = createServer((client) => {
+    client.pause();
+    const ports = backends();
+    const attempt = (tries: number): void => {
+      if (tries >= ports.length) return void client.destroy();
+      const upstream = connect(ports[next++ % ports.length], '127.0.0.1');
+      upstream.once('connect', () => {
+        client.pipe(upstream).pipe(client);
+        client.resume();
+      });
+      upstream.once('error', () => {
+        if (!upstream.readyState || upstream.connecting) attempt(tries + 1);
+        else client.destroy();
+      });
+      client.once('error', () => upstream.destroy());
+      client.once('close', () => upstream.destroy());
+      upstream.once('close', () => client.destroy());
+    };
+    attempt(0);
+  });
+  return new Promise((resolve) => balancer!.listen(0, '127.0.0.1', () => resolve((balancer!.address() as { port: number }).port)));
+}
+
+const ticks = (c: Child): number => c.output.split('"msg":"tick"').length - 1;
+const handled = (children: Child[]): Map<number, number> => {
+  const seen = new Map<number, number>();
+  for (const c of children) for (const m of c.output.matchAll(/"msg":"handled (\d+)"/g)) seen.set(Number(m[1]), (seen.get(Number(m[1])) ?? 0) + 1);
+  return seen;
+};
+
+describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_REASON})`}`, () => {
+  it('handles every queued message across 2 platform and 3 runtime replicas with one of each SIGKILLed mid-stream, and moves the leader schedule', async () => {
+    const store = await testDatabaseUrl(dir);
+    const secretKey = randomBytes(32).toString('base64');
+    writeFileSync(join(dir, 'features.json'), JSON.stringify({ leaderElection: { leaseTtlSeconds: 3, renewIntervalSeconds: 1, observeIntervalSeconds: 1 } }));
+    const platformArgs = (i: number): string[] => {
+      mkdirSync(join(dir, `platform-${i}`), { recursive: true });
+      return ['platform', '--port', '0', '--data-dir', join(dir, `platform-${i}`), '--token', TOKEN, '--features', join(dir, 'features.json')];
+    };
+    const platforms = [0, 1].map((i) => start(`platform-${i}`, platformArgs(i), { FLOW_PLATFORM_STORE: store, FLOW_PLATFORM_SECRET_KEY: secretKey }));
+    await until(() => platforms.every((p) => /listening on http:\/\/127\.0\.0\.1:\d+/.test(p.output)), 30_000, () => platforms.map((p) => p.output).join('\n'));
+    const ports = platforms.map((p) => Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output)![1]));
+    const alive = new Set(ports);
+    const lbPort = await startBalancer(() => [...alive]);
+    const platformUrl = `http://127.0.0.1:${lbPort}`;
+
+    mkdirSync(join(dir, 'app'));
+    writeFileSync(join(dir, 'app', 'cluster.yaml'), FLOWS);
+    const runtimes = [1, 2, 3].map((i) =>
+      start(`runtime-${i}`, ['run', join(dir, 'app')], {
+        FLOW_PLATFORM_API_URL: platformUrl,
+        FLOW_PLATFORM_API_TOKEN: TOKEN,
+        RUNTIME_SERVICES_MODULE: 'api',
+        FLOW_DEPLOYMENT_ID: 'cluster-app',
+        FLOW_INSTANCE_ID: `runtime-${i}`,
+      }),
+    );
+
+    // Exactly one runtime replica runs the leader schedule.
+    await until(() => runtimes.some((r) => ticks(r) >= 3), 40_000, () => runtimes.map((r) => `${r.name}:\n${r.output}`).join('\n'));
+    const before = runtimes.map(ticks);
+    await new Promise((r) => setTimeout(r, 1500));
+    const ticking = runtimes.filter((r, i) => ticks(r) > before[i]);
+    expect(ticking.map((r) => r.name)).toHaveLength(1);
+    const leader = ticking[0];
+
+    // Publish through the balancer; kill platform 0 at message 100 and the leading runtime at 200.
+    const call = httpCaller(platformUrl, TOKEN);
+    const answered: number[] = [];
+    const survivors = runtimes.filter((r) => r !== leader);
+    let leaderMoved: Promise<number> | undefined;
+    for (let n = 0; n < 300; n++) {
+      if (n === 100) {
+        platforms[0].process.kill('SIGKILL');
+        alive.delete(ports[0]);
+      }
+      if (n === 200) {
+        leader.process.kill('SIGKILL');
+        const killedAt = Date.now();
+        const ticksAtKill = survivors.map(ticks);
+        leaderMoved = until(() => survivors.some((r, i) => ticks(r) > ticksAtKill[i]), 30_000, () => 'a surviving replica to run the schedule').then(
+          () => Date.now() - killedAt,
+        );
+      }
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const res = await call('POST', '/v1/queues/jobs/publish', { json: { body: { n } } }).catch(() => undefined);
+        if (res?.status === 202) {
+          answered.push(n);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    expect(answered).toHaveLength(300);
+
+    // Every answered message is handled; only ones in flight on the killed runtime may come twice.
+    await until(() => answered.every((n) => handled(runtimes).has(n)), 60_000, () => `messages ${answered.filter((n) => !handled(runtimes).has(n)).join(', ')}`);
+    const twice = [...handled(runtimes).values()].filter((count) => count > 1).length;
+    expect(twice).toBeLessThanOrEqual(8); // 4 workers of the killed replica, plus settles lost with platform 0
+    const db = new pg.Client({ connectionString: store });
+    await db.connect();
+    try {
+      // Nothing left unacknowledged in the queue.
+      let left = -1;
+      for (let i = 0; i < 100 && left !== 0; i++) {
+        left = Number((await db.query("SELECT count(*) AS n FROM queue_items WHERE subject = 'jobs'")).rows[0].n);
+        if (left !== 0) await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(left).toBe(0);
+    } finally {
+      await db.end();
+    }
+
+    // The schedule moved to a surviving replica within the leader TTL (3 s) plus an observe
+    // interval (1 s) and the next tick, with slack for a loaded machine; and runs on one only.
+    expect(await leaderMoved).toBeLessThan(8000);
+    const movedBefore = survivors.map(ticks);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(survivors.filter((r, i) => ticks(r) > movedBefore[i])).toHaveLength(1);
+  }, 180_000);
+});
