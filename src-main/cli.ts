@@ -6,6 +6,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main(arg
   validate: { summary: 'validate <path>...   check definitions; print every problem with file:line:col', load: () => import('./cli/validate.ts') },
   run: { summary: 'run <path>           start the flows; stop cleanly on SIGINT/SIGTERM', load: () => import('./cli/run.ts') },
   platform: { summary: 'platform [--port P] [--data-dir D] [--token T]   serve the platform delegation API', load: () => import('./cli/platform.ts') },
+  manifest: { summary: 'manifest --platform URL --deployment ID   print a Kubernetes Deployment running that version tag', load: () => import('./cli/manifest.ts') },
   serve: { summary: 'serve [--port P] [--data-dir D] [--open]   open the studio in a browser', load: () => import('./cli/serve.ts') },
   test: { summary: 'test [path] [--reporter junit] [--coverage] [--watch]   run the flow tests (*.test.yaml)', load: () => import('./cli/test.ts') },
   gen: { summary: 'gen [--check]        regenerate the JSON Schemas, docs/components.md and the CEL reference in docs/flows.md', load: () => import('./cli/gen.ts') },

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The runtime pod's init container: writes the definitions of the version tag in FLOW_SNAPSHOT_ID
+// into DIR, fetched from the platform (GET /snapshots/{id}/bundle, the tag's frozen tar), so
+// `flow-studio run DIR` starts exactly what was tagged. Uses FLOW_PLATFORM_API_URL and
+// FLOW_PLATFORM_API_TOKEN like the runtime. Plain JavaScript: it runs before anything else.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+
+const [dir] = process.argv.slice(2);
+const { FLOW_PLATFORM_API_URL: base, FLOW_PLATFORM_API_TOKEN: token, FLOW_SNAPSHOT_ID: snapshot } = process.env;
+if (!dir || !base || !snapshot) {
+  console.error('usage: FLOW_PLATFORM_API_URL=… FLOW_SNAPSHOT_ID=… [FLOW_PLATFORM_API_TOKEN=…] fetch-snapshot.js DIR');
+  process.exit(2);
+}
+const url = `${base.replace(/\/+$/, '')}/snapshots/${encodeURIComponent(snapshot)}/bundle`;
+let res;
+for (let attempt = 1; ; attempt++) {
+  try {
+    res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    if (res.status < 500) break;
+  } catch (err) {
+    if (attempt >= 30) throw new Error(`fetch-snapshot: cannot reach the platform at ${base}: ${err.message}`);
+  }
+  if (attempt >= 30) break;
+  await new Promise((r) => setTimeout(r, 1000)); // the platform may still be starting
+}
+if (!res || !res.ok) {
+  console.error(`fetch-snapshot: GET ${url} answered ${res?.status}: ${(await res?.text())?.slice(0, 512)}`);
+  process.exit(1);
+}
+mkdirSync(dir, { recursive: true });
+const tar = spawnSync('tar', ['-x', '-f', '-', '-C', dir, '--no-same-owner'], { input: Buffer.from(await res.arrayBuffer()), stdio: ['pipe', 'inherit', 'inherit'] });
+if (tar.status !== 0) {
+  console.error(`fetch-snapshot: tar could not unpack the bundle of ${snapshot} into ${dir}`);
+  process.exit(1);
+}
+console.log(`fetch-snapshot: ${snapshot} unpacked into ${dir}`);

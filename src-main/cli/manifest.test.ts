@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Service } from 'kubernetes-models/v1/Service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { runtimeDeploymentManifest } from '../platform/index.ts';
+import { startTestPlatform, type TestPlatform } from '../platform/testing/platform-harness.ts';
+
+const DEFINITION = `env:
+  DB_PASSWORD: {required: true, secret: true, description: the orders database}
+  REGION: {required: true}
+  GREETING: {default: hello}
+  BANNER: {}
+flows: {}
+`;
+
+let platform: TestPlatform;
+let snapshotId: string;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  await platform.call('PUT', '/integrations/orders/definitions/orders.yaml', { json: { content: DEFINITION } });
+  await platform.call('POST', '/integrations/orders/resources', { json: { kind: 'env', name: 'prod.env', content: 'REGION=eu-west-1\n' } });
+  snapshotId = ((await platform.call('POST', '/integrations/orders/tags', { json: { tag: 'v1.2.0' } })).json as { snapshotId: string }).snapshotId;
+  await platform.call('PUT', '/secrets/orders-db', { json: { value: 'never-in-a-manifest-9c2e' } });
+  const deployed = await platform.call('PUT', '/deployments/orders-prod', {
+    json: { integration: 'orders', tag: 'v1.2.0', bindings: { DB_PASSWORD: { secret: 'orders-db' }, GREETING: { value: 'hi' }, BANNER: { value: '' } } },
+  });
+  expect(deployed.status).toBe(201);
+});
+afterAll(() => platform.close());
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ['bin/flow-studio.js', ...args], { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, err })));
+}
+
+type Env = Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+
+describe('flow-studio manifest: a runtime Deployment from a version tag', () => {
+  it('prints a Deployment valid against the Kubernetes schema, with FLOW_SNAPSHOT_ID, literal and secretKeyRef bindings', async () => {
+    const res = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'orders-prod', '--image', 'registry.example/flow-studio:0.1.0', '--replicas', '3']);
+    expect(res.err).toBe('');
+    expect(res.code).toBe(0);
+    const manifest = parse(res.out) as { spec: { replicas: number; template: { spec: { containers: Array<{ env: Env; args: string[] }>; initContainers: Array<{ command: string[] }> } } } };
+    new Deployment(manifest as never).validate();
+    expect(manifest.spec.replicas).toBe(3);
+    const [runtime] = manifest.spec.template.spec.containers;
+    expect(runtime.args).toEqual(['run', '/flows']);
+    const env = new Map(runtime.env.map((e) => [e.name, e]));
+    expect(env.get('FLOW_SNAPSHOT_ID')).toEqual({ name: 'FLOW_SNAPSHOT_ID', value: snapshotId });
+    expect(env.get('FLOW_DEPLOYMENT_ID')?.value).toBe('orders-prod');
+    expect(env.get('DB_PASSWORD')).toEqual({ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'flow-secrets', key: 'orders-db' } } });
+    expect(env.get('GREETING')).toEqual({ name: 'GREETING', value: 'hi' });
+    expect(env.has('BANNER')).toBe(false); // an empty literal injects nothing
+    expect(env.has('HTTP_PORT') || env.has('HTTP_HOST')).toBe(false);
+    expect(res.out).not.toContain('never-in-a-manifest-9c2e');
+    // Every declared variable is bound, satisfied by a frozen env resource, or optional.
+    const snapshot = (await platform.call('GET', `/snapshots/${snapshotId}`)).json as { variables: Array<{ name: string; required: boolean; satisfiedBy: string[] }> };
+    for (const v of snapshot.variables.filter((x) => x.required)) expect(env.has(v.name) || v.satisfiedBy.length > 0, v.name).toBe(true);
+    expect(snapshot.variables.find((v) => v.name === 'REGION')?.satisfiedBy).toEqual(['prod.env']);
+  });
+
+  it('names a deployment the platform does not have', async () => {
+    const res = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'ghost']);
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('GET /deployments/ghost answered 404');
+  });
+
+  it('refuses a binding for the managed HTTP_PORT, a literal for a secret variable and an unbound required variable, naming each', () => {
+    const variables = [
+      { name: 'DB_PASSWORD', required: true, secret: true, declaredIn: 'a.yaml', satisfiedBy: [] },
+      { name: 'TOKEN', required: false, secret: true, declaredIn: 'a.yaml', satisfiedBy: [] },
+      { name: 'HTTP_PORT', required: false, secret: false, declaredIn: 'a.yaml', satisfiedBy: [] },
+    ];
+    expect(() =>
+      runtimeDeploymentManifest({
+        deploymentId: 'd',
+        snapshot: { id: 's', integration: 'i', tag: 'v1', variables },
+        bindings: { HTTP_PORT: { value: '9000' }, TOKEN: { value: 'plain' } },
+        image: 'x',
+        replicas: 1,
+        platformUrl: 'http://flow-platform:7480',
+        platformTokenSecret: 'flow-platform',
+      }),
+    ).toThrow(
+      'deployment "d" of i:v1 cannot run:\n' +
+        "  HTTP_PORT is managed by the runtime's container (the pod's port and address); remove its binding\n" +
+        '  TOKEN is declared secret: true, so it is bound to a cluster secret by name, never to a literal value\n' +
+        '  DB_PASSWORD is required (a.yaml) and has no binding and no frozen env resource',
+    );
+  });
+
+  it('the init container script unpacks the tag the manifest names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flow-fetch-snapshot-'));
+    try {
+      const child = spawn(process.execPath, ['bin/fetch-snapshot.js', join(dir, 'flows')], {
+        env: { ...process.env, FLOW_PLATFORM_API_URL: platform.url, FLOW_PLATFORM_API_TOKEN: platform.server.token!, FLOW_SNAPSHOT_ID: snapshotId },
+        stdio: 'ignore',
+      });
+      expect(await new Promise((r) => child.once('exit', r))).toBe(0);
+      expect(readFileSync(join(dir, 'flows', 'orders.yaml'), 'utf8')).toBe(DEFINITION);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('deploy/kubernetes/platform.yaml', () => {
+  const docs = parseAllDocuments(readFileSync('deploy/kubernetes/platform.yaml', 'utf8')).map((d) => d.toJSON() as { kind: string } & Record<string, never>);
+
+  it('holds a Deployment and a Service valid against the Kubernetes schemas', () => {
+    expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'Service']);
+    new Deployment(docs[0] as never).validate();
+    new Service(docs[1] as never).validate();
+  });
+
+  it('runs replicas on the store URL and keys from Secrets, with readiness and liveness probes on discovery', () => {
+    const d = docs[0] as unknown as {
+      spec: { replicas: number; template: { spec: { containers: Array<{ env: Env; args: string[]; readinessProbe: unknown; livenessProbe: unknown }>; securityContext: { runAsNonRoot: boolean } } } };
+    };
+    expect(d.spec.replicas).toBeGreaterThanOrEqual(2);
+    const [c] = d.spec.template.spec.containers;
+    expect(c.env).toEqual([
+      { name: 'FLOW_PLATFORM_STORE', valueFrom: { secretKeyRef: { name: 'flow-platform', key: 'store-url' } } },
+      { name: 'FLOW_PLATFORM_SECRET_KEY', valueFrom: { secretKeyRef: { name: 'flow-platform', key: 'secret-key' } } },
+    ]);
+    expect(c.args).toContain('--token-file');
+    expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/v1/discovery' } });
+    expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/v1/discovery' } });
+    expect(d.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+  });
+});
+
+describe('Dockerfile', () => {
+  const text = readFileSync('Dockerfile', 'utf8');
+  const stages = text.split(/^FROM /m).slice(1);
+
+  it('is multi-stage, and the final stage installs no build tools and runs as a non-root user', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const final = stages[stages.length - 1];
+    expect(final).not.toMatch(/apt-get install|apk add|g\+\+|make|python3/);
+    expect(final).toMatch(/^USER (node|[1-9]\d*)\s*$/m);
+    expect(final).toContain('ENTRYPOINT ["node", "bin/flow-studio.js"]');
+    expect(stages[0]).toMatch(/npm ci --omit=dev/);
+  });
+
+  it('copies only paths that exist', () => {
+    for (const m of text.matchAll(/^COPY (?!--from)(?:--\S+ )*(.+) \S+$/gm)) {
+      for (const path of m[1].split(/\s+/)) expect(existsSync(path), path).toBe(true);
+    }
+  });
+});

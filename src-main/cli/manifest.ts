@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
+import { runtimeDeploymentManifest, type Binding, type DeclaredVariable } from '../platform/index.ts';
+
+const USAGE = `usage: flow-studio manifest --platform URL [--token T | --token-file F] --deployment ID
+                           [--image IMAGE] [--replicas N] [--namespace NS]
+                           [--platform-service URL] [--platform-token-secret NAME]
+
+Prints a Kubernetes Deployment (YAML) that runs a deployment's version tag as flow-studio run
+replicas: FLOW_SNAPSHOT_ID of the tag, each binding as a literal env var or a secretKeyRef into
+the flow-secrets Secret, nothing for the runtime-managed HTTP_PORT/HTTP_HOST. The deployment
+(tag + bindings) is read from the platform at --platform, where PUT /deployments/ID made it.
+  --image IMAGE                 the flow-studio image (default flow-studio:<version>)
+  --replicas N                  runtime replicas (default 2)
+  --namespace NS                metadata.namespace of the Deployment
+  --platform-service URL        the platform as pods reach it (default http://flow-platform:7480)
+  --platform-token-secret NAME  Secret whose key "token" is the platform's bearer token (default flow-platform)`;
+
+/** `flow-studio manifest`: a runtime Deployment for a version tag. */
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: {
+        platform: { type: 'string' },
+        token: { type: 'string' },
+        'token-file': { type: 'string' },
+        deployment: { type: 'string' },
+        image: { type: 'string' },
+        replicas: { type: 'string', default: '2' },
+        namespace: { type: 'string' },
+        'platform-service': { type: 'string', default: 'http://flow-platform:7480' },
+        'platform-token-secret': { type: 'string', default: 'flow-platform' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (err) {
+    console.error(`flow-studio manifest: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!args.platform || !args.deployment) {
+    console.error(`flow-studio manifest: --platform and --deployment are required\n\n${USAGE}`);
+    return 2;
+  }
+  const replicas = Number(args.replicas);
+  if (!Number.isInteger(replicas) || replicas < 0) {
+    console.error(`flow-studio manifest: --replicas must be a whole number >= 0, got "${args.replicas}"`);
+    return 2;
+  }
+  const token = args.token ?? (args['token-file'] ? readFileSync(args['token-file'], 'utf8').trim() : process.env.FLOW_PLATFORM_API_TOKEN);
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${args.platform!.replace(/\/+$/, '')}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${text.slice(0, 512)}`);
+    return JSON.parse(text) as T;
+  };
+  const deployment = await get<{ id: string; integration: string; tag: string; snapshotId: string; bindings: Record<string, Binding> }>(
+    `/deployments/${encodeURIComponent(args.deployment)}`,
+  );
+  const snapshot = await get<{ snapshotId: string; integration: string; tag: string; variables: DeclaredVariable[] }>(
+    `/snapshots/${encodeURIComponent(deployment.snapshotId)}`,
+  );
+  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const manifest = runtimeDeploymentManifest({
+    deploymentId: deployment.id,
+    snapshot: { ...snapshot, id: snapshot.snapshotId },
+    bindings: deployment.bindings,
+    image: args.image ?? `flow-studio:${version}`,
+    replicas,
+    namespace: args.namespace,
+    platformUrl: args['platform-service'],
+    platformTokenSecret: args['platform-token-secret'],
+  });
+  process.stdout.write(stringify(manifest));
+  return 0;
+}

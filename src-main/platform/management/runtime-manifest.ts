@@ -1,0 +1,114 @@
+import type { DeclaredVariable } from './declared-variables.ts';
+import type { Binding } from './deployment-store.ts';
+
+/** The Kubernetes Secret holding every cluster secret, one key per secret name (spec 2 §2.11). */
+export const CLUSTER_SECRET_OBJECT = 'flow-secrets';
+/** Variables the runtime's container manages itself: a deployment never binds them. */
+export const MANAGED_VARIABLES = ['HTTP_PORT', 'HTTP_HOST'] as const;
+
+export interface RuntimeManifestInput {
+  deploymentId: string;
+  snapshot: { id: string; integration: string; tag: string; variables: DeclaredVariable[] };
+  bindings: Record<string, Binding>;
+  /** The flow-studio image, e.g. `ghcr.io/acme/flow-studio:0.1.0`. */
+  image: string;
+  replicas: number;
+  namespace?: string;
+  /** The platform as runtimes reach it in the cluster: the Service of deploy/kubernetes/platform.yaml. */
+  platformUrl: string;
+  /** The Secret with the platform's bearer token under the key `token`. */
+  platformTokenSecret: string;
+}
+
+type EnvVar = { name: string; value: string } | { name: string; valueFrom: Record<string, unknown> };
+
+/**
+ * A Kubernetes Deployment running one version tag as `flow-studio run` replicas: the
+ * definitions come from the tag's bundle (an init container fetches it from the platform), the
+ * tag's frozen resources through FLOW_SNAPSHOT_ID, each binding as a literal env var or a
+ * `secretKeyRef` into `flow-secrets`. Refuses what could never start, as a deploy does: a binding
+ * for an undeclared or a managed variable, a literal for a secret variable, a required variable
+ * with neither a binding nor a frozen env resource setting it.
+ */
+export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<string, unknown> {
+  const { snapshot, bindings, deploymentId } = input;
+  const declared = new Map(snapshot.variables.map((v) => [v.name, v]));
+  const problems: string[] = [];
+  const env: EnvVar[] = [];
+  for (const [name, binding] of Object.entries(bindings).sort(([a], [b]) => a.localeCompare(b))) {
+    if ((MANAGED_VARIABLES as readonly string[]).includes(name)) {
+      problems.push(`${name} is managed by the runtime's container (the pod's port and address); remove its binding`);
+      continue;
+    }
+    const variable = declared.get(name);
+    if (!variable) {
+      problems.push(`${name} is bound but tag "${snapshot.tag}" declares no such variable`);
+      continue;
+    }
+    if ('secret' in binding) {
+      env.push({ name, valueFrom: { secretKeyRef: { name: CLUSTER_SECRET_OBJECT, key: binding.secret } } });
+    } else if (variable.secret && binding.value !== '') {
+      problems.push(`${name} is declared secret: true, so it is bound to a cluster secret by name, never to a literal value`);
+    } else if (binding.value !== '') {
+      env.push({ name, value: binding.value });
+    }
+  }
+  const unbound = snapshot.variables.filter((v) => v.required && v.satisfiedBy.length === 0 && !env.some((e) => e.name === v.name));
+  for (const v of unbound) problems.push(`${v.name} is required (${v.declaredIn}) and has no binding and no frozen env resource`);
+  if (problems.length > 0) throw new Error(`deployment "${deploymentId}" of ${snapshot.integration}:${snapshot.tag} cannot run:\n  ${problems.join('\n  ')}`);
+
+  const labels = { 'app.kubernetes.io/name': 'flow-runtime', 'app.kubernetes.io/instance': deploymentId, 'flow-studio/integration': snapshot.integration };
+  const platformEnv: EnvVar[] = [
+    { name: 'RUNTIME_SERVICES_MODULE', value: 'api' },
+    { name: 'FLOW_PLATFORM_API_URL', value: input.platformUrl },
+    { name: 'FLOW_PLATFORM_API_TOKEN', valueFrom: { secretKeyRef: { name: input.platformTokenSecret, key: 'token' } } },
+  ];
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: `flow-${deploymentId}`, ...(input.namespace ? { namespace: input.namespace } : {}), labels: { ...labels, 'flow-studio/tag': k8sLabel(snapshot.tag) } },
+    spec: {
+      replicas: input.replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 },
+          volumes: [{ name: 'flows', emptyDir: {} }],
+          initContainers: [
+            {
+              name: 'fetch-tag',
+              image: input.image,
+              // The tag's definitions, exactly as frozen: the same bundle the studio downloads.
+              command: ['node', 'bin/fetch-snapshot.js', '/flows'],
+              env: [...platformEnv, { name: 'FLOW_SNAPSHOT_ID', value: snapshot.id }],
+              volumeMounts: [{ name: 'flows', mountPath: '/flows' }],
+            },
+          ],
+          containers: [
+            {
+              name: 'runtime',
+              image: input.image,
+              args: ['run', '/flows'],
+              env: [
+                ...platformEnv,
+                { name: 'FLOW_SNAPSHOT_ID', value: snapshot.id },
+                { name: 'FLOW_DEPLOYMENT_ID', value: deploymentId },
+                { name: 'FLOW_INSTANCE_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                ...env,
+              ],
+              ports: [{ name: 'http', containerPort: 8080 }],
+              volumeMounts: [{ name: 'flows', mountPath: '/flows', readOnly: true }],
+              resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** A label value: at most 63 of [A-Za-z0-9._-], starting and ending alphanumeric. */
+function k8sLabel(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '') || 'none';
+}
