@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isPostgresUrl, loadFeaturesFile, redactStoreUrl, startPlatformServer } from '../platform/index.ts';
+import { inClusterKubernetes, isPostgresUrl, loadFeaturesFile, redactStoreUrl, startPlatformServer } from '../platform/index.ts';
 
 const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D] [--store postgres://…]
                            [--token T | --token-file F | --no-token] [--features FILE] [--seed-resources DIR]
@@ -16,6 +16,9 @@ Serves the Platform Delegation API v1 until SIGINT/SIGTERM.
                       shared by every replica started with the same URL; default: SQLite in the
                       data dir. Also FLOW_PLATFORM_STORE. Replicas share the secret-value key
                       through FLOW_PLATFORM_SECRET_KEY (32 bytes, base64)
+  FLOW_CLUSTER_SECRETS=kubernetes keeps cluster secret values in the Kubernetes Secret
+                      flow-secrets of the pod's namespace (needs a service account allowed to
+                      get, create and patch it); default: a sealed file in the data dir
   --token T           bearer token clients must send
   --token-file F      read the bearer token from F
   --no-token          no authentication (only on a private network)
@@ -67,6 +70,12 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`flow-studio platform: --store (or FLOW_PLATFORM_STORE) must be a postgres://… URL; leave it out for SQLite in the data dir`);
     return 2;
   }
+  const clusterSecrets = process.env.FLOW_CLUSTER_SECRETS || 'local';
+  if (clusterSecrets !== 'local' && clusterSecrets !== 'kubernetes') {
+    console.error(`flow-studio platform: FLOW_CLUSTER_SECRETS is "local" or "kubernetes", got "${clusterSecrets}"`);
+    return 2;
+  }
+  const kubernetesSecrets = clusterSecrets === 'kubernetes' ? inClusterKubernetes() : undefined;
   let secretKey: Buffer | undefined;
   if (process.env.FLOW_PLATFORM_SECRET_KEY) {
     secretKey = Buffer.from(process.env.FLOW_PLATFORM_SECRET_KEY, 'base64');
@@ -92,7 +101,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let server;
   try {
-    server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, token, features, seedResourcesDir: args['seed-resources'] });
+    server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, kubernetesSecrets, token, features, seedResourcesDir: args['seed-resources'] });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);

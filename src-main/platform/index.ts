@@ -25,4 +25,5 @@ export type { SecretInfo } from './management/cluster-secret-store.ts';
 export type { Binding, ContainerEnv, Deployment, DeployRequest } from './management/deployment-store.ts';
 export { checkResourceName, checkSecretName } from './management/names.ts';
 export { filesOfBundle } from './management/bundle.ts';
+export { inClusterKubernetes, type KubernetesApiOptions } from './management/kubernetes-secret-object.ts';
 export { runtimeDeploymentManifest, CLUSTER_SECRET_OBJECT, MANAGED_VARIABLES, type RuntimeManifestInput } from './management/runtime-manifest.ts';

@@ -24,6 +24,7 @@ import { parseStrictQuery } from './http/strict-query.ts';
 import { createPlatformInspection, type PlatformInspection } from './inspect/platform-inspection.ts';
 import { Management } from './management/management.ts';
 import { managementRoutes } from './management/management-routes.ts';
+import { KubernetesSecretObject, type KubernetesApiOptions } from './management/kubernetes-secret-object.ts';
 import { keyFileProtection, type SecretKeyProtection } from './management/secret-key-protection.ts';
 import { seedResourcesFromDir } from './management/seed-resources.ts';
 import { openDatabase } from './store/database.ts';
@@ -61,6 +62,11 @@ export interface PlatformServerOptions {
   secretKeyProtection?: SecretKeyProtection;
   /** Deadlines and the connection cap; the defaults suit production (see ConnectionLimits). */
   limits?: Partial<ConnectionLimits>;
+  /**
+   * Cluster secrets as keys of the Kubernetes Secret `flow-secrets` (spec 2 §2.11) instead of the
+   * local sealed file: where the Kubernetes API is (`inClusterKubernetes()` inside a pod).
+   */
+  kubernetesSecrets?: KubernetesApiOptions;
 }
 
 /**
@@ -175,7 +181,15 @@ async function serve(
   // in the SQLite file of the data directory on either store; see docs/deploying.md.
   const sqlite = store.kind === 'sqlite' ? (store as SqliteStore) : undefined;
   const managementDb = sqlite?.db ?? openDatabase(options.dataDir);
-  const management = new Management(managementDb, options.dataDir, options.secretKeyProtection ?? keyFileProtection());
+  const kubernetesSecrets = options.kubernetesSecrets ? new KubernetesSecretObject(options.kubernetesSecrets) : undefined;
+  const management = new Management(managementDb, options.dataDir, options.secretKeyProtection ?? keyFileProtection(), kubernetesSecrets);
+  try {
+    await management.secrets.ready();
+  } catch (err) {
+    kubernetesSecrets?.close();
+    if (!sqlite) managementDb.close();
+    throw err;
+  }
 
   const waitError = (err: Error): void => onInternalError(err, 'long poll');
   const dispatch = new QueueDispatch(p.queues, features, events, waitError);
@@ -263,6 +277,7 @@ async function serve(
         requestReply.close();
         await stopListening(server);
         await store.close();
+        kubernetesSecrets?.close();
         if (!sqlite) managementDb.close();
       })()),
   };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ApiError } from '../http/api-error.ts';
 import type { Db } from '../store/database.ts';
 import { SealedFormatError, SecretCipher } from '../store/secret-cipher.ts';
+import type { KubernetesSecretObject } from './kubernetes-secret-object.ts';
 import type { SecretKeyProtection } from './secret-key-protection.ts';
 
 export const SECRET_OBJECT_FILE = 'flow-secrets';
@@ -24,6 +25,10 @@ export interface SecretInfo {
  * A write seals the whole object to a temporary file and renames it over the old one before the
  * name reaches the database, so a crash leaves at worst a value without a name, which the next
  * start drops.
+ *
+ * With a Kubernetes backend the values are instead the keys of the Secret `flow-secrets` in the
+ * platform's namespace (read at start, patched on each write); the database still keeps the
+ * names. Writes then finish asynchronously: `put` and `delete` return promises.
  */
 export class ClusterSecretStore {
   private cipher: SecretCipher | undefined;
@@ -34,8 +39,19 @@ export class ClusterSecretStore {
     private readonly db: Db,
     private readonly dataDir: string,
     private readonly protection: SecretKeyProtection,
+    private readonly kubernetes?: KubernetesSecretObject,
   ) {
     this.path = join(dataDir, SECRET_OBJECT_FILE);
+  }
+
+  /** Where the values live, for messages. */
+  get backend(): string {
+    return this.kubernetes?.description ?? `the sealed file ${SECRET_OBJECT_FILE} in the data directory`;
+  }
+
+  /** Reads the values of a remote backend before the first `reveal`; a no-op for the local file. */
+  async ready(): Promise<void> {
+    await this.kubernetes?.load();
   }
 
   /** Names and timestamps, by name. */
@@ -48,25 +64,30 @@ export class ClusterSecretStore {
     return row && info(row);
   }
 
-  /** Creates or overwrites; true when created. */
-  put(name: string, value: string, actor: string): boolean {
+  /** Creates or overwrites; true when created. The value is stored before the name. */
+  put(name: string, value: string, actor: string): boolean | Promise<boolean> {
     const existed = this.get(name) !== undefined;
+    const record = (): boolean => {
+      const now = Date.now();
+      this.db
+        .prepare(
+          `INSERT INTO cluster_secrets (name, created_at, updated_at, updated_by) VALUES (?, ?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+        )
+        .run(name, now, now, actor);
+      return !existed;
+    };
+    if (this.kubernetes) return this.kubernetes.put(name, value).then(record);
     const next = new Map(this.load());
     next.set(name, value);
     this.save(next);
-    const now = Date.now();
-    this.db
-      .prepare(
-        `INSERT INTO cluster_secrets (name, created_at, updated_at, updated_by) VALUES (?, ?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-      )
-      .run(name, now, now, actor);
-    return !existed;
+    return record();
   }
 
   /** Deletes the name, then the value; false when there was no such secret. */
-  delete(name: string): boolean {
+  delete(name: string): boolean | Promise<boolean> {
     const removed = this.db.prepare('DELETE FROM cluster_secrets WHERE name = ?').run(name).changes === 1;
+    if (this.kubernetes) return this.kubernetes.cached(name) === undefined ? removed : this.kubernetes.delete(name).then(() => removed);
     const values = this.load();
     if (values.has(name)) {
       const next = new Map(values);
@@ -82,7 +103,7 @@ export class ClusterSecretStore {
    */
   reveal(name: string): string | undefined {
     if (!this.get(name)) return undefined;
-    return this.load().get(name);
+    return this.kubernetes ? this.kubernetes.cached(name) : this.load().get(name);
   }
 
   private load(): Map<string, string> {

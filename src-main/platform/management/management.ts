@@ -2,6 +2,7 @@ import { conflict, notFound } from '../http/api-error.ts';
 import type { Db } from '../store/database.ts';
 import { bundleOf, filesOfBundle } from './bundle.ts';
 import { ClusterSecretStore } from './cluster-secret-store.ts';
+import type { KubernetesSecretObject } from './kubernetes-secret-object.ts';
 import { DeploymentStore } from './deployment-store.ts';
 import { IntegrationStore } from './integration-store.ts';
 import type { SecretKeyProtection } from './secret-key-protection.ts';
@@ -18,10 +19,10 @@ export class Management {
   readonly secrets: ClusterSecretStore;
   readonly deployments: DeploymentStore;
 
-  constructor(db: Db, dataDir: string, keyProtection: SecretKeyProtection) {
+  constructor(db: Db, dataDir: string, keyProtection: SecretKeyProtection, kubernetesSecrets?: KubernetesSecretObject) {
     this.integrations = new IntegrationStore(db);
     this.snapshots = new SnapshotStore(db, this.integrations);
-    this.secrets = new ClusterSecretStore(db, dataDir, keyProtection);
+    this.secrets = new ClusterSecretStore(db, dataDir, keyProtection, kubernetesSecrets);
     this.deployments = new DeploymentStore(db, this.snapshots, this.secrets);
   }
 
@@ -48,7 +49,7 @@ export class Management {
    * Deletes a cluster secret. While deployments bind it the delete is refused (409, naming
    * them) unless forced; a forced delete returns the bindings it broke.
    */
-  deleteSecret(name: string, force: boolean): Array<{ deployment: string; variable: string }> {
+  async deleteSecret(name: string, force: boolean): Promise<Array<{ deployment: string; variable: string }>> {
     if (!this.secrets.get(name)) throw notFound('secret_not_found', `no cluster secret "${name}"`);
     const users = this.deployments.usersOfSecret(name);
     if (users.length > 0 && !force) {
@@ -58,7 +59,7 @@ export class Management {
           'Roll them out with another binding first, or delete anyway with ?force=true',
       );
     }
-    this.secrets.delete(name);
+    await this.secrets.delete(name);
     return users;
   }
 }

@@ -23,19 +23,19 @@ export function secretRoutes(m: Management): Route[] {
         throw badRequest('missing_field', 'the request body needs "value": the secret as a non-empty string, e.g. {"value": "…"}');
       }
       if (Buffer.byteLength(value) > MAX_SECRET_VALUE_BYTES) throw badRequest('invalid_field', `"value" is longer than ${MAX_SECRET_VALUE_BYTES} bytes`);
-      const created = m.secrets.put(name, value, actor);
+      const created = await m.secrets.put(name, value, actor);
       sendJson(ctx.res, created ? 201 : 200, secretView(m.secrets.get(name)!, m.deployments.usersOfSecret(name)));
     }),
     route('GET', '/secrets', (ctx) => {
       sendJson(ctx.res, 200, { secrets: m.secrets.list().map((s) => secretView(s, m.deployments.usersOfSecret(s.name))) });
     }),
-    route('DELETE', '/secrets/{name}', (ctx) => {
+    route('DELETE', '/secrets/{name}', async (ctx) => {
       const name = checkSecretName(ctx.params.name);
       const force = ctx.query.get('force');
       if (force !== null && force !== 'true' && force !== 'false') {
         throw badRequest('invalid_parameter', `the query parameter "force" is true or false, got "${force.slice(0, 20)}"`);
       }
-      const broken = m.deleteSecret(name, force === 'true');
+      const broken = await m.deleteSecret(name, force === 'true');
       sendJson(ctx.res, 200, { deleted: name, brokenDeployments: broken });
     }),
   ];

@@ -89,11 +89,11 @@ export function startResources(options: ResourcesOptions): ResourcesService {
       // No message here may quote the value.
       if (typeof value !== 'string' || value === '') throw new StudioError('a secret needs a value: type it in the write-only field');
       if (Buffer.byteLength(value) > MAX_SECRET_VALUE_BYTES) throw new StudioError(`a secret value is at most ${MAX_SECRET_VALUE_BYTES / 1024} KiB`);
-      management().secrets.put(name, value, actor);
+      await management().secrets.put(name, value, actor);
       return secretSummary(name);
     },
     deleteSecret: async (name, force) => {
-      const broken = management().deleteSecret(checkSecretName(name), force === true);
+      const broken = await management().deleteSecret(checkSecretName(name), force === true);
       return { deleted: name, brokenDeployments: broken };
     },
     secretStoreStatus: async () => secretBackend.status(),
