@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
+import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import { Service } from 'kubernetes-models/v1/Service';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { runtimeDeploymentManifest } from '../platform/index.ts';
@@ -113,12 +116,14 @@ describe('flow-studio manifest: a runtime Deployment from a version tag', () => 
 });
 
 describe('deploy/kubernetes/platform.yaml', () => {
-  const docs = parseAllDocuments(readFileSync('deploy/kubernetes/platform.yaml', 'utf8')).map((d) => d.toJSON() as { kind: string } & Record<string, never>);
+  const all = parseAllDocuments(readFileSync('deploy/kubernetes/platform.yaml', 'utf8')).map((d) => d.toJSON() as { kind: string } & Record<string, never>);
+  const docs = all.filter((d) => d.kind === 'Deployment' || d.kind === 'Service');
 
-  it('holds a Deployment and a Service valid against the Kubernetes schemas', () => {
-    expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'Service']);
-    new Deployment(docs[0] as never).validate();
-    new Service(docs[1] as never).validate();
+  it('holds a service account allowed to write flow-secrets, a Deployment and a Service, valid against the Kubernetes schemas', () => {
+    expect(all.map((d) => d.kind)).toEqual(['ServiceAccount', 'Role', 'RoleBinding', 'Deployment', 'Service']);
+    const models = [ServiceAccount, Role, RoleBinding, Deployment, Service];
+    all.forEach((doc, i) => new models[i](doc as never).validate());
+    expect(JSON.stringify(all[1])).toContain('"resourceNames":["flow-secrets"]');
   });
 
   it('runs replicas on the store URL and keys from Secrets, with readiness and liveness probes on discovery', () => {
@@ -130,6 +135,7 @@ describe('deploy/kubernetes/platform.yaml', () => {
     expect(c.env).toEqual([
       { name: 'FLOW_PLATFORM_STORE', valueFrom: { secretKeyRef: { name: 'flow-platform', key: 'store-url' } } },
       { name: 'FLOW_PLATFORM_SECRET_KEY', valueFrom: { secretKeyRef: { name: 'flow-platform', key: 'secret-key' } } },
+      { name: 'FLOW_CLUSTER_SECRETS', value: 'kubernetes' },
     ]);
     expect(c.args).toContain('--token-file');
     expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/v1/discovery' } });
