@@ -23,13 +23,14 @@ const onPostgres = process.env.PLATFORM_TEST_POSTGRES_URL
     }))
   : [];
 
+// With projects, `include` is set per project only: a project that extends the root config
+// would otherwise have the root's list concatenated with its own and run every suite.
 export default defineConfig({
   test: {
-    include,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default'],
-    ...(onPostgres.length > 0 ? { projects: [{ extends: true, test: { name: 'default', include } }, ...onPostgres] } : {}),
+    ...(onPostgres.length > 0 ? { projects: [{ extends: true, test: { name: 'default', include } }, ...onPostgres] } : { include }),
   },
 });
