@@ -66,12 +66,17 @@ export class RequestReply {
           const request = this.pending.get(replyTo);
           const missing = (): ApiError =>
             notFound('request_not_found', `no request is waiting for reply ${replyTo}: it was answered already, timed out or its caller went away`);
-          if (request) {
-            request.finish('replied', messageText(body, q.maxMessageBytes, request.subject));
-          } else {
-            const exchange = this.p.queues.replies;
-            const reply = messageText(body, q.maxMessageBytes, 'the reply');
-            if (!exchange || !(await exchange.deliver(replyTo, reply.body, reply.headers))) throw missing();
+          const exchange = this.p.queues.replies;
+          const reply = messageText(body, q.maxMessageBytes, request?.subject ?? 'the reply');
+          if (!exchange) {
+            if (!request) throw missing();
+            request.finish('replied', reply);
+          } else if (request) {
+            // Held here, yet another replica may have answered it already: the store decides.
+            if (!(await exchange.claim(replyTo))) throw missing();
+            request.finish('replied', reply);
+          } else if (!(await exchange.deliver(replyTo, reply.body, reply.headers))) {
+            throw missing();
           }
           sendEmpty(ctx.res, 204);
         },
@@ -105,12 +110,19 @@ export class RequestReply {
         if (!this.pending.delete(replyTo)) return;
         clearTimeout(timer);
         res.off('close', abandon);
-        void Promise.all([this.p.queues.dropRequest(replyTo), this.p.queues.replies?.close(replyTo)]).catch(() => {});
         const { events } = this.p;
         if (events.active) events.emit({ type: 'queue.reply', at: Date.now(), subject, replyTo, outcome });
-        if (reply) resolve(reply);
-        else if (this.closed) reject(new ApiError(503, 'shutting_down', 'the platform server is shutting down; retry against its next start'));
-        else reject(new ApiError(504, 'reply_timeout', `no reply to the request on "${subject}" within ${timeoutMs / 1000} s`));
+        const answer = (): void => {
+          if (reply) resolve(reply);
+          else if (this.closed) reject(new ApiError(503, 'shutting_down', 'the platform server is shutting down; retry against its next start'));
+          else reject(new ApiError(504, 'reply_timeout', `no reply to the request on "${subject}" within ${timeoutMs / 1000} s`));
+        };
+        // The request's message is withdrawn before the requester hears the outcome, so nobody
+        // receives it afterwards (on PostgreSQL, on whichever replica).
+        const dropped = this.p.queues.dropRequest(replyTo);
+        const closed = this.p.queues.replies?.close(replyTo);
+        if (dropped instanceof Promise || closed) void Promise.all([dropped, closed]).catch(() => {}).finally(answer);
+        else answer();
       };
       const abandon = (): void => finish('abandoned');
       const timer = setTimeout(() => finish('timeout'), timeoutMs);

@@ -78,6 +78,8 @@ export interface QueueBackend {
 export interface ReplyExchange {
   open(replyTo: string, subject: string): Promise<void>;
   close(replyTo: string): Promise<void>;
+  /** Takes the right to answer the request (the first reply, on any replica, wins); false when it is gone. */
+  claim(replyTo: string): Promise<boolean>;
   /** Stores the reply for the replica holding the request; false when no such request is pending. */
   deliver(replyTo: string, body: string, headers: string | null): Promise<boolean>;
   /** Takes a stored reply (once). */

@@ -152,6 +152,11 @@ class PostgresReplies implements ReplyExchange {
     await this.pool.query('WITH r AS (DELETE FROM queue_requests WHERE reply_to = $1) DELETE FROM queue_replies WHERE reply_to = $1', [replyTo]);
   }
 
+  async claim(replyTo: string): Promise<boolean> {
+    const taken = await this.pool.query('DELETE FROM queue_requests WHERE reply_to = $1 AND expires_at > flow_now_ms()', [replyTo]);
+    return (taken.rowCount ?? 0) > 0;
+  }
+
   deliver(replyTo: string, body: string, headers: string | null): Promise<boolean> {
     return inTransaction(this.pool, async (c) => {
       // Taking the request row makes the first reply the only one.
