@@ -199,6 +199,10 @@ async function serve(
     if (w.kind === 'queue') dispatch.wakeGroup(w.subject, w.group);
     else if (w.kind === 'topic') topics.wakeStream(w.plane, w.subject);
     else if (w.kind === 'unsubscribed') topics.waiting.endAll(w.subscriptionId);
+    else if (w.kind === 'all') {
+      for (const key of dispatch.waiting.keys()) dispatch.waiting.wake(key);
+      for (const key of topics.waiting.keys()) topics.waiting.wake(key);
+    }
     else requestReply.replyArrived(w.replyTo);
   });
   const router = new Router().add(

@@ -126,7 +126,9 @@ export type Wakeup =
   | { kind: 'queue'; subject: string; group: string }
   | { kind: 'topic'; plane: string; subject: string }
   | { kind: 'unsubscribed'; subscriptionId: string }
-  | { kind: 'reply'; replyTo: string };
+  | { kind: 'reply'; replyTo: string }
+  /** Wake-ups may have been missed (the listener reconnected): every waiting receive looks again. */
+  | { kind: 'all' };
 
 export interface CrossReplicaWakeups {
   /** Listens for wake-ups; returns the unsubscribe function. */

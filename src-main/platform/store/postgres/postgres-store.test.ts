@@ -24,8 +24,11 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
 
   beforeAll(async () => {
     storeUrl = await testDatabaseUrl(dataDir);
-    a = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features: { topics: { pollTimeoutSeconds: 10 } } });
-    b = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features: { topics: { pollTimeoutSeconds: 10 } } });
+    // The listener cut below is reported, and expected.
+    const onInternalError = (err: Error): void => void expect(err.message).toMatch(/wake-up listener lost its connection/);
+    const features = { topics: { pollTimeoutSeconds: 10 }, queues: { pollTimeoutSeconds: 20 } };
+    a = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features, onInternalError });
+    b = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features, onInternalError });
     callA = httpCaller(a.url, a.token);
     callB = httpCaller(b.url, b.token);
     db = new pg.Client({ connectionString: storeUrl });
@@ -86,6 +89,20 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
     expect((res.json as { messages: Array<{ body: unknown }> }).messages[0].body).toEqual({ n: 1 });
     // Far below the 10 s window: the wake-up came from LISTEN/NOTIFY, not from the window ending.
     expect(Date.now() - published).toBeLessThan(3000);
+  });
+
+  it('recovers a wake-up lost while its listener reconnected: the waiting receive looks again once it is back', async () => {
+    const group = { consumerGroup: 'relisten', waitSeconds: 15 };
+    expect((await callA('POST', '/v1/queues/relisten/receive', { json: { ...group, waitSeconds: 0 } })).status).toBe(204);
+    const waiting = callA('POST', '/v1/queues/relisten/receive', { json: group });
+    await new Promise((r) => setTimeout(r, 200));
+    // Cut every listener of the database, then publish at once: nobody hears that notification.
+    await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN flow_platform'`);
+    const published = Date.now();
+    expect((await callB('POST', '/v1/queues/relisten/publish', { json: { body: 'after the cut' } })).status).toBe(202);
+    const res = await waiting;
+    expect(res.status).toBe(200);
+    expect(Date.now() - published).toBeLessThan(5000); // far below the 15 s window
   });
 
   it('delivers every topic message in order to a subscriber while two replicas publish concurrently (no cursor skips a late commit)', async () => {

@@ -9,7 +9,8 @@ export const WAKE_CHANNEL = 'flow_platform';
  * LISTEN/NOTIFY as a wake-up only. A publish, a nack or a reply on one replica notifies in its
  * own transaction (delivered at commit); every replica's listener wakes the long polls it holds
  * under that key, and those re-read the tables. A lost notification (the listener reconnecting)
- * costs latency, never a message: a waiting receive still ends at its deadline and is retried.
+ * costs latency, never a message: after a reconnect every waiting receive looks again (`all`),
+ * and a waiting receive still ends at its deadline and is retried.
  */
 export class PostgresWakeups implements CrossReplicaWakeups {
   private readonly listeners = new Set<(w: Wakeup) => void>();
@@ -23,19 +24,33 @@ export class PostgresWakeups implements CrossReplicaWakeups {
   ) {}
 
   async start(): Promise<void> {
+    await this.listen();
+  }
+
+  private async listen(): Promise<void> {
     const client = createClient(this.url);
     client.on('notification', (msg) => {
       if (msg.channel !== WAKE_CHANNEL || !msg.payload) return;
       const w = parseWakeup(msg.payload);
-      if (w) for (const listener of this.listeners) listener(w);
+      if (w) this.emit(w);
     });
     client.on('error', (err) => {
+      if (this.client !== client) return; // failing to connect: listen() rejects instead
       this.onError(new Error(`the PostgreSQL wake-up listener lost its connection (${err.message}); reconnecting`));
       this.reconnectSoon(client);
     });
     client.on('end', () => this.reconnectSoon(client));
-    await client.connect();
-    await client.query(`LISTEN ${WAKE_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${WAKE_CHANNEL}`);
+    } catch (err) {
+      client.end().catch(() => {});
+      throw err;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.client = client;
   }
 
@@ -52,17 +67,30 @@ export class PostgresWakeups implements CrossReplicaWakeups {
     await client?.end().catch(() => {});
   }
 
+  private emit(w: Wakeup): void {
+    for (const listener of this.listeners) listener(w);
+  }
+
   private reconnectSoon(dead: pg.Client): void {
     if (this.closed || this.client !== dead) return;
     this.client = undefined;
     dead.end().catch(() => {});
-    this.retry = setTimeout(() => {
-      this.start().catch((err: unknown) => {
-        this.onError(err as Error);
-        this.retry = setTimeout(() => this.reconnectSoon(dead), 1000);
-      });
-    }, 200);
+    this.listenAgain(200);
   }
+
+  private listenAgain(delayMs: number): void {
+    this.retry = setTimeout(() => {
+      if (this.closed) return;
+      this.listen().then(
+        () => this.emit({ kind: 'all' }),
+        (err: unknown) => {
+          this.onError(err as Error);
+          this.listenAgain(1000);
+        },
+      );
+    }, delayMs);
+  }
+
 }
 
 function parseWakeup(payload: string): Wakeup | undefined {
