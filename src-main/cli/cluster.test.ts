@@ -19,7 +19,20 @@ if (!adminUrl) console.warn(`\n*** the one-machine cluster test ${SKIP_REASON} *
 
 const TOKEN = 'cluster-test-token';
 const FLOWS = `
+connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+
 flows:
+  approval:
+    source:
+      type: http
+      path: /approvals/{id}
+      methods: [GET]
+      sse: {enabled: true, heartbeat: 200ms, finalEvent: true, finalEventName: done}
+    steps:
+      - sse-event: {event: waiting, data: '{"id": vars.id}'}
+      - queue-request: {subject: approvals, body: '{"id": vars.id}', timeout: 60s}
+
   tick:
     leader: true
     source: {type: schedule, interval: 300ms}
@@ -94,6 +107,7 @@ function startBalancer(backends: () => number[]): Promise<number> {
   return new Promise((resolve) => balancer!.listen(0, '127.0.0.1', () => resolve((balancer!.address() as { port: number }).port)));
 }
 
+const survivorsOf = (runtimes: Child[], leader: Child): Child[] => runtimes.filter((r) => r !== leader);
 const ticks = (c: Child): number => c.output.split('"msg":"tick"').length - 1;
 const handled = (children: Child[]): Map<number, number> => {
   const seen = new Map<number, number>();
@@ -102,7 +116,7 @@ const handled = (children: Child[]): Map<number, number> => {
 };
 
 describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_REASON})`}`, () => {
-  it('handles every queued message across 2 platform and 3 runtime replicas with one of each SIGKILLed mid-stream, and moves the leader schedule', async () => {
+  it('handles every queued message across 2 platform and 3 runtime replicas with one of each SIGKILLed mid-stream, moves the leader schedule, and keeps an SSE stream on its replica', async () => {
     const store = await testDatabaseUrl(dir);
     const secretKey = randomBytes(32).toString('base64');
     writeFileSync(join(dir, 'features.json'), JSON.stringify({ leaderElection: { leaseTtlSeconds: 3, renewIntervalSeconds: 1, observeIntervalSeconds: 1 } }));
@@ -137,16 +151,35 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
     expect(ticking.map((r) => r.name)).toHaveLength(1);
     const leader = ticking[0];
 
-    // Publish through the balancer; kill platform 0 at message 100 and the leading runtime at 200.
+    // An SSE stream on a replica that will survive, opened after platform 0 died (a request held
+    // by a platform replica that dies fails, by the contract) and open while the leading runtime
+    // is killed: it keeps streaming from its replica and finishes once its request is answered.
+    const streamer = survivorsOf(runtimes, leader)[0];
     const call = httpCaller(platformUrl, TOKEN);
+    const frames: string[] = [];
+    let reading: Promise<void> | undefined;
+    const openStream = async (): Promise<void> => {
+      await call('POST', '/v1/queues/approvals/receive', { json: { consumerGroup: 'test', waitSeconds: 0 } });
+      const webUrl = JSON.parse(streamer.output.split('\n').find((l) => l.includes('"http connector listening"'))!).url as string;
+      const stream = await fetch(`${webUrl}/approvals/a-1`);
+      expect(stream.status).toBe(200);
+      reading = (async () => {
+        const decoder = new TextDecoder();
+        for await (const chunk of stream.body!) frames.push(decoder.decode(chunk as Uint8Array));
+      })();
+      await until(() => frames.join('').includes('event: waiting'), 10_000, () => 'the first SSE event');
+    };
+
+    // Publish through the balancer; kill platform 0 at message 100 and the leading runtime at 200.
     const answered: number[] = [];
-    const survivors = runtimes.filter((r) => r !== leader);
+    const survivors = survivorsOf(runtimes, leader);
     let leaderMoved: Promise<number> | undefined;
     for (let n = 0; n < 300; n++) {
       if (n === 100) {
         platforms[0].process.kill('SIGKILL');
         alive.delete(ports[0]);
       }
+      if (n === 150) await openStream();
       if (n === 200) {
         leader.process.kill('SIGKILL');
         const killedAt = Date.now();
@@ -183,6 +216,19 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
     } finally {
       await db.end();
     }
+
+    // The stream kept its heartbeats through both kills; answering the request ends it with `done`.
+    const heartbeats = frames.join('').split(': ping').length - 1;
+    const request = await call('POST', '/v1/queues/approvals/receive', { json: { consumerGroup: 'test', waitSeconds: 10 } });
+    const [approval] = (request.json as { messages: Array<{ replyTo: string; handle: string; body: unknown }> }).messages;
+    expect(approval.body).toEqual({ id: 'a-1' });
+    expect((await call('POST', '/v1/queues/reply', { json: { replyTo: approval.replyTo, body: { approved: true } } })).status).toBe(204);
+    await call('POST', '/v1/queues/approvals/ack', { json: { handles: [approval.handle] } });
+    await reading;
+    const text = frames.join('');
+    expect(heartbeats).toBeGreaterThan(10);
+    expect(text, text.slice(-600)).toContain('event: done');
+    expect(text).toContain('"approved":true');
 
     // The schedule moved to a surviving replica within the leader TTL (3 s) plus an observe
     // interval (1 s) and the next tick, with slack for a loaded machine; and runs on one only.
