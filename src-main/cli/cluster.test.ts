@@ -165,7 +165,8 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
       expect(stream.status).toBe(200);
       reading = (async () => {
         const decoder = new TextDecoder();
-        for await (const chunk of stream.body!) frames.push(decoder.decode(chunk as Uint8Array));
+        const reader = stream.body!.getReader();
+        for (let next = await reader.read(); !next.done; next = await reader.read()) frames.push(decoder.decode(next.value));
       })();
       await until(() => frames.join('').includes('event: waiting'), 10_000, () => 'the first SSE event');
     };
