@@ -50,18 +50,19 @@ describe('secret values never leave in plain text (issue 18 item 1)', () => {
       proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
       proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const deadline = Date.now() + 40_000;
-      const shipped = (): boolean => platform.logs.list().some((r) => JSON.stringify(r.record).includes('leak check')) && platform.traces.list().length > 0;
-      while (!((stderr.match(/leak check/g)?.length ?? 0) >= 2 && shipped()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const shipped = async (): Promise<boolean> =>
+        (await platform.logs.list()).some((r) => JSON.stringify(r.record).includes('leak check')) && (await platform.traces.list()).length > 0;
+      while (!((stderr.match(/leak check/g)?.length ?? 0) >= 2 && (await shipped())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const exit = new Promise((r) => (proc.exitCode === null ? proc.once('exit', r) : r(null)));
       proc.kill('SIGINT');
       await exit;
 
       expect(stderr, stdout + stderr).toContain('leak check');
-      expect(shipped(), 'logs and traces reached the platform').toBe(true);
+      expect(await shipped(), 'logs and traces reached the platform').toBe(true);
       expect(stderr).toContain('[redacted]');
       expect(stderr).not.toContain(SECRET);
       expect(stdout).not.toContain(SECRET);
-      const records = JSON.stringify([platform.logs.list({ limit: 1000 }), platform.traces.list({ limit: 1000 })]);
+      const records = JSON.stringify([await platform.logs.list({ limit: 1000 }), await platform.traces.list({ limit: 1000 })]);
       expect(records).toContain('[redacted]');
       expect(records).not.toContain(SECRET);
       await platform.close();
