@@ -234,7 +234,15 @@ async function serve(
     handler,
   );
   server.maxConnections = limits.maxConnections;
-  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  try {
+    await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  } catch (err) {
+    // The store is closed by the caller; what serve() opened besides it is closed here.
+    stopWakeups?.();
+    kubernetesSecrets?.close();
+    if (!sqlite) managementDb.close();
+    throw err;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
