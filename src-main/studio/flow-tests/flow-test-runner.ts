@@ -73,7 +73,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
   let closeServices: (() => Promise<void>) | undefined;
   try {
     platform = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, onInternalError: () => {} });
-    seedResourcesFromDir(platform.resources, integrationDir);
+    await seedResourcesFromDir(platform.resources, integrationDir);
     platform.events.subscribe((e) => platformEvents.push(e));
     let started: StartedRuntime;
     try {
