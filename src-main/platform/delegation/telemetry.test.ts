@@ -50,9 +50,9 @@ describe('telemetry (§4.6)', () => {
   it('pages records one by one across the batches they arrived in, newest first', async () => {
     await platform.call('POST', '/v1/traces', { json: [trace(201), trace(202), trace(203)] });
     await platform.call('POST', '/v1/traces', { json: [trace(204), trace(205)] });
-    const first = platform.server.traces.list({ limit: 3 });
+    const first = (await platform.server.traces.list({ limit: 3 }));
     expect(first.map((r) => r.record)).toEqual([trace(205), trace(204), trace(203)]);
-    const next = platform.server.traces.list({ limit: 2, beforeId: first[2].id });
+    const next = (await platform.server.traces.list({ limit: 2, beforeId: first[2].id }));
     expect(next.map((r) => r.record)).toEqual([trace(202), trace(201)]);
   });
 
@@ -64,7 +64,7 @@ describe('telemetry (§4.6)', () => {
         await small.call('POST', '/v1/traces', { json: Array.from({ length: 5 }, (_, i) => padded(batch * 5 + i)) });
       }
       expect(small.server.traces.kept.bytes).toBeLessThanOrEqual(2000);
-      const kept = small.server.traces.list({ limit: 1000 });
+      const kept = (await small.server.traces.list({ limit: 1000 }));
       expect(kept[0].record).toEqual(padded(49));
       expect(kept.length).toBeLessThan(50);
       expect(kept.length).toBeGreaterThan(5);

@@ -40,14 +40,14 @@ async function runtimeFor(platform: PlatformServer, env: Record<string, string> 
   return r;
 }
 
-const runsStored = (p: PlatformServer) => p.traces.list({ limit: 100_000 }).filter((t) => (t.record as { kind: string }).kind === 'run');
+const runsStored = async (p: PlatformServer) => (await p.traces.list({ limit: 100_000 })).filter((t) => (t.record as { kind: string }).kind === 'run');
 
 describe('trace export', () => {
   it('stores every record of every run, sent in batches', async () => {
     const platform = await platformWith();
     const r = await runtimeFor(platform);
     for (let i = 0; i < 300; i++) await r.runtime.run('orders', { ok: true });
-    await until(() => runsStored(platform).length === 300, 5000, 'all 300 runs stored');
+    await until(async () => (await runsStored(platform)).length === 300, 5000, 'all 300 runs stored');
     expect(platform.traces.kept.records).toBe(300 * 4);
     await until(() => r.services.telemetry.stats().traces!.sent === 1200, 5000, 'every export acknowledged');
     expect(r.services.telemetry.stats().traces!.dropped).toBe(0);
@@ -59,8 +59,8 @@ describe('trace export', () => {
     const detach = r.runtime.traces.add({ snapshots: true, emit: () => {} });
     cleanups.push(async () => detach());
     await r.runtime.run('orders', { ok: true, key: 'sk-"quoted\\secret' });
-    await until(() => runsStored(platform).length === 1, 5000, 'the run stored');
-    const stored = platform.traces.list({ limit: 100 }).map((t) => t.record as { output?: { body?: { key?: string } } });
+    await until(async () => (await runsStored(platform)).length === 1, 5000, 'the run stored');
+    const stored = (await platform.traces.list({ limit: 100 })).map((t) => t.record as { output?: { body?: { key?: string } } });
     expect(stored.some((t) => t.output?.body?.key === '[redacted]')).toBe(true);
     expect(JSON.stringify(stored)).not.toContain('quoted');
   });
@@ -84,14 +84,14 @@ describe('trace export', () => {
     for (let i = 0; i < 400; i++) await r.runtime.run('orders', { ok: true });
     for (let i = 0; i < 20; i++) await r.runtime.run('orders', { ok: false });
     await r.services.telemetry.flush();
-    const runs = runsStored(platform).map((t) => t.record as { outcome: string; runId: string });
+    const runs = (await runsStored(platform)).map((t) => t.record as { outcome: string; runId: string });
     const completed = runs.filter((x) => x.outcome === 'completed').length;
     expect(completed).toBeGreaterThan(60);
     expect(completed).toBeLessThan(140);
     // Failed runs are all kept, each with its two steps (the second one failed).
     const failed = runs.filter((x) => x.outcome === 'failed');
     expect(failed).toHaveLength(20);
-    const steps = platform.traces.list({ limit: 100_000 }).map((t) => t.record as { kind: string; runId: string });
+    const steps = (await platform.traces.list({ limit: 100_000 })).map((t) => t.record as { kind: string; runId: string });
     for (const f of failed) expect(steps.filter((s) => s.kind === 'step' && s.runId === f.runId)).toHaveLength(2);
     expect(r.services.telemetry.stats().traces!.sampledOut).toBe(400 - completed);
   });

@@ -45,6 +45,11 @@ export class PostgresKv implements KvBackend {
     return { ok: false, conflict: writeConflict(expected, current) ?? `it changed while being written (now at version ${current ?? 'none'}); read it again and retry` };
   }
 
+  /** A PostgreSQL statement is committed when it answers: nothing to group. */
+  putCommitted(ns: string, key: string, value: Buffer, expected: number): Promise<WriteOutcome> {
+    return this.put(ns, key, value, expected);
+  }
+
   async delete(ns: string, key: string, expected: number): Promise<DeleteOutcome> {
     const t = table(ns);
     const { rowCount } =

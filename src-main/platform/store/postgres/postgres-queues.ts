@@ -39,6 +39,11 @@ export class PostgresQueues implements QueueBackend {
     return { messageId, groups };
   }
 
+  /** A PostgreSQL statement is committed when it answers: nothing to group. */
+  publishCommitted(subject: string, body: string, headers: string | null): Promise<{ messageId: string; groups: string[] }> {
+    return this.publish(subject, body, headers);
+  }
+
   async joinGroup(subject: string, group: string): Promise<void> {
     const seen = await this.pool.query('UPDATE queue_groups SET last_receive_at = flow_now_ms() WHERE subject = $1 AND grp = $2', [subject, group]);
     if (seen.rowCount) return;

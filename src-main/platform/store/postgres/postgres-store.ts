@@ -39,6 +39,10 @@ export async function openPostgresStore(url: string, features: Features, cipher:
     throw err;
   }
   const listener = wakeups;
+  const traces = new PostgresTelemetry(pool, 'trace_records', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds });
+  const logs = new PostgresTelemetry(pool, 'log_records', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds });
+  await traces.recount();
+  await logs.recount();
   return {
     kind: 'postgres',
     kv: new PostgresKv(pool, cipher),
@@ -47,8 +51,8 @@ export async function openPostgresStore(url: string, features: Features, cipher:
     queues: new PostgresQueues(pool),
     topics: new PostgresTopics(pool, features.topics.subscriptionIdleSeconds * 1000),
     agentMemory: new PostgresAgentMemory(pool),
-    traces: new PostgresTelemetry(pool, 'trace_records', { records: features.traces.retainRecords, seconds: features.traces.retainSeconds }),
-    logs: new PostgresTelemetry(pool, 'log_records', { records: features.logs.retainRecords, seconds: features.logs.retainSeconds }),
+    traces,
+    logs,
     wakeups: listener,
     close: async () => {
       await listener.close();
