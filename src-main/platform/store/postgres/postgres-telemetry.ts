@@ -4,14 +4,15 @@ import type { Retention, TelemetryRecord } from '../telemetry-store.ts';
 
 /**
  * Trace or log records on PostgreSQL, a row per record, within the SQLite store's retention of
- * count, bytes of record JSON and age. Each replica adds what it appends to the counts it last
- * read and trims (oldest first) as soon as a bound is passed; a recount after every trim and the
- * periodic sweep take the other replicas' appends into account, so with several replicas the
- * bounds hold at each trim and sweep rather than after every single append.
+ * count, bytes of record JSON and age. The count bound holds after every append; age is checked
+ * at most once a second and by the sweep. For bytes, each replica adds what it appends to the
+ * total it last read and trims (oldest first) once that passes the bound; with several replicas
+ * the bytes bound holds at each trim and sweep rather than after every single append.
  */
 export class PostgresTelemetry implements TelemetryBackend {
   private keptRecords = 0;
   private keptBytes = 0;
+  private ageCheckedAt = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -29,7 +30,19 @@ export class PostgresTelemetry implements TelemetryBackend {
     await this.pool.query(`INSERT INTO ${this.table} (received_at, record) SELECT flow_now_ms(), r FROM unnest($1::text[]) WITH ORDINALITY AS t(r, i) ORDER BY i`, [texts]);
     this.keptRecords += texts.length;
     for (const t of texts) this.keptBytes += Buffer.byteLength(t);
-    if (this.keptRecords > this.retention.records || this.keptBytes > this.retention.bytes) await this.trim();
+    const t = this.table;
+    // The count bound holds after every append, whichever replica appended: ids come from one
+    // sequence, so this is an index range delete (a rolled-back insert's id only keeps one less).
+    const cut = await this.pool.query(`DELETE FROM ${t} WHERE id <= (SELECT max(id) FROM ${t}) - $1`, [this.retention.records]);
+    // Age is checked at most once a second here, as on SQLite, and by the sweep.
+    const now = Date.now();
+    let aged = 0;
+    if (now - this.ageCheckedAt >= 1000) {
+      this.ageCheckedAt = now;
+      aged = (await this.pool.query(`DELETE FROM ${t} WHERE received_at < flow_now_ms() - $1`, [this.retention.seconds * 1000])).rowCount ?? 0;
+    }
+    if (this.keptBytes > this.retention.bytes) await this.trim();
+    else if ((cut.rowCount ?? 0) > 0 || aged > 0 || this.keptRecords > this.retention.records) await this.recount();
   }
 
   async prune(): Promise<void> {
