@@ -113,6 +113,8 @@ test.describe('layout at 1024×700 and the theme', () => {
     // Remembered across a reload.
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    // The editor comes back and takes focus once loaded; the palette is opened after that.
+    await expect(page.locator('.flow-editor .monaco-editor')).toHaveClass(/vs-dark/);
     await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('dark');
 
     // From the palette: back to light, then to the system's (light here).
