@@ -88,3 +88,31 @@ describe('what a failed flow answers over HTTP', () => {
     expect(await res.json()).toEqual({ status: 500 });
   });
 });
+
+describe('a failure message an error chain answers with', () => {
+  it('never carries a secret in plain text, even when the chain copies vars.error.message into its body', async () => {
+    const secret = 'sk-live-31d4c0ffee';
+    const served = await serveYaml(
+      `${LOOPBACK}env:
+  API_KEY: {secret: true}
+flows:
+  leaky:
+    source: {type: http, path: /leaky}
+    steps:
+      - set: {body: '{"a": 1}[env("API_KEY")]'}
+    onError:
+      - set: {vars: {httpStatus: '"502"'}, body: '{"upstream": vars.error.message}'}
+`,
+      { API_KEY: secret },
+    );
+    try {
+      const res = await fetch(`${served.url}/leaky`);
+      expect(res.status).toBe(502);
+      const text = await res.text();
+      expect(text).toContain('No such key');
+      expect(text).not.toContain(secret);
+    } finally {
+      await served.stop();
+    }
+  });
+});

@@ -180,7 +180,9 @@ export class FlowRunner {
     const msg = failed.message;
     const error = failed.error ?? { message: 'failed' };
     msg.error = { message: error.message, step: error.step ?? '', status: error.status ?? 500 };
-    msg.vars.error = { ...msg.error };
+    // The chain may copy the message into a body it answers with: a secret in it stays masked.
+    const redactor = this.opts.traces.redactor;
+    msg.vars.error = { ...msg.error, message: redactor ? redactor.redact(error.message) : error.message };
     delete msg.vars.httpStatus;
     const bodyBefore = msg.body;
     const handled = await this.opts.onError!.run(msg, { ...run });
