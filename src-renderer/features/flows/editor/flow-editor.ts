@@ -35,6 +35,7 @@ export class FlowEditor {
   private outlineTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
   private showing = 0;
+  private disposed = false;
 
   constructor(container: HTMLElement) {
     this.editor = monaco.editor.create(container, {
@@ -92,6 +93,7 @@ export class FlowEditor {
 
   /** Shows a file (loading it on first use), keeping the previous file's cursor and scroll. */
   async show(ref: FileRef | undefined): Promise<void> {
+    if (this.disposed) return;
     const ticket = ++this.showing;
     if (this.current) this.viewStates.set(fileKey(this.current), this.editor.saveViewState());
     if (!ref) {
@@ -131,6 +133,10 @@ export class FlowEditor {
   }
 
   dispose(): void {
+    // A show() still loading its file must not reach the disposed editor (leaving the Flows
+    // panel while a file loads): its ticket is now stale.
+    this.showing++;
+    this.disposed = true;
     setEditorCommands(undefined);
     this.worker.terminate();
     clearTimeout(this.outlineTimer);
@@ -262,7 +268,7 @@ export class FlowEditor {
       integrations.add(c.integration);
     }
     for (const i of integrations) scheduleValidation(i);
-    if (this.current && integrations.has(this.current.integration)) this.updateOutline();
+    if (!this.disposed && this.current && integrations.has(this.current.integration)) this.updateOutline();
   }
 }
 
