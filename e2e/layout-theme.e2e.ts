@@ -29,10 +29,13 @@ async function expectOnScreen(page: Page, el: Locator): Promise<void> {
 async function paletteCommand(page: Page, query: string): Promise<void> {
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
-  await expect(palette.getByRole('combobox')).toBeFocused();
-  await page.keyboard.type(query);
+  const input = palette.getByRole('combobox');
+  await expect(input).toBeFocused();
+  // Filled and confirmed on the field itself: an editor that finishes loading behind the palette
+  // may take the keyboard focus, and typed keys would then land in the editor instead.
+  await input.fill(query);
   await expect(palette.getByRole('option')).toHaveCount(1);
-  await page.keyboard.press('Enter');
+  await input.press('Enter');
   await expect(palette).toBeHidden();
 }
 
