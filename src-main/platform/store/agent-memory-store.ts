@@ -38,7 +38,8 @@ export type SearchHit =
   | { kind: 'turn'; score: number; threadKey: string; userId: string | null; seq: number; createdAt: number; turn: string }
   | { kind: 'memory'; score: number; userId: string; name: string; content: string; updatedAt: number };
 
-interface ThreadRow {
+/** A conversation row as both backends store it. */
+export interface ThreadRow {
   thread_key: string;
   user_id: string | null;
   title: string | null;

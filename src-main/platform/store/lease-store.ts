@@ -20,7 +20,8 @@ export type AcquireOutcome =
 
 export type RenewOutcome = { ok: true; claim: LeaseClaim } | { ok: false; reason: 'absent' } | { ok: false; reason: 'expired'; claim: LeaseClaim };
 
-interface LeaseRow {
+/** A claim row as both backends store it (same column names on SQLite and PostgreSQL). */
+export interface LeaseRow {
   kind: LeaseKind;
   name: string;
   lease_id: string;
@@ -114,7 +115,7 @@ export class LeaseStore {
   }
 }
 
-function toClaim(row: LeaseRow): LeaseClaim {
+export function toClaim(row: LeaseRow): LeaseClaim {
   return {
     kind: row.kind,
     name: row.name,

@@ -1,22 +1,9 @@
 import type pg from 'pg';
-import type { CuratedMemory, SearchHit, StoredTurn, ThreadSummary, WorkingMemory } from '../agent-memory-store.ts';
+import type { CuratedMemory, SearchHit, StoredTurn, ThreadRow, ThreadSummary, WorkingMemory } from '../agent-memory-store.ts';
 import { searchableText } from '../agent-memory-store.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type WriteOutcome } from '../object-versions.ts';
 import type { AgentMemoryBackend } from '../platform-store.ts';
 import { inTransaction } from './postgres-connection.ts';
-
-interface ThreadRow {
-  thread_key: string;
-  user_id: string | null;
-  title: string | null;
-  version: number;
-  working: Buffer | null;
-  iteration: number;
-  tokens: number;
-  turn_count: number;
-  created_at: number;
-  updated_at: number;
-}
 
 const THREAD_COLUMNS = 'thread_key, user_id, title, version, working, iteration, tokens, turn_count, created_at, updated_at';
 

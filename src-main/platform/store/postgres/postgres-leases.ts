@@ -4,16 +4,10 @@ import type { LeaseKind } from '../../events.ts';
 import type { AcquireOutcome, LeaseClaim, RenewOutcome } from '../lease-store.ts';
 import type { LeaseBackend } from '../platform-store.ts';
 import { inTransaction } from './postgres-connection.ts';
+import { toClaim, type LeaseRow as StoredLeaseRow } from '../lease-store.ts';
 
-interface LeaseRow {
-  kind: LeaseKind;
-  name: string;
-  lease_id: string;
-  holder: string;
-  fencing: number;
-  ttl_ms: number;
-  granted_at: number;
-  expires_at: number;
+interface LeaseRow extends StoredLeaseRow {
+  /** The database clock when the row was read: expiry is decided by it, not by a replica's clock. */
   now: number;
 }
 
@@ -77,15 +71,3 @@ export class PostgresLeases implements LeaseBackend {
   }
 }
 
-function toClaim(row: LeaseRow): LeaseClaim {
-  return {
-    kind: row.kind,
-    name: row.name,
-    leaseId: row.lease_id,
-    holder: row.holder,
-    fencingToken: row.fencing,
-    ttlMs: row.ttl_ms,
-    grantedAt: row.granted_at,
-    expiresAt: row.expires_at,
-  };
-}
