@@ -17,6 +17,7 @@ import {
   SecretRedactor,
   startRuntime,
   type Logger,
+  type InProcessTelemetry,
   type PlatformConnection,
   type Runtime,
 } from '../runtime/index.ts';
@@ -26,6 +27,7 @@ import { logLevelOf, RUN_USAGE } from './run-environment.ts';
 interface EmbeddedPlatform {
   url: string;
   token: string;
+  inProcess: InProcessTelemetry;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
   // Only `api` (or nothing) asks for a platform; an unknown module is refused by platformFromEnv.
   if (!env.FLOW_PLATFORM_API_URL && (!module || module === 'api')) {
     embedded = await startEmbeddedPlatform(parsed.values['data-dir'], integrations.map((files) => dirname(files[0])), env, log);
-    platform = { url: embedded.url, token: embedded.token };
+    platform = { url: embedded.url, token: embedded.token, inProcess: embedded.inProcess };
   } else {
     platform = platformFromEnv(env);
   }
@@ -146,5 +148,5 @@ async function startEmbeddedPlatform(
   let seeded = 0;
   for (const dir of integrationDirs) seeded += await seedResourcesFromDir(server.resources, dir);
   log.info(`embedded platform listening on ${server.url}`, { dataDir, resources: seeded });
-  return { url: server.url, token, close: () => server.close() };
+  return { url: server.url, token, inProcess: { ingest: (kind, count, text) => server.ingestTelemetry(kind, count, text) }, close: () => server.close() };
 }

@@ -19,8 +19,8 @@ export type PlatformEvent = { at: number } & (
   | { type: 'topic.subscribe' | 'topic.unsubscribe' | 'topic.expire'; plane: string; subject: string; subscriptionId: string }
   | { type: 'topic.deliver'; plane: string; subject: string; subscriptionId: string; messageIds: string[] }
   | { type: 'topic.ack'; plane: string; subject: string; subscriptionId: string; cursor: string }
-  | { type: 'traces'; records: unknown[] }
-  | { type: 'logs'; records: unknown[] }
+  | { type: 'traces'; records: readonly unknown[] }
+  | { type: 'logs'; records: readonly unknown[] }
 );
 
 export type LeaseKind = 'lease' | 'leader';

@@ -12,6 +12,7 @@ import { QueueDispatch } from './delegation/queue-dispatch.ts';
 import { RequestReply } from './delegation/queue-request-reply.ts';
 import { queueRoutes } from './delegation/queues.ts';
 import { resourceRoutes } from './delegation/resources.ts';
+import { ingestTelemetry, type TelemetryKind } from './delegation/telemetry-ingest.ts';
 import { telemetryRoutes } from './delegation/telemetry.ts';
 import { TopicRoutes } from './delegation/topics.ts';
 import { PlatformEventFeed } from './events.ts';
@@ -101,6 +102,12 @@ export interface PlatformServer {
   /** Stored trace and log records, newest first. */
   readonly traces: TelemetryReader;
   readonly logs: TelemetryReader;
+  /**
+   * Stores a batch of trace or log records from a runtime in this process (`jsonText`: a JSON
+   * array of `count` records, masked): what POST /v1/traces and /v1/logs store, minus the socket
+   * and the parse.
+   */
+  ingestTelemetry(kind: TelemetryKind, count: number, jsonText: string): Promise<void>;
   /** Resources served by GET /v1/resources/content; the management side writes here. */
   readonly resources: ResourceBackend;
   /** Integrations, resources, tags, cluster secrets and deployments, for in-process callers (the studio). */
@@ -273,6 +280,7 @@ async function serve(
     events,
     traces: telemetryReader(p.traces),
     logs: telemetryReader(p.logs),
+    ingestTelemetry: (kind, count, text) => ingestTelemetry(p, kind, { count, text }),
     resources: p.resources,
     management,
     routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),

@@ -8,6 +8,7 @@ import { apiConfigFromEnv, DEFAULT_DISCOVERY_BUDGET_MS, type ApiConfig, type Cli
 import { foldEnvResources } from './services/env-resources.ts';
 import { deferredLogSink } from './services/log-forwarding.ts';
 import { noPlatformServices, type PlatformServices } from './services/platform-services.ts';
+import type { InProcessTelemetry } from './services/trace-exporter.ts';
 import { samplingFromEnv, type TraceSampling } from './services/trace-sampling.ts';
 
 /** Where the platform is (spec 1 §1), as typed values: what `FLOW_PLATFORM_API_*` say for a deployed runtime. */
@@ -25,6 +26,8 @@ export interface PlatformConnection {
   snapshotId?: string;
   /** Which runs are traced to the platform (FLOW_TRACE_SAMPLE_RATIO, FLOW_TRACE_KEEP_FAILED for a deployed runtime); default: all. */
   traceSampling?: TraceSampling;
+  /** The platform runs in this process (embedded): traces and logs are handed to it rather than POSTed. */
+  inProcess?: InProcessTelemetry;
 }
 
 export interface StartRuntimeOptions {
@@ -135,7 +138,7 @@ export async function connectPlatform(platform: PlatformConnection | undefined, 
   };
   // Loaded on demand so `validate` never pays for the HTTP client.
   const { connectApiServices } = await import('./services/api-services.ts');
-  return connectApiServices(config, identity, log, platform.traceSampling ? { telemetry: { traceSampling: platform.traceSampling } } : {});
+  return connectApiServices(config, identity, log, { telemetry: { traceSampling: platform.traceSampling, inProcess: platform.inProcess } });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type SecretKeyProtection,
 } from '../platform/index.ts';
 import type { FeedSource } from './live-feed.ts';
+import type { InProcessTelemetry } from '../runtime/index.ts';
 
 /**
  * The one seam between the studio and the platform server (src-main/platform/). The studio starts
@@ -26,6 +27,8 @@ export interface EmbeddedPlatform {
    * resource store, as the management API would, before its runtime reads them over /v1.
    */
   mirrorResources(integrationDir: string): void;
+  /** Traces and logs of the studio's runtimes, handed over in process rather than POSTed. */
+  inProcess?: InProcessTelemetry;
   /** The store and every event, in process, for the Queues & Topics and Storage panels (absent in stand-ins). */
   views?: { inspect: PlatformInspection; subscribe(listener: PlatformEventListener): () => void };
   /** Integrations, tags, cluster secrets and deployments, in process (absent in stand-ins). */
@@ -61,6 +64,7 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
       };
     },
     mirrorResources: (dir) => void seedResourcesFromDir(server.resources, dir),
+    inProcess: { ingest: (kind, count, text) => server.ingestTelemetry(kind, count, text) },
     views: { inspect: server.inspect, subscribe: (listener) => server.events.subscribe(listener) },
     management: server.management,
     close: () => server.close(),

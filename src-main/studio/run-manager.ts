@@ -7,6 +7,7 @@ import {
   envFilesIn,
   errorMessage,
   LoadError,
+  type InProcessTelemetry,
   type Logger,
   type PlatformServices,
   readDefinitions,
@@ -25,6 +26,8 @@ export interface PlatformConnection {
   token: string;
   /** Brings the platform's copy of an integration's resources up to date before it starts. */
   mirrorResources?(integrationDir: string): void;
+  /** The platform runs in this process: traces and logs skip HTTP. */
+  inProcess?: InProcessTelemetry;
 }
 
 export interface RunManagerOptions {
@@ -222,7 +225,7 @@ export class RunManager {
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
     const run = this.opts.runEnvironment?.(id) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
     // The studio is for debugging: every run is traced, whatever a deployment samples.
-    const connection = { url: platform.url, token: platform.token, traceSampling: { ratio: 1, keepFailed: true } };
+    const connection = { url: platform.url, token: platform.token, traceSampling: { ratio: 1, keepFailed: true }, inProcess: platform.inProcess };
     // The services' identity: queue sources consume as the group named after the integration.
     const identity = { deploymentId: id, instanceId: 'studio' };
     // One services client per run, kept across hot reloads and closed after the last runtime drains.

@@ -1,8 +1,8 @@
 import { badRequest, tooLarge } from '../http/api-error.ts';
 import { parseJsonText, readBody, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
-import type { TelemetryBackend } from '../store/platform-store.ts';
 import type { PlatformContext } from './platform-context.ts';
+import { ingestTelemetry } from './telemetry-ingest.ts';
 
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
@@ -11,8 +11,8 @@ const MAX_BATCH_BYTES = 16 * 1024 * 1024;
  * stored as sent (its JSON text, one row per batch), published to the live feed, and answered 202.
  */
 export function telemetryRoutes(p: PlatformContext): Route[] {
-  const { features, events } = p;
-  const batchRoute = (kind: 'traces' | 'logs', store: TelemetryBackend): Route => {
+  const { features } = p;
+  const batchRoute = (kind: 'traces' | 'logs'): Route => {
     const { supported, maxBatch } = features[kind];
     return {
       method: 'POST',
@@ -26,13 +26,12 @@ export function telemetryRoutes(p: PlatformContext): Route[] {
         if (records.length > maxBatch) {
           throw tooLarge('batch_too_large', `the batch holds ${records.length} ${kind} records; send at most ${kind}.maxBatch (${maxBatch}) per request`);
         }
-        if (records.length > 0) await store.append(records, text);
-        if (events.active && records.length > 0) events.emit({ type: kind, at: Date.now(), records });
+        await ingestTelemetry(p, kind, { count: records.length, text, records });
         sendJson(ctx.res, 202, `{"accepted":${records.length}}`);
       },
     };
   };
-  return [batchRoute('traces', p.traces), batchRoute('logs', p.logs)];
+  return [batchRoute('traces'), batchRoute('logs')];
 }
 
 function batchRecords(body: unknown, kind: string): unknown[] {

@@ -111,9 +111,11 @@ export type AgentMemoryBackend = AsyncMethods<
   >
 >;
 
+import type { TelemetryBatch } from '../delegation/telemetry-ingest.ts';
+
 export interface TelemetryBackend {
-  /** Stores one batch; `text` is its JSON as received, kept as is where the store can. */
-  append(records: readonly unknown[], text?: string): Awaitable<void>;
+  /** Stores one batch; its JSON text is kept as is where the store can (SQLite keeps a batch to a row). */
+  append(batch: TelemetryBatch): Awaitable<void>;
   /** Records and bytes of record JSON kept now (bounded by retainRecords and retainBytes). */
   readonly kept: { records: number; bytes: number };
   prune(): Awaitable<void>;

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { TelemetryBatch } from '../delegation/telemetry-ingest.ts';
 import type { Db } from './database.ts';
 
 export interface TelemetryRecord {
@@ -43,7 +44,7 @@ export class TelemetryStore {
   private keptBytes = 0;
   private ageCheckedAt = 0;
   /** Insert and trim commit together: one WAL commit per batch. */
-  private readonly store: (records: readonly unknown[], body: string) => void;
+  private readonly store: (count: number, body: string) => void;
 
   constructor(
     db: Db,
@@ -62,23 +63,20 @@ export class TelemetryStore {
     this.keptRecords = t.records;
     this.keptBytes = t.bytes;
     this.nextRecordId = t.next;
-    this.store = db.transaction((records: readonly unknown[], body: string) => {
+    this.store = db.transaction((count: number, body: string) => {
       const bytes = Buffer.byteLength(body);
-      this.insert.run(Date.now(), this.nextRecordId, records.length, bytes, body);
-      this.nextRecordId += records.length;
-      this.keptRecords += records.length;
+      this.insert.run(Date.now(), this.nextRecordId, count, bytes, body);
+      this.nextRecordId += count;
+      this.keptRecords += count;
       this.keptBytes += bytes;
       if (this.keptRecords > this.retention.records || this.keptBytes > this.retention.bytes) this.trim();
     });
   }
 
-  /**
-   * Stores one batch. `text` is the batch's JSON as received (an array, or `{records: [...]}`);
-   * without it the records are serialized here.
-   */
-  append(records: readonly unknown[], text?: string): void {
-    if (records.length === 0) return;
-    this.store(records, text ?? JSON.stringify(records));
+  /** Stores one batch: its JSON text as received (an array, or `{records: [...]}`), a row per batch. */
+  append(batch: TelemetryBatch): void {
+    if (batch.count === 0) return;
+    this.store(batch.count, batch.text);
     // Age is checked at most once a second here (a cheap indexed delete), and by the sweep.
     const now = Date.now();
     if (now - this.ageCheckedAt >= 1000) {

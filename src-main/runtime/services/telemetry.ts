@@ -1,11 +1,11 @@
 import type { Logger, LogRecord, LogSink } from '../core/logger.ts';
-import type { TraceHub } from '../core/trace.ts';
+import type { TraceEvent, TraceHub } from '../core/trace.ts';
 import type { Identity } from './api-config.ts';
 import type { PlatformTransport } from './api-http.ts';
-import { BatchShipper } from './batch-shipper.ts';
 import type { Capability } from './capability.ts';
 import type { Telemetry } from './platform-services.ts';
-import { PlatformTraceExporter, type TraceExporter } from './trace-exporter.ts';
+import { TelemetryPipeline, type RecordExporter, type TelemetryPipelineStats } from './telemetry-pipeline.ts';
+import { InProcessExporter, PlatformBatchExporter, type InProcessTelemetry, type TraceExporter } from './trace-exporter.ts';
 import { TracePipeline, type TracePipelineStats } from './trace-pipeline.ts';
 import { EVERY_RUN, type TraceSampling } from './trace-sampling.ts';
 
@@ -18,6 +18,8 @@ export interface TelemetryOptions {
   traceSampling?: TraceSampling;
   /** Where trace records go; the platform's /v1/traces unless a test or another exporter says otherwise. */
   traceExporter?: TraceExporter;
+  /** The embedded platform in this process: traces and logs are handed to it, not POSTed. */
+  inProcess?: InProcessTelemetry;
   logMaxBatch: number;
   /** Log records held for shipping; a burst beyond it is dropped rather than held in memory. */
   logMaxQueue: number;
@@ -31,7 +33,7 @@ export interface TelemetryOptions {
  */
 export class PlatformTelemetry implements Telemetry {
   private readonly traces: TracePipeline | undefined;
-  private readonly logs: BatchShipper | undefined;
+  private readonly logs: TelemetryPipeline<LogRecord> | undefined;
   readonly logSink: LogSink;
 
   constructor(
@@ -44,18 +46,18 @@ export class PlatformTelemetry implements Telemetry {
   ) {
     if (traceCap.usable) {
       this.traces = new TracePipeline(
-        opts.traceExporter ?? new PlatformTraceExporter(http, traceCap),
+        opts.traceExporter ?? exporterFor<TraceEvent>('traces', http, traceCap, opts.inProcess),
         { maxBatch: opts.traceMaxBatch, maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, sampling: opts.traceSampling ?? EVERY_RUN },
         log,
         () => traceCap.usable,
       );
     }
     if (logCap.usable) {
-      this.logs = new BatchShipper(
-        http,
-        logCap,
-        { path: '/v1/logs', maxBatch: opts.logMaxBatch, maxQueue: opts.logMaxQueue, flushIntervalMs: opts.logFlushIntervalMs },
+      this.logs = new TelemetryPipeline<LogRecord>(
+        exporterFor<LogRecord>('logs', http, logCap, opts.inProcess),
+        { what: 'log records', maxBatch: opts.logMaxBatch, maxQueue: opts.logMaxQueue, flushIntervalMs: opts.logFlushIntervalMs },
         log,
+        () => logCap.usable,
       );
     }
     const logs = this.logs;
@@ -73,9 +75,8 @@ export class PlatformTelemetry implements Telemetry {
   }
 
   /** For tests and the studio: how much is waiting and how much was dropped. */
-  stats(): { logs?: { queued: number; dropped: number; sent: number }; traces?: TracePipelineStats } {
-    const logs = this.logs;
-    return { logs: logs ? { queued: logs.queued, dropped: logs.dropped, sent: logs.sent } : undefined, traces: this.traces?.counts };
+  stats(): { logs?: TelemetryPipelineStats; traces?: TracePipelineStats } {
+    return { logs: this.logs?.counts, traces: this.traces?.counts };
   }
 
   /** Sends what is queued now (tests; a clean stop goes through close). */
@@ -86,4 +87,8 @@ export class PlatformTelemetry implements Telemetry {
   async close(): Promise<void> {
     await Promise.all([this.traces?.close(), this.logs?.close()]);
   }
+}
+
+function exporterFor<T>(kind: 'traces' | 'logs', http: PlatformTransport, cap: Capability, inProcess: InProcessTelemetry | undefined): RecordExporter<T> {
+  return inProcess ? new InProcessExporter<T>(kind, inProcess) : new PlatformBatchExporter<T>(kind, http, cap);
 }

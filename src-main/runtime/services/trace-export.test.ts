@@ -96,6 +96,38 @@ describe('trace export', () => {
     expect(r.services.telemetry.stats().traces!.sampledOut).toBe(400 - completed);
   });
 
+  it('hands traces and logs to a platform in the same process without HTTP, stored and masked as a POST would be', async () => {
+    const platform = await platformWith();
+    const handed: Array<{ kind: string; count: number; text: string }> = [];
+    const inProcess = {
+      ingest: (kind: 'traces' | 'logs', count: number, text: string) => {
+        handed.push({ kind, count, text });
+        return platform.ingestTelemetry(kind, count, text);
+      },
+    };
+    const feed: unknown[] = [];
+    const stopFeed = platform.events.subscribe((e) => {
+      if (e.type === 'traces') feed.push(...e.records);
+    });
+    cleanups.push(async () => stopFeed());
+    const r = await runtimeFor(platform, {}, { inProcess, logFlushIntervalMs: 20 });
+    const detach = r.runtime.traces.add({ snapshots: true, emit: () => {} });
+    cleanups.push(async () => detach());
+    for (let i = 0; i < 50; i++) await r.runtime.run('orders', { ok: true, key: 'sk-"quoted\\secret' });
+    r.services.telemetry.logSink({ time: new Date().toISOString(), level: 'info', msg: 'a line for the platform' });
+    await r.services.telemetry.flush();
+    expect(handed.filter((h) => h.kind === 'traces').reduce((n, h) => n + h.count, 0)).toBe(200);
+    expect(handed.some((h) => h.kind === 'logs')).toBe(true);
+    expect((await runsStored(platform)).length).toBe(50);
+    expect(platform.traces.kept.records).toBe(200);
+    // The live feed of the platform still sees every record, parsed from the text handed over.
+    expect(feed).toHaveLength(200);
+    const all = JSON.stringify(await platform.traces.list({ limit: 1000 }));
+    expect(all).toContain('[redacted]');
+    expect(all).not.toContain('quoted');
+    expect((await platform.logs.list({ limit: 100 })).some((l) => (l.record as { msg?: string }).msg === 'a line for the platform')).toBe(true);
+  });
+
   it('refuses a sample ratio outside 0..1 naming the variable', () => {
     expect(() => samplingFromEnv({ FLOW_TRACE_SAMPLE_RATIO: '25%' })).toThrow('FLOW_TRACE_SAMPLE_RATIO must be a number from 0 to 1');
     expect(() => samplingFromEnv({ FLOW_TRACE_KEEP_FAILED: 'yes' })).toThrow('FLOW_TRACE_KEEP_FAILED must be true or false');

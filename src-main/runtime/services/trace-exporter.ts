@@ -2,41 +2,58 @@ import type { SecretRedactor } from '../core/logger.ts';
 import type { TraceEvent } from '../core/trace.ts';
 import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
+import type { RecordExporter } from './telemetry-pipeline.ts';
+
+/** Where trace records leave the runtime: the platform's /v1/traces, the embedded platform's store, OTLP. */
+export type TraceExporter = RecordExporter<TraceEvent>;
+
+export type TelemetryKind = 'traces' | 'logs';
 
 /**
- * Where trace records leave the runtime: the one seam every destination implements (the
- * platform's /v1/traces today; an OpenTelemetry exporter beside it). It gets whole batches, off
- * the request path, with secrets not yet masked: masking is the exporter's, on what it sends.
+ * The embedded platform's telemetry intake when it runs in this process (`flow-studio run` with
+ * no platform URL, the studio): a batch is handed over as the JSON text it would have been sent
+ * as, so it skips the socket, the HTTP parse and the JSON parse, and is stored exactly as the
+ * POST would have stored it.
  */
-export interface TraceExporter {
-  /** Sends one batch. Resolves true when the destination took it; false or a rejection drops it. */
-  export(batch: readonly TraceEvent[], redactor: SecretRedactor | undefined): Promise<boolean>;
+export interface InProcessTelemetry {
+  /** Stores a batch: `jsonText` is a JSON array of `count` records, secrets already masked. */
+  ingest(kind: TelemetryKind, count: number, jsonText: string): Promise<void> | void;
 }
 
 /**
- * Ships batches to POST /v1/traces (spec 1 §4.6) as flat records, each already carrying its
- * deployment and instance. The batch is serialized once and masked as text, so a record costs
- * one pass of JSON.stringify and nothing per secret.
+ * Ships batches to POST /v1/traces or /v1/logs (spec 1 §4.6) as a JSON array of flat records,
+ * each already carrying its deployment and instance. The batch is serialized once and masked as
+ * text, so a record costs one pass of JSON.stringify and nothing per secret.
  */
-export class PlatformTraceExporter implements TraceExporter {
+export class PlatformBatchExporter<T> implements RecordExporter<T> {
   constructor(
+    private readonly kind: TelemetryKind,
     private readonly http: PlatformTransport,
     private readonly cap: Capability,
     private readonly timeoutMs = 5000,
   ) {}
 
-  get usable(): boolean {
-    return this.cap.usable;
-  }
-
-  async export(batch: readonly TraceEvent[], redactor: SecretRedactor | undefined): Promise<boolean> {
-    const res = await this.http.call({ method: 'POST', path: '/v1/traces', jsonText: serializeBatch(batch, redactor), capability: this.cap, timeoutMs: this.timeoutMs });
+  async export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> {
+    const res = await this.http.call({ method: 'POST', path: `/v1/${this.kind}`, jsonText: serializeBatch(batch, redactor), capability: this.cap, timeoutMs: this.timeoutMs });
     return res.status === 202 || res.status === 200 || res.status === 204;
   }
 }
 
+/** The same batches into the embedded platform in this process. */
+export class InProcessExporter<T> implements RecordExporter<T> {
+  constructor(
+    private readonly kind: TelemetryKind,
+    private readonly intake: InProcessTelemetry,
+  ) {}
+
+  async export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> {
+    await this.intake.ingest(this.kind, batch.length, serializeBatch(batch, redactor));
+    return true;
+  }
+}
+
 /** The batch as a JSON array with every secret masked. */
-export function serializeBatch(batch: readonly TraceEvent[], redactor: SecretRedactor | undefined): string {
+export function serializeBatch(batch: readonly unknown[], redactor: SecretRedactor | undefined): string {
   const text = JSON.stringify(batch);
   if (!redactor || redactor.size === 0) return text;
   return redactor.redactJson(text) ?? JSON.stringify(redactor.redactValue(batch));

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { recordsOf, type TelemetryBatch } from '../../delegation/telemetry-ingest.ts';
 import type { TelemetryBackend } from '../platform-store.ts';
 import type { Retention, TelemetryRecord } from '../telemetry-store.ts';
 
@@ -24,9 +25,9 @@ export class PostgresTelemetry implements TelemetryBackend {
     return { records: this.keptRecords, bytes: this.keptBytes };
   }
 
-  async append(records: readonly unknown[]): Promise<void> {
-    if (records.length === 0) return;
-    const texts = records.map((r) => JSON.stringify(r));
+  async append(batch: TelemetryBatch): Promise<void> {
+    if (batch.count === 0) return;
+    const texts = recordsOf(batch).map((r) => JSON.stringify(r));
     await this.pool.query(`INSERT INTO ${this.table} (received_at, record) SELECT flow_now_ms(), r FROM unnest($1::text[]) WITH ORDINALITY AS t(r, i) ORDER BY i`, [texts]);
     this.keptRecords += texts.length;
     for (const t of texts) this.keptBytes += Buffer.byteLength(t);

@@ -1,0 +1,140 @@
+import type { Logger, SecretRedactor } from '../core/logger.ts';
+
+/**
+ * Where a batch of telemetry records leaves the runtime: the platform's /v1/traces or /v1/logs
+ * over HTTP, the embedded platform's store in this process, an OpenTelemetry exporter. It gets
+ * whole batches, off the request path, with secrets not yet masked: masking is the exporter's,
+ * done once on what it sends.
+ */
+export interface RecordExporter<T> {
+  /** Sends one batch. Resolves true when the destination took it; false or a rejection drops it. */
+  export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> | boolean;
+}
+
+export interface TelemetryPipelineOptions {
+  /** Records per export. */
+  maxBatch: number;
+  /** Records held waiting for export; beyond it records are dropped and counted, never waited for. */
+  maxQueue: number;
+  /** How often a partial batch is exported. */
+  flushIntervalMs: number;
+  /** What the records are, in warnings: `trace records`, `log records`. */
+  what: string;
+}
+
+export interface TelemetryPipelineStats {
+  queued: number;
+  /** Records dropped: the queue was full (overload) or an export failed. */
+  dropped: number;
+  sent: number;
+}
+
+const WARN_EVERY_MS = 30_000;
+
+/**
+ * Takes telemetry records off the request path: pushing one is an array push (no copy, no
+ * masking, no serialization), and batches go to the exporter from a later turn of the event loop,
+ * one export at a time. Under overload the bounded queue drops and counts records rather than
+ * slow a request or grow memory. Traces and logs both ship through it.
+ */
+export class TelemetryPipeline<T> {
+  private queue: T[] = [];
+  private exporting: Promise<void> | undefined;
+  private flushSoon = false;
+  private closed = false;
+  private lastWarn = 0;
+  private readonly timer: NodeJS.Timeout;
+  protected readonly stats = { dropped: 0, sent: 0 };
+
+  constructor(
+    private readonly exporter: RecordExporter<T>,
+    private readonly opts: TelemetryPipelineOptions,
+    private readonly log: Logger,
+    /** False once the destination is gone for good (a 501): records are then not even queued. */
+    private readonly usable: () => boolean = () => true,
+    /** Called once when the destination turned out to be gone for good. */
+    private readonly onUnusable: () => void = () => {},
+  ) {
+    this.timer = setInterval(() => void this.flush(), opts.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  readonly push = (record: T): void => {
+    if (this.closed) return;
+    const q = this.queue;
+    if (q.length >= this.opts.maxQueue) {
+      this.stats.dropped++;
+      this.warn(`${this.opts.what} are arriving faster than they can be exported; dropping them rather than slowing requests`);
+      return;
+    }
+    q.push(record);
+    if (q.length >= this.opts.maxBatch && !this.flushSoon) {
+      this.flushSoon = true;
+      setImmediate(() => {
+        this.flushSoon = false;
+        void this.flush();
+      });
+    }
+  };
+
+  get counts(): TelemetryPipelineStats {
+    return { queued: this.queue.length, dropped: this.stats.dropped, sent: this.stats.sent };
+  }
+
+  /** Exports what is queued, a batch at a time; resolves when the queue is empty or an export failed. */
+  flush(): Promise<void> {
+    if (this.exporting) return this.exporting;
+    if (this.queue.length === 0) return Promise.resolve();
+    this.exporting = this.drain().finally(() => {
+      this.exporting = undefined;
+    });
+    return this.exporting;
+  }
+
+  /** Exports what is left (bounded by the exporter's timeout) and stops. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+    this.closed = true;
+    this.queue = [];
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      if (!this.usable()) {
+        // Turned off for the life of the process (a 501): nothing more is recorded for it.
+        this.onUnusable();
+        this.queue = [];
+        return;
+      }
+      const batch = this.queue.length <= this.opts.maxBatch ? this.queue : this.queue.slice(0, this.opts.maxBatch);
+      this.queue = batch === this.queue ? [] : this.queue.slice(batch.length);
+      let why: string;
+      try {
+        if (await this.exporter.export(batch, this.redactor())) {
+          this.stats.sent += batch.length;
+          continue;
+        }
+        why = 'the destination refused the batch';
+      } catch (err) {
+        why = (err as Error).message;
+      }
+      this.stats.dropped += batch.length;
+      this.warn(`dropped ${batch.length} ${this.opts.what} that could not be exported`, why);
+      return;
+    }
+  }
+
+  /** What the exporter masks in a batch; log records arrive masked already. */
+  protected redactor(): SecretRedactor | undefined {
+    return undefined;
+  }
+
+  /** At most one warning per 30 s: the log may itself be shipped, and overload must not feed itself. */
+  private warn(what: string, error?: string): void {
+    const now = Date.now();
+    if (now - this.lastWarn < WARN_EVERY_MS) return;
+    this.lastWarn = now;
+    this.log.warn(`${what} (${this.stats.dropped} dropped so far)`, error ? { error } : {});
+  }
+}
