@@ -7,9 +7,17 @@ import { newSpanId } from '../core/trace-context.ts';
  * run's trace as a child of the step (`kv.get`, `queue.publish`…): the studio draws it under
  * the step and OpenTelemetry exports it as a client span.
  */
-export async function platformCall<T>(run: RunContext, correlationId: string, name: string, detail: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
+export async function platformCall<T>(
+  run: RunContext,
+  correlationId: string,
+  name: string,
+  detail: Record<string, unknown>,
+  /** Makes the call; `spanId` is the call's own span while it is reported (a publish sends it on as the consumer's parent). */
+  call: (spanId: string | undefined) => Promise<T>,
+): Promise<T> {
   const hub = run.trace;
-  if (!hub?.spans) return call();
+  if (!hub?.spans) return call(undefined);
+  const spanId = run.traceId !== undefined ? newSpanId() : undefined;
   const startedAt = Date.now();
   const t0 = performance.now();
   const report = (error: string | undefined): void => {
@@ -24,13 +32,13 @@ export async function platformCall<T>(run: RunContext, correlationId: string, na
       error,
       detail,
       traceId: run.traceId,
-      spanId: run.traceId !== undefined ? newSpanId() : undefined,
+      spanId,
       parentSpanId: run.stepSpanId ?? run.spanId,
       sampled: run.sampled,
     });
   };
   try {
-    const value = await call();
+    const value = await call(spanId);
     report(undefined);
     return value;
   } catch (err) {

@@ -107,7 +107,7 @@ export class Runtime {
     const config = otelConfigFromEnv(process.env);
     if (!config) return;
     const { attachOtelExport } = await import('../telemetry/otel-export.ts');
-    this.otel = await attachOtelExport(this.traces, config, { log: this.log, integration: this.integration });
+    this.otel = await attachOtelExport(this.traces, config, { log: this.log, integration: this.integration, deployment: this.definition.host.identity.deploymentId });
     this.log.info('exporting traces with OpenTelemetry', { protocol: config.protocol, sampler: config.sampler, thread: this.otel.stats.thread });
   }
 

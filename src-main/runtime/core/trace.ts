@@ -115,10 +115,12 @@ export class TraceHub {
 
   span(span: TraceSpan): void {
     if (!this.spans) return;
-    if (this.redactor && this.redactor.size > 0) span = this.redactor.redactValue(span) as TraceSpan;
+    let masked: TraceSpan | undefined;
     for (const s of this.sinks) {
+      if (!s.span) continue;
       try {
-        s.span?.(span);
+        if (s.unredacted === true || !this.redactor || this.redactor.size === 0) s.span(span);
+        else s.span((masked ??= this.redactor.redactValue(span) as TraceSpan));
       } catch {
         // As with events: the flow never fails because of who watches it.
       }

@@ -127,15 +127,16 @@ describe.each(['http/protobuf', 'http/json'])('OpenTelemetry export over OTLP %s
     expect(receiver.requests.every((h) => h['x-tenant'] === 'blue')).toBe(true);
     expect(spans[0].resource['service.name']).toBe('orders-service');
 
-    const server = one(spans, 'POST /orders');
-    expect(server.kind).toBe(2);
-    expect(server.parentSpanId).toBe(CALLER_SPAN);
-    expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/orders', 'url.path': '/orders', 'http.response.status_code': 200 });
-
-    const ordersRun = one(spans, 'flow orders');
-    expect(ordersRun.parentSpanId).toBe(server.spanId);
-    expect(ordersRun.attributes).toMatchObject({ 'flow.name': 'orders', 'flow.outcome': 'completed', 'flow.integration': expect.any(String) });
+    // The request and the run it started are one SERVER span: the http.* and the flow.* attributes.
+    const ordersRun = one(spans, 'POST /orders');
+    expect(ordersRun.kind).toBe(2);
+    expect(ordersRun.parentSpanId).toBe(CALLER_SPAN);
+    expect(ordersRun.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/orders', 'url.path': '/orders', 'http.response.status_code': 200 });
+    expect(ordersRun.attributes).toMatchObject({ 'flow.name': 'orders', 'flow.outcome': 'completed' });
+    // What every span of a runtime shares is said once, on the resource.
+    expect(ordersRun.resource).toMatchObject({ 'flow.integration': expect.any(String), 'flow.deployment': 'local' });
     expect(ordersRun.attributes['flow.correlation_id']).toEqual(expect.any(String));
+    expect(spans.filter((s) => s.name === 'flow orders')).toEqual([]);
 
     const price = one(spans, 'step price');
     expect(price.parentSpanId).toBe(ordersRun.spanId);
@@ -150,15 +151,16 @@ describe.each(['http/protobuf', 'http/json'])('OpenTelemetry export over OTLP %s
     expect(upstream.seen[0].traceparent).toBe(`00-${CALLER_TRACE}-${call.spanId}-01`);
     expect(upstream.seen[0].tracestate).toBe('vendor=abc');
 
-    // The consumer's run joined the publisher's trace under the publishing step.
+    // The consumer's run joined the publisher's trace.
     const publish = one(spans, 'step queue-publish');
     expect(publish.parentSpanId).toBe(ordersRun.spanId);
     const send = one(spans, 'send shipments');
     expect(send.kind).toBe(4);
     expect(send.parentSpanId).toBe(publish.spanId);
     expect(send.attributes).toMatchObject({ 'messaging.destination.name': 'shipments', 'messaging.operation.type': 'send' });
+    // The consumer's run is a child of the PRODUCER span, as the messaging conventions draw it.
     const shipRun = one(spans, 'flow ship');
-    expect(shipRun.parentSpanId).toBe(publish.spanId);
+    expect(shipRun.parentSpanId).toBe(send.spanId);
     expect(shipRun.status.code).toBe(2);
 
     // A failed step carries the error as its status and as an exception event.

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../core/logger.ts';
-import type { TraceHub, TraceSink } from '../core/trace.ts';
+import type { Logger, SecretRedactor } from '../core/logger.ts';
+import type { TraceEvent, TraceHub, TraceSink } from '../core/trace.ts';
 import type { OtelConfig } from './otel-config.ts';
 import { OtelPipeline, type ExportRecord } from './otel-pipeline.ts';
 import { traceSampler } from './trace-sampling.ts';
@@ -23,9 +23,11 @@ const MAX_WAITING = 50_000;
  * Sends the runtime's runs, steps and calls as OTLP spans. On the request path a record is only
  * sampled and queued; every 50 ms the queue moves to a worker thread that builds the spans and
  * runs the SDK's batch processor and exporter (or, on one core or where no worker can start, to
- * the same pipeline on this thread). Records reach this sink already redacted by the hub.
+ * the same pipeline on this thread). The sink takes records unmasked, so the hub never deep-copies
+ * a record (and its snapshots) for it: at hand-on, the strings a span carries are masked and
+ * everything else (snapshots above all) is left behind.
  */
-export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: { log: Logger; integration?: string }): Promise<OtelExport> {
+export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: { log: Logger; integration?: string; deployment?: string }): Promise<OtelExport> {
   for (const w of config.warnings) opts.log.warn(w);
   const sampled = traceSampler(config);
   // A worker pays only with a core of its own: on one core (or pinned to one) the hand-over
@@ -33,11 +35,11 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
   const target =
     availableParallelism() < 2
       ? undefined
-      : await startWorker(config, opts.integration).catch((err: unknown) => {
+      : await startWorker(config, opts).catch((err: unknown) => {
           opts.log.debug('OpenTelemetry export runs on the main thread', { reason: String(err) });
           return undefined;
         });
-  const inThread = target ? undefined : new OtelPipeline(config, { integration: opts.integration });
+  const inThread = target ? undefined : new OtelPipeline(config, { integration: opts.integration, deployment: opts.deployment });
   const stats = { exported: 0, dropped: 0, thread: target ? ('worker' as const) : ('main' as const) };
   let waiting: ExportRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -45,10 +47,10 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
     clearTimeout(timer);
     timer = undefined;
     if (waiting.length === 0) return;
-    const batch = waiting;
+    const redactor = hub.redactor && hub.redactor.size > 0 ? hub.redactor : undefined;
+    const batch = waiting.map((r) => exportable(r, redactor));
     waiting = [];
-    // Snapshots (input/output) never cross to the worker: spans do not carry them.
-    if (target) target.postMessage({ records: batch.map(exportable) });
+    if (target) target.postMessage({ records: batch });
     else inThread!.take(batch);
   };
   const queue = (record: ExportRecord): void => {
@@ -62,6 +64,7 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
     else timer ??= setTimeout(handOn, HAND_ON_MS).unref();
   };
   const sink: TraceSink = {
+    unredacted: true,
     emit(event) {
       if (event.traceId && sampled(event.traceId, event.sampled)) queue({ event });
     },
@@ -84,19 +87,50 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
   };
 }
 
-function exportable(r: ExportRecord): ExportRecord {
-  if (!('event' in r)) return r;
-  const { input: _input, output: _output, ...event } = r.event;
-  return { event };
+/**
+ * What a span is built from: the record without its snapshots (spans never carry messages), each
+ * string it could show masked. Ids and numbers are the runtime's own and carry no secret.
+ */
+function exportable(r: ExportRecord, redactor: SecretRedactor | undefined): ExportRecord {
+  const mask = redactor ? (s: string | undefined) => (s === undefined ? s : redactor.redact(s)) : (s: string | undefined) => s;
+  if ('event' in r) {
+    const e = r.event;
+    const event: TraceEvent = {
+      kind: e.kind,
+      flow: mask(e.flow)!,
+      correlationId: mask(e.correlationId)!,
+      runId: e.runId,
+      step: e.step,
+      block: e.block,
+      name: mask(e.name),
+      startedAt: e.startedAt,
+      durationMs: e.durationMs,
+      outcome: e.outcome,
+      error: mask(e.error),
+      deployment: e.deployment,
+      traceId: e.traceId,
+      spanId: e.spanId,
+      parentSpanId: e.parentSpanId,
+      sampled: e.sampled,
+    };
+    return { event };
+  }
+  const c = r.call;
+  let detail = c.detail;
+  if (detail && redactor) {
+    detail = {};
+    for (const [k, v] of Object.entries(c.detail!)) detail[k] = typeof v === 'string' ? redactor.redact(v) : v;
+  }
+  return { call: { ...c, name: mask(c.name)!, correlationId: mask(c.correlationId)!, error: mask(c.error), detail } };
 }
 
 /**
  * The worker runs the TypeScript pipeline: from sources it needs the tsx loader (the parent's
  * own registration does not reach worker threads), from a build its compiled file.
  */
-function startWorker(config: OtelConfig, integration: string | undefined): Promise<Worker> {
+function startWorker(config: OtelConfig, origin: { integration?: string; deployment?: string }): Promise<Worker> {
   const url = new URL('./otel-worker.ts', import.meta.url);
-  const worker = new Worker(url, { workerData: { config, integration }, execArgv: ['--import', 'tsx'] });
+  const worker = new Worker(url, { workerData: { config, integration: origin.integration, deployment: origin.deployment }, execArgv: ['--import', 'tsx'] });
   worker.unref();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error('the export worker did not start within 10 s')), 10_000);

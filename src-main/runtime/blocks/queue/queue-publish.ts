@@ -7,8 +7,11 @@ import { platformCall } from '../platform-call.ts';
 export const queuePublish = implementBlock(queuePublishDef, (s, ctx) => ({
   async process(msg, run) {
     const body = await s.body.evaluate(activationOf(msg));
-    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg), run);
-    await platformCall(run, msg.correlationId, 'queue.publish', { subject: s.subject }, () => ctx.host.services.queues.publish(s.subject, wire.body, wire.headers));
+    const headers = await renderHeaders(s.headers, msg);
+    await platformCall(run, msg.correlationId, 'queue.publish', { subject: s.subject }, (spanId) => {
+      const wire = toWire(body, msg.correlationId, headers, run, spanId);
+      return ctx.host.services.queues.publish(s.subject, wire.body, wire.headers);
+    });
     return msg;
   },
 }));

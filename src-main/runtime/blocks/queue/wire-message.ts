@@ -19,10 +19,14 @@ export interface WireMessage {
   headers: Record<string, string>;
 }
 
-export function toWire(body: unknown, correlationId: string, headers: Record<string, string> = {}, run?: RunContext): WireMessage {
+/**
+ * `publishSpanId`, when the publish is reported as a span of its own (a PRODUCER span), is the
+ * consumer's parent; otherwise the publishing step is.
+ */
+export function toWire(body: unknown, correlationId: string, headers: Record<string, string> = {}, run?: RunContext, publishSpanId?: string): WireMessage {
   const out: Record<string, string> = { ...headers, [CORRELATION]: correlationId };
   if (run?.traceId !== undefined && out.traceparent === undefined) {
-    Object.assign(out, traceHeaders(run.traceId, run.stepSpanId ?? run.spanId!, run.sampled ?? true, run.traceState));
+    Object.assign(out, traceHeaders(run.traceId, publishSpanId ?? run.stepSpanId ?? run.spanId!, run.sampled ?? true, run.traceState));
   }
   if (isRawContent(body)) {
     out[RAW_TYPE] = body.contentType;

@@ -7,8 +7,11 @@ import { platformCall } from '../platform-call.ts';
 export const topicPublish = implementBlock(topicPublishDef, (s, ctx) => ({
   async process(msg, run) {
     const body = await s.body.evaluate(activationOf(msg));
-    const wire = toWire(body, msg.correlationId, await renderHeaders(s.headers, msg), run);
-    await platformCall(run, msg.correlationId, 'topic.publish', { subject: s.subject }, () => ctx.host.services.topics.publish(s.subject, wire.body, { system: s.system, headers: wire.headers }));
+    const headers = await renderHeaders(s.headers, msg);
+    await platformCall(run, msg.correlationId, 'topic.publish', { subject: s.subject }, (spanId) => {
+      const wire = toWire(body, msg.correlationId, headers, run, spanId);
+      return ctx.host.services.topics.publish(s.subject, wire.body, { system: s.system, headers: wire.headers });
+    });
     return msg;
   },
 }));
