@@ -139,6 +139,10 @@ test.describe('layout at 1024×700 and the theme', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
     expect(await background()).toBe(light);
     await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
+    // A chosen theme holds whatever the OS prefers.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe(light);
+    await page.emulateMedia({ colorScheme: 'light' });
     await paletteCommand(page, 'theme: follow');
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
     await page.emulateMedia({ colorScheme: 'dark' });
