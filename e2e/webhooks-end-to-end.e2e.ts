@@ -200,6 +200,7 @@ test.describe('webhooks end to end', () => {
     await page.getByRole('list', { name: 'Captured requests' }).getByRole('button').first().click();
     const view = page.getByRole('region', { name: /^Capture \d+$/ });
     const captureId = Number((await view.getAttribute('aria-label'))!.replace('Capture ', ''));
+    await page.setViewportSize({ width: 1024, height: 700 });
     await view.getByRole('button', { name: 'Replay', exact: true }).click();
 
     // The composer holds the request that was replayed, aimed at its route.
@@ -213,6 +214,8 @@ test.describe('webhooks end to end', () => {
     const response = page.getByRole('region', { name: 'Response' });
     await expect(response.getByLabel('Response status')).toHaveText('200');
     await expect(response.getByText(`replay of #${captureId}`)).toBeVisible();
+    // On screen below the composer, even at 1024×700.
+    await expect(response.getByLabel('Response status')).toBeInViewport();
     await expect(response).toContainText(/headers in \d+ ms · total \d+ ms · \d+ bytes/);
     await response.getByRole('button', { name: 'Raw' }).click();
     await expect(response.getByLabel('Response body')).toHaveText('{"hub":"","plain":"from-curl-1","got":{"replay":"me"}}');
