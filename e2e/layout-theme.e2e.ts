@@ -25,12 +25,26 @@ async function expectOnScreen(page: Page, el: Locator): Promise<void> {
   expect(box.y + box.height).toBeLessThanOrEqual(view.height + 0.5);
 }
 
-/** Runs the one palette command that matches `query`. */
+/** Runs the one palette command that matches `query`; the palette must open empty every time. */
 async function paletteCommand(page: Page, query: string): Promise<void> {
+  // What the field holds the moment the palette is put on screen, before any later render.
+  await page.evaluate(() => {
+    const w = window as { paletteOpenedWith?: string };
+    delete w.paletteOpenedWith;
+    const seen = new MutationObserver(() => {
+      const field = document.querySelector<HTMLInputElement>('[role="dialog"][aria-label="Command palette"] input');
+      if (!field) return;
+      w.paletteOpenedWith = field.value;
+      seen.disconnect();
+    });
+    seen.observe(document.body, { childList: true, subtree: true });
+  });
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   const input = palette.getByRole('combobox');
   await expect(input).toBeFocused();
+  expect(await page.evaluate(() => (window as { paletteOpenedWith?: string }).paletteOpenedWith), 'the palette opened with the previous query').toBe('');
+  await expect(input).toHaveValue('');
   // Filled and confirmed on the field itself: an editor that finishes loading behind the palette
   // may take the keyboard focus, and typed keys would then land in the editor instead.
   await input.fill(query);
@@ -125,6 +139,10 @@ test.describe('layout at 1024×700 and the theme', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
     expect(await background()).toBe(light);
     await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
+    // A chosen theme holds whatever the OS prefers.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe(light);
+    await page.emulateMedia({ colorScheme: 'light' });
     await paletteCommand(page, 'theme: follow');
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -186,7 +186,7 @@ test.describe('firing requests from the studio', () => {
     await page.getByRole('tab', { name: 'Routes' }).click();
     await page.getByRole('button', { name: 'New request to /webhooks/notes of notes-demo' }).click();
     await setBody(page, '{"type": "page.content_updated", "entityId": "p-1"}');
-    await page.getByRole('button', { name: 'Sign body' }).click();
+    await page.getByRole('button', { name: 'Sign for notes' }).click();
     await expect(page.getByRole('textbox', { name: 'Headers value 1' })).toHaveValue(/^sha256=[0-9a-f]{64}$/);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByLabel('Response status')).toHaveText('200');

@@ -170,7 +170,24 @@ export interface VerificationNote {
    */
   expected?: string;
   received?: string;
+  /** The request was the unsigned subscription handshake whose token the connector took. */
+  handshake?: boolean;
 }
+
+/**
+ * A captured handshake token, given only to an explicit Reveal: the value to confirm the notes
+ * subscription with and to configure as the connector's verificationToken.
+ */
+export type HandshakeTokenReveal =
+  | {
+      ok: true;
+      token: string;
+      /** The notes connector of the flow that took it. */
+      connector?: string;
+      /** Whether the running connector still checks signatures with it (a restart forgets it). */
+      serving: boolean;
+    }
+  | { ok: false; reason: string };
 
 /** A request that reached a route of a running integration, as listed. */
 export interface CaptureSummary {
@@ -218,3 +235,36 @@ export interface CapturePage {
 
 /** The signature header for a body, computed with the connector's token (never sent itself). */
 export type SignatureResult = { ok: true; header: string; value: string } | { ok: false; reason: string };
+
+/**
+ * Where the signing helper takes a secret from: typed in (sent with the one call that uses it,
+ * never stored or answered back) or a cluster secret of the Secrets panel, read in the backend.
+ */
+export type SigningSecret = { kind: 'typed'; value: string } | { kind: 'secret'; name: string };
+
+/** An HMAC-SHA256 signature header for any body, in the shape a webhook sender uses. */
+export interface HmacSignInput {
+  body: RequestBody;
+  secret: SigningSecret;
+  encoding: 'hex' | 'base64';
+  /** e.g. `X-Hub-Signature-256`. */
+  header: string;
+  /** Written before the signature, e.g. `sha256=`; may be empty. */
+  prefix: string;
+  /**
+   * `body`: the HMAC covers the exact body bytes. `timestamp.body` (Stripe's scheme): it covers
+   * `<unix seconds>.<body>` and the header reads `t=<unix seconds>,<prefix><signature>`.
+   */
+  payload: 'body' | 'timestamp.body';
+  /** Unix seconds for `timestamp.body`; now when absent. */
+  timestamp?: number;
+}
+
+/** An HS256 JSON Web Token to mint: header and claims as JSON text, as the user edits them. */
+export interface JwtMintInput {
+  header: string;
+  claims: string;
+  secret: SigningSecret;
+}
+
+export type JwtMintResult = { ok: true; token: string } | { ok: false; reason: string };

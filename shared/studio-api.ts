@@ -12,7 +12,11 @@ import type {
   CaptureQuery,
   CaptureSummary,
   ComposerRequest,
+  HandshakeTokenReveal,
   HistoryEntry,
+  HmacSignInput,
+  JwtMintInput,
+  JwtMintResult,
   RequestBody,
   RequestEnvironments,
   RequestProgress,
@@ -186,6 +190,15 @@ export interface RequestsApi {
   saveRequestEnvironments(environments: RequestEnvironments): Promise<RequestEnvironments>;
   /** The notes signature header for a body, made with the route's connector token (never sent). */
   signRequestBody(target: RequestTarget, body: RequestBody): Promise<SignatureResult>;
+  /** An HMAC-SHA256 signature header for any body, with a typed or cluster secret (never answered back). */
+  signBodyHmac(input: HmacSignInput): Promise<SignatureResult>;
+  /** An HS256 JWT from a header and claims, with a typed or cluster secret. */
+  mintJwt(input: JwtMintInput): Promise<JwtMintResult>;
+  /**
+   * The verification token of a captured notes subscription handshake, for an explicit Reveal:
+   * everything else (captures, runs, logs) shows it masked.
+   */
+  revealHandshakeToken(captureId: number): Promise<HandshakeTokenReveal>;
   listCaptures(query: CaptureQuery): Promise<CapturePage>;
   captureDetail(id: number): Promise<CaptureDetail | null>;
   /** A capture as a composer request, to edit before sending it again. */
@@ -332,6 +345,9 @@ const methodRecord = {
   requestEnvironments: true,
   saveRequestEnvironments: true,
   signRequestBody: true,
+  signBodyHmac: true,
+  mintJwt: true,
+  revealHandshakeToken: true,
   listCaptures: true,
   captureDetail: true,
   captureAsRequest: true,

@@ -39,7 +39,7 @@ export type { HttpExchangeRecord } from './core/exchange-hub.ts';
 
 // The notes service's webhook signature, which the studio's request composer signs with.
 export { NotesConnector } from './connectors/notes/notes-connector.ts';
-export { signWebhook } from './connectors/notes/webhook-signature.ts';
+export { handshakeToken, signWebhook } from './connectors/notes/webhook-signature.ts';
 
 // Flow tests (studio/flow-tests): a runtime in a sandbox, its settings and results.
 export { Chain, type FlowResult } from './core/engine/chain.ts';

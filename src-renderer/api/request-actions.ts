@@ -1,4 +1,4 @@
-import type { ComposerRequest, HistoryEntry, RequestEnvironments, ResolvedRequest, SignatureResult } from '../../shared/request-types.ts';
+import type { ComposerRequest, HandshakeTokenReveal, HistoryEntry, HmacSignInput, JwtMintInput, JwtMintResult, RequestEnvironments, ResolvedRequest, SignatureResult } from '../../shared/request-types.ts';
 import type { StudioBridge } from '../../shared/studio-api.ts';
 import { useStudio } from '../store/studio-store.ts';
 import { studio } from './studio-client.ts';
@@ -26,8 +26,17 @@ export function sendRequest(req: ResolvedRequest): Promise<HistoryEntry | undefi
   return track((id) => studio.sendRequest({ ...req, id }));
 }
 
-/** Sends a captured request again, as it came, to the integration's current server. */
-export function replayCapture(captureId: number): Promise<HistoryEntry | undefined> {
+/**
+ * Sends a captured request again, as it came, to the integration's current server, with the
+ * request in the composer and its answer (status, headers, body, timing, run) below it.
+ */
+export async function replayCapture(captureId: number): Promise<HistoryEntry | undefined> {
+  try {
+    useStudio.getState().openInComposer(await studio.captureAsRequest(captureId));
+  } catch (err) {
+    useStudio.getState().setNotice(`the request was not replayed: ${message(err)}`);
+    return undefined;
+  }
   return track((id) => studio.replayCapture(captureId, id));
 }
 
@@ -56,6 +65,32 @@ export async function signBody(req: ComposerRequest): Promise<SignatureResult> {
   if (!req.target) return { ok: false, reason: 'pick a route first' };
   try {
     return await studio.signRequestBody(req.target, req.body);
+  } catch (err) {
+    return { ok: false, reason: message(err) };
+  }
+}
+
+/** An HMAC signature header for a body, with a typed or cluster secret; failures come back as reasons. */
+export async function signBodyHmac(input: HmacSignInput): Promise<SignatureResult> {
+  try {
+    return await studio.signBodyHmac(input);
+  } catch (err) {
+    return { ok: false, reason: message(err) };
+  }
+}
+
+export async function mintJwt(input: JwtMintInput): Promise<JwtMintResult> {
+  try {
+    return await studio.mintJwt(input);
+  } catch (err) {
+    return { ok: false, reason: message(err) };
+  }
+}
+
+/** Asks the backend for a captured handshake token: only on the user's Reveal, never kept in the store. */
+export async function revealHandshakeToken(captureId: number): Promise<HandshakeTokenReveal> {
+  try {
+    return await studio.revealHandshakeToken(captureId);
   } catch (err) {
     return { ok: false, reason: message(err) };
   }

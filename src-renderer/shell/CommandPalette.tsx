@@ -1,35 +1,37 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStudio } from '../store/studio-store.ts';
 import { paletteCommands } from './palette-commands.ts';
 
 /** Ctrl/Cmd+K: type to filter, arrows to choose, Enter to run, Escape to close. */
 export function CommandPalette() {
   const open = useStudio((s) => s.paletteOpen);
+  // Mounted only while open, so every opening starts from an empty query in its very first frame
+  // (a query cleared by an effect after that frame could still take the first keystrokes).
+  return open ? <PaletteDialog /> : null;
+}
+
+function PaletteDialog() {
   const setOpen = useStudio((s) => s.setPaletteOpen);
   const integrations = useStudio((s) => s.integrations);
   const runs = useStudio((s) => s.runs);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  const returnFocus = useRef<Element | null>(null);
+  // Where the focus was before the palette took it: read while rendering, before the input has it.
+  const [returnFocus] = useState(() => document.activeElement);
 
   const commands = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     return paletteCommands(integrations, runs).filter((c) => words.every((w) => c.title.toLowerCase().includes(w)));
   }, [query, integrations, runs]);
 
-  useEffect(() => {
-    if (open) {
-      returnFocus.current = document.activeElement;
-      setQuery('');
-      setActive(0);
-      input.current?.focus();
-    } else if (returnFocus.current instanceof HTMLElement) {
-      returnFocus.current.focus();
-    }
-  }, [open]);
-
-  if (!open) return null;
+  // Focused before the first paint, so no keystroke typed right after Ctrl+K lands elsewhere.
+  useLayoutEffect(() => {
+    input.current?.focus();
+    return () => {
+      if (returnFocus instanceof HTMLElement) returnFocus.focus();
+    };
+  }, [returnFocus]);
 
   const close = (): void => setOpen(false);
   const choose = (i: number): void => {

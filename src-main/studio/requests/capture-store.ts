@@ -169,7 +169,9 @@ export class CaptureStore {
         ? { ok: false, reason: c.redact(step.error ?? 'notes-verify-request failed'), ...this.signaturesOf(c) }
         : rejected !== undefined
           ? { ok: false, reason: c.redact(rejected), ...this.signaturesOf(c) }
-          : { ok: true, reason: handshake ? 'unsigned subscription handshake: the verification token was captured' : 'signature valid' };
+          : handshake
+            ? { ok: true, reason: 'unsigned subscription handshake: the verification token was captured', handshake: true }
+            : { ok: true, reason: 'signature valid' };
     return c.verification;
   }
 

@@ -223,6 +223,15 @@ describe('the signature helper', () => {
     expect(third.verification?.reason).toMatch(/unsigned request/);
   });
 
+  it('signs any body with a cluster secret of the Secrets panel and mints a JWT with it, never answering the value', async () => {
+    await api().putSecret('hook-secret', 'cluster-hook-secret-5');
+    const r = await api().signBodyHmac({ body: { kind: 'json', text: body }, secret: { kind: 'secret', name: 'hook-secret' }, encoding: 'hex', header: 'X-Hub-Signature-256', prefix: 'sha256=', payload: 'body' });
+    expect(r).toEqual({ ok: true, header: 'X-Hub-Signature-256', value: `sha256=${createHmac('sha256', 'cluster-hook-secret-5').update(body).digest('hex')}` });
+    const jwt = await api().mintJwt({ header: '{"typ": "JWT"}', claims: '{"sub": "billing"}', secret: { kind: 'secret', name: 'hook-secret' } });
+    expect(jwt.ok && jwt.token.split('.')).toHaveLength(3);
+    expect(JSON.stringify([r, jwt, await api().listSecrets()])).not.toContain('cluster-hook-secret-5');
+  });
+
   it('explains why it cannot sign for a flow without notes-verify-request', async () => {
     const r = await api().signRequestBody({ integration: 'orders', flow: 'price-order', route: '/orders/{shop}/price' }, { kind: 'none' });
     expect(r).toEqual({ ok: false, reason: expect.stringMatching(/no notes-verify-request step/) });
@@ -230,22 +239,35 @@ describe('the signature helper', () => {
 });
 
 describe('a captured handshake token', () => {
-  it('is masked in captures, runs and logs, while the helper can sign with it', async () => {
+  it('is masked in captures, runs, logs and history, while the helper can sign with it', async () => {
     const target = { integration: 'bootstrap', flow: 'notes-in', route: '/webhooks/notes' };
     expect(await api().signRequestBody(target, { kind: 'none' })).toMatchObject({ ok: false, reason: expect.stringMatching(/no verification token is known yet/) });
     const token = 'handshake-secret-7f3a';
-    const hello = await api().sendRequest({ id: 'hs-1', method: 'POST', url: routeUrl('bootstrap'), headers: [], body: { kind: 'json', text: JSON.stringify({ verification_token: token }) } });
-    expect(hello.response.status).toBe(200);
-    const capture = (await api().captureDetail(hello.captureId!))!;
-    expect(capture.verification).toEqual({ ok: true, reason: 'unsigned subscription handshake: the verification token was captured' });
-    const run = await api().runDetail(hello.runId!);
-    const logs = await h.waitForFeed((e) => e.kind === 'log' && e.log.msg.includes('verification token captured'));
-    for (const seen of [capture, run, logs, await api().listCaptures({})]) expect(JSON.stringify(seen)).not.toContain(token);
+    // The notes service sends the handshake, not the studio.
+    const hello = await fetch(routeUrl('bootstrap'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ verification_token: token }) });
+    expect(hello.status).toBe(200);
+    const row = await waitFor(async () => (await api().listCaptures({ search: 'path:/webhooks/notes' })).rows.find((r) => r.integration === 'bootstrap' && r.verification));
+    const capture = (await api().captureDetail(row.id))!;
+    expect(capture.verification).toEqual({ ok: true, reason: 'unsigned subscription handshake: the verification token was captured', handshake: true });
+    const run = await api().runDetail(row.runId!);
+    await h.waitForFeed((e) => e.kind === 'log' && e.log.msg.includes('verification token captured'));
+    for (const seen of [capture, run, h.feed, await api().listCaptures({}), await api().requestHistory(), await api().queryRuns({ offset: 0, limit: 50 })]) {
+      expect(JSON.stringify(seen)).not.toContain(token);
+    }
 
     const event = JSON.stringify({ type: 'page.content_updated', entityId: 'p-9' });
     const signed = await api().sendRequest({ id: 'hs-2', method: 'POST', url: routeUrl('bootstrap'), headers: [], body: { kind: 'json', text: event }, target, sign: true });
     expect(signed.response.status).toBe(200);
     expect(JSON.stringify(signed)).not.toContain(token);
+
+    // Revealed only when asked, for the handshake's capture alone.
+    expect(await api().revealHandshakeToken(row.id)).toEqual({ ok: true, token, connector: 'notes', serving: true });
+    expect(await api().revealHandshakeToken(signed.captureId!)).toEqual({ ok: false, reason: `capture #${signed.captureId} is not a notes subscription handshake the flow accepted, so it holds no token to reveal` });
+    // A restart forgets a captured token (spec 3 §3): the capture still shows it, no longer served.
+    const generation = h.states.filter((s) => s.integration === 'bootstrap').at(-1)!.generation;
+    await api().restartIntegration('bootstrap');
+    await h.waitForState('bootstrap', (s) => s.status === 'running' && s.generation > generation);
+    expect(await api().revealHandshakeToken(row.id)).toEqual({ ok: true, token, connector: 'notes', serving: false });
   });
 });
 

@@ -21,6 +21,8 @@ export interface FireAndInspectOptions {
   pushFeed(event: FeedEvent): void;
   emitProgress(progress: RequestProgress): void;
   emitCaptures(captures: CaptureSummary[]): void;
+  /** A cluster secret's value, for the signing helper. */
+  secretValueOf(name: string): string | undefined;
 }
 
 /** The Requests and Traces panels' backend: stores, recorder, sender, and their API methods. */
@@ -75,6 +77,7 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       runtimeOf: (id) => current.get(id),
       definitionTexts: (id) => readDefinitions(options.workspace.definitionPaths(id)),
       emitProgress: options.emitProgress,
+      secretValueOf: (name) => options.secretValueOf(name),
     }),
     ...tracesApi(runs),
   };

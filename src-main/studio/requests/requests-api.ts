@@ -1,5 +1,6 @@
 import type {
   CaptureSummary,
+  HandshakeTokenReveal,
   HistoryEntry,
   RequestProgress,
   RequestTarget,
@@ -7,15 +8,16 @@ import type {
   SignatureResult,
 } from '../../../shared/request-types.ts';
 import type { RequestsApi, RouteInfo } from '../../../shared/studio-api.ts';
-import { type Runtime } from '../../runtime/index.ts';
+import { handshakeToken, NotesConnector, type Runtime } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import { encodeBody } from './body-bytes.ts';
 import { composerRequestOf, currentOrigin, replayRequestOf } from './capture-replay.ts';
-import type { CaptureStore } from './capture-store.ts';
+import type { CapturedExchange, CaptureStore } from './capture-store.ts';
 import { signForRoute, verifyStepOf } from './notes-signing.ts';
 import type { RequestHistory } from './request-history.ts';
 import type { RequestSender } from './request-sender.ts';
 import type { SavedRequests } from './saved-requests.ts';
+import { hmacSignature, mintHs256Jwt, type SecretValueOf } from './signing-helper.ts';
 
 /** The StudioApi methods of the Requests panel, declared once in shared/. */
 export type { RequestsApi };
@@ -29,6 +31,8 @@ export interface RequestsContext {
   runtimeOf(integration: string): Runtime | undefined;
   definitionTexts(integration: string): Array<{ text: string }>;
   emitProgress(progress: RequestProgress): void;
+  /** A cluster secret's value, for the signing helper; read in the backend only. */
+  secretValueOf: SecretValueOf;
 }
 
 /** How long a sent request waits for its capture (the server records it as its response ends). */
@@ -118,6 +122,15 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
         return { ok: false, reason: err instanceof Error ? err.message : String(err) };
       }
     },
+    async signBodyHmac(input) {
+      return hmacSignature(input, ctx.secretValueOf);
+    },
+    async mintJwt(input) {
+      return mintHs256Jwt(input, ctx.secretValueOf);
+    },
+    async revealHandshakeToken(id) {
+      return revealHandshake(ctx, captured(ctx, id));
+    },
     async listCaptures(query) {
       return ctx.captures.query(query);
     },
@@ -142,6 +155,22 @@ function captured(ctx: RequestsContext, id: number) {
   const c = ctx.captures.get(Number(id));
   if (!c) throw new StudioError(`capture ${id} is no longer kept; newer captures pushed it out`);
   return c;
+}
+
+/**
+ * The token of a handshake capture, read from its exact bytes, and whether the running connector
+ * still checks signatures with it. Only this call answers with it: the user asked to see it.
+ */
+function revealHandshake(ctx: RequestsContext, c: CapturedExchange): HandshakeTokenReveal {
+  const note = ctx.captures.summaryOf(c).verification;
+  const token = c.record.requestBody ? handshakeToken(c.record.requestBody) : undefined;
+  if (!note?.handshake || token === undefined) {
+    return { ok: false, reason: `capture #${c.id} is not a notes subscription handshake the flow accepted, so it holds no token to reveal` };
+  }
+  const step = c.record.flow !== undefined ? verifyStepOf(safeTexts(ctx, c.integration), c.record.flow) : undefined;
+  const connector = step ? ctx.runtimeOf(c.integration)?.definition.connectors.find((x) => x.name === step.connector)?.instance : undefined;
+  const serving = connector instanceof NotesConnector && connector.capturedVerificationToken === token;
+  return { ok: true, token, serving, ...(step ? { connector: step.connector } : {}) };
 }
 
 function safeTexts(ctx: RequestsContext, integration: string): Array<{ text: string }> {

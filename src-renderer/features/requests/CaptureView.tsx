@@ -9,7 +9,8 @@ import { SaveCaptureAsTest } from '../traces/SaveAsTest.tsx';
 /**
  * One captured request: exactly what came in and what went out, whether it passed signature
  * verification and why not, the run it started, and replay (as is, or edited in the composer).
- * A replay goes to the integration's current server, so it runs the flow as it is now.
+ * A replay goes to the integration's current server, so it runs the flow as it is now; the
+ * replayed request opens in the composer with its answer below it.
  */
 export function CaptureView({ id }: { id: number }) {
   const [c, setC] = useState<CaptureDetail | null | undefined>(undefined);
@@ -43,9 +44,8 @@ export function CaptureView({ id }: { id: number }) {
             className="primary"
             disabled={inFlight !== undefined}
             onClick={() => {
-              void replayCapture(c.id).then((entry) => {
-                if (entry) useStudio.setState({ openCapture: undefined });
-              });
+              // The request opens in the composer and its answer comes in below it.
+              void replayCapture(c.id);
             }}
           >
             Replay
@@ -61,7 +61,7 @@ export function CaptureView({ id }: { id: number }) {
           {c.runId ? <SaveCaptureAsTest runId={c.runId} /> : null}
         </div>
       </header>
-      {c.verification ? <VerificationLine note={c.verification} /> : null}
+      {c.verification ? <VerificationLine note={c.verification} captureId={c.id} /> : null}
       <div className="capture-columns">
         <div>
           <h4>Request</h4>

@@ -6,6 +6,7 @@ import { useStudio } from '../../store/studio-store.ts';
 import { BodyEditor } from './BodyEditor.tsx';
 import { composerProblems, paramNames, requestVariables, resolveRequest, toCurl } from './compose-request.ts';
 import { KeyValueTable } from './KeyValueTable.tsx';
+import { SigningHelper } from './SigningHelper.tsx';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -59,7 +60,7 @@ export function Composer() {
   const inFlight = useStudio((s) => s.inFlight);
   const environments = useStudio((s) => s.environments);
   const routes = useRunningRoutes();
-  const [section, setSection] = useState<'body' | 'headers' | 'query'>('body');
+  const [section, setSection] = useState<'body' | 'headers' | 'query' | 'sign'>('body');
   const [note, setNote] = useState<{ text: string; bad?: boolean } | undefined>(undefined);
   const [curl, setCurl] = useState<string | undefined>(undefined);
 
@@ -78,11 +79,16 @@ export function Composer() {
     if (problems.length === 0) void sendRequest(resolved);
   };
 
+  /** Puts a header in, replacing one of the same name, read from the freshest composer state. */
+  const setHeader = (name: string, value: string): void => {
+    const rows = useStudio.getState().composer.headers.filter((h) => h.name.toLowerCase() !== name.toLowerCase());
+    patch({ headers: [...rows, { name, value, enabled: true }] });
+  };
+
   const sign = async (): Promise<void> => {
     const result = await signBody({ ...composer, body: resolved.body });
     if (!result.ok) return setNote({ text: result.reason, bad: true });
-    const rows = composer.headers.filter((h) => h.name.toLowerCase() !== result.header.toLowerCase());
-    patch({ headers: [...rows, { name: result.header, value: result.value, enabled: true }] });
+    setHeader(result.header, result.value);
     setSection('headers');
     setNote({ text: `Signed the body as it is now: ${result.header} added. Change the body and the signature no longer matches.` });
   };
@@ -138,15 +144,19 @@ export function Composer() {
         </div>
       ) : null}
       <div className="tabs" role="tablist" aria-label="Request parts">
-        {(['body', 'headers', 'query'] as const).map((s) => (
+        {(['body', 'headers', 'query', 'sign'] as const).map((s) => (
           <button key={s} type="button" role="tab" className="tab" aria-selected={section === s} onClick={() => setSection(s)}>
-            {s === 'body' ? 'Body' : s === 'headers' ? `Headers (${composer.headers.length})` : `Query (${composer.query.length})`}
+            {s === 'body' ? 'Body' : s === 'headers' ? `Headers (${composer.headers.length})` : s === 'query' ? `Query (${composer.query.length})` : 'Sign / JWT'}
           </button>
         ))}
       </div>
       {section === 'body' ? <BodyEditor body={composer.body} onChange={(body) => patch({ body })} variables={variables} /> : null}
       {section === 'headers' ? <KeyValueTable label="Headers" namePlaceholder="header" rows={composer.headers} onChange={(headers) => patch({ headers })} /> : null}
       {section === 'query' ? <KeyValueTable label="Query" namePlaceholder="parameter" rows={composer.query} onChange={(query) => patch({ query })} /> : null}
+      {/* Kept mounted (hidden) so a typed secret survives switching tabs, and only in this window. */}
+      <div hidden={section !== 'sign'}>
+        <SigningHelper body={resolved.body} setHeader={setHeader} note={(text, bad) => setNote({ text, bad })} />
+      </div>
       {problems.length > 0 ? (
         <ul className="composer-problems" aria-label="Before sending">
           {problems.map((p) => (
@@ -158,7 +168,7 @@ export function Composer() {
         {hasNotesSign ? (
           <>
             <button type="button" onClick={() => void sign()} title="Adds X-Notes-Signature for this body, made with the route's notes connector token">
-              Sign body
+              Sign for notes
             </button>
             <label title="Sign the exact bytes at send time">
               <input type="checkbox" checked={composer.sign} onChange={(e) => patch({ sign: e.target.checked })} /> sign on send

@@ -3,6 +3,7 @@ import type { BodyView, HistoryEntry, VerificationNote } from '../../../shared/r
 import { captures } from '../../api/request-actions.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { JsonTree } from '../traces/JsonTree.tsx';
+import { HandshakeToken } from './HandshakeToken.tsx';
 import { SseFrames } from './SseFrames.tsx';
 
 /** The answer to a request the composer sent (or one picked from history). */
@@ -37,7 +38,7 @@ export function ResponseView({ entry }: { entry: HistoryEntry }) {
         ) : null}
       </div>
       {r.error ? <p className="field-error">{r.error}</p> : null}
-      {verification ? <VerificationLine note={verification} /> : null}
+      {verification ? <VerificationLine note={verification} captureId={entry.captureId} /> : null}
       <div className="tabs" role="tablist" aria-label="Response parts">
         {r.frames ? (
           <button type="button" role="tab" className="tab" aria-selected={tab === 'frames'} onClick={() => setTab('frames')}>
@@ -58,7 +59,8 @@ export function ResponseView({ entry }: { entry: HistoryEntry }) {
   );
 }
 
-export function VerificationLine({ note }: { note: VerificationNote }) {
+/** Whether a request passed its signature check; a handshake's capture offers to reveal its token. */
+export function VerificationLine({ note, captureId }: { note: VerificationNote; captureId?: number }) {
   return (
     <>
       <p className={`verification ${note.ok ? 'ok' : 'bad'}`} role="status" aria-label="Signature verification">
@@ -77,6 +79,7 @@ export function VerificationLine({ note }: { note: VerificationNote }) {
           </dd>
         </dl>
       ) : null}
+      {note.handshake && captureId !== undefined ? <HandshakeToken captureId={captureId} /> : null}
     </>
   );
 }

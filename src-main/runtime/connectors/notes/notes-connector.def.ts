@@ -12,7 +12,7 @@ export const notesConnectorDef = defineConnector({
     'Holds the integration token (sent as a Bearer credential) and the `Notes-Version` sent on every request. ' +
     'Provides no source: webhooks arrive through an `http` source with `headers: [X-Notes-Signature]` and `rawBody: true`, ' +
     'followed by `notes-verify-request`. Leave `verificationToken` unset to bootstrap a new subscription: the handshake token ' +
-    'is captured in memory and logged once; configure it to keep it across restarts.',
+    'is captured in memory and logged once (in the studio it is masked in logs, runs and captures, and the handshake\'s capture has a Reveal button); configure it to keep it across restarts.',
   settings: {
     token: { type: 'string', required: true, description: 'Integration token sent as a Bearer credential; reference a secret, e.g. ${NOTES_TOKEN}.' },
     notesVersion: {

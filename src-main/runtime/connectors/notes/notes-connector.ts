@@ -39,6 +39,11 @@ export class NotesConnector implements Connector {
     return this.configuredToken ?? this.captured;
   }
 
+  /** The token taken from a handshake, if this instance took one (a configured token is not). */
+  get capturedVerificationToken(): string | undefined {
+    return this.captured;
+  }
+
   /**
    * Takes the handshake token while none is known. Synchronous on purpose: two handshakes racing
    * cannot both win, and once one is known nobody can push another into the running service.

@@ -18,3 +18,19 @@ export function isValidWebhookSignature(body: Uint8Array | string, token: string
   const expected = createHmac('sha256', token).update(body).digest();
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * The token of a subscription handshake: a body that is exactly `{verification_token: "<token>"}`,
+ * nothing more (spec 3 §3: an event that merely has such a field is not a handshake).
+ */
+export function handshakeToken(bytes: Uint8Array | string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const token = (body as Record<string, unknown>).verification_token;
+  return Object.keys(body).length === 1 && typeof token === 'string' && token !== '' ? token : undefined;
+}

@@ -17,6 +17,17 @@ globalThis.MonacoEnvironment = {
   },
 };
 
+/*
+ * Disposing an editor cancels its pending work (hover, links, highlights), and Monaco rejects
+ * those promises with its CancellationError, `Canceled: Canceled`, that nobody awaits: a known
+ * Monaco defect (microsoft/monaco-editor#2382, #4389). VS Code's own handler ignores exactly these;
+ * this does the same for them alone, so every other unhandled rejection still reaches the console.
+ */
+window.addEventListener('unhandledrejection', (event) => {
+  const reason: unknown = event.reason;
+  if (reason instanceof Error && reason.name === 'Canceled' && reason.message === 'Canceled') event.preventDefault();
+});
+
 /** The schema's URI names it in hovers; it is never fetched (enableSchemaRequest is off). */
 export const SCHEMA_URI = 'flow-studio://schema/flow-definition.schema.json';
 export const TEST_SCHEMA_URI = 'flow-studio://schema/flow-test.schema.json';

@@ -3,7 +3,7 @@ import { FlowError } from '../../../core/errors.ts';
 import { isRawContent, type Message } from '../../../core/message.ts';
 import { rejectRequest } from '../../../core/rejection.ts';
 import type { NotesConnector } from '../notes-connector.ts';
-import { isValidWebhookSignature } from '../webhook-signature.ts';
+import { handshakeToken, isValidWebhookSignature } from '../webhook-signature.ts';
 import { notesVerifyRequestDef } from './notes-verify-request.def.ts';
 
 interface RawRequest {
@@ -67,15 +67,6 @@ function variable(msg: Message, name: string): string | undefined {
   }
   if (Array.isArray(value)) value = value[0];
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
-
-/** The token of a body that is exactly `{verification_token: "<token>"}`, nothing more. */
-function handshakeToken(bytes: Uint8Array | string): string | undefined {
-  const body = parseJson(bytes);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const keys = Object.keys(body);
-  const token = (body as Record<string, unknown>).verification_token;
-  return keys.length === 1 && typeof token === 'string' && token !== '' ? token : undefined;
 }
 
 const NOT_JSON = Symbol('not JSON');
