@@ -57,6 +57,22 @@ describe('the live event feed', () => {
     for (const e of seen) expect(e.at).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('leaves trace and log batches out for a listener that does not take telemetry (nothing parsed for it)', async () => {
+    const panels: PlatformEvent[] = [];
+    const stop = platform.server.events.subscribe((e) => panels.push(e), { telemetry: false });
+    await platform.call('POST', '/v1/traces', { json: [{ flow: 'f' }] });
+    await platform.server.ingestTelemetry('logs', 1, '[{"msg":"m"}]');
+    expect(platform.server.events.telemetryActive).toBe(false);
+    await platform.call('PUT', '/v1/kv/user/entry?key=t', { body: 'v' });
+    const all: PlatformEvent[] = [];
+    const stopAll = platform.server.events.subscribe((e) => all.push(e));
+    await platform.server.ingestTelemetry('traces', 2, '[{"flow":"a"},{"flow":"b"}]');
+    stop();
+    stopAll();
+    expect(panels.map((e) => e.type)).toEqual(['kv.put']);
+    expect(all).toEqual([{ type: 'traces', at: expect.any(Number), records: [{ flow: 'a' }, { flow: 'b' }] }]);
+  });
+
   it('records the run a KV write or lease call names in X-Flow-Run-Id, and ignores a malformed one', async () => {
     const seen: PlatformEvent[] = [];
     const stop = platform.server.events.subscribe((e) => seen.push(e));

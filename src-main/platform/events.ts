@@ -26,24 +26,41 @@ export type PlatformEvent = { at: number } & (
 export type LeaseKind = 'lease' | 'leader';
 export type PlatformEventListener = (event: PlatformEvent) => void;
 
+export interface SubscribeOptions {
+  /**
+   * Also receive `traces` and `logs` batches (default true). A listener that skips them (the
+   * studio taps its runtimes' traces directly) spares the platform parsing every batch for it.
+   */
+  telemetry?: boolean;
+}
+
 export class PlatformEventFeed {
   private readonly listeners = new Set<PlatformEventListener>();
+  private readonly telemetryListeners = new Set<PlatformEventListener>();
 
   /** Read before building an event: false means nobody listens and nothing should be built. */
   get active(): boolean {
     return this.listeners.size > 0;
   }
 
+  /** The same for `traces` and `logs` events: someone listens who wants them. */
+  get telemetryActive(): boolean {
+    return this.telemetryListeners.size > 0;
+  }
+
   /** Listens to every event from now on; returns the function that stops listening. */
-  subscribe(listener: PlatformEventListener): () => void {
+  subscribe(listener: PlatformEventListener, options: SubscribeOptions = {}): () => void {
     this.listeners.add(listener);
+    if (options.telemetry !== false) this.telemetryListeners.add(listener);
     return () => {
       this.listeners.delete(listener);
+      this.telemetryListeners.delete(listener);
     };
   }
 
   emit(event: PlatformEvent): void {
-    for (const listener of this.listeners) {
+    const to = event.type === 'traces' || event.type === 'logs' ? this.telemetryListeners : this.listeners;
+    for (const listener of to) {
       try {
         listener(event);
       } catch {

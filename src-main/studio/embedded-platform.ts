@@ -57,7 +57,7 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     token: server.token ?? '',
     feedSource: (push) => {
       logPushers.add(push);
-      const stop = server.events.subscribe((e) => forward(e, push));
+      const stop = server.events.subscribe((e) => forward(e, push), { telemetry: false });
       return () => {
         logPushers.delete(push);
         stop();
@@ -65,7 +65,7 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     },
     mirrorResources: (dir) => void seedResourcesFromDir(server.resources, dir),
     inProcess: { ingest: (kind, count, text) => server.ingestTelemetry(kind, count, text) },
-    views: { inspect: server.inspect, subscribe: (listener) => server.events.subscribe(listener) },
+    views: { inspect: server.inspect, subscribe: (listener) => server.events.subscribe(listener, { telemetry: false }) },
     management: server.management,
     close: () => server.close(),
   };
