@@ -24,6 +24,31 @@ flows:
           body: '{"customer": body.customer, "lineTotals": vars.lines}'
 `;
 
+const ROUTER = `
+connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  route:
+    source: {type: http, path: /route, methods: [POST]}
+    steps:
+      - name: classify
+        set: {vars: {kind: 'body.kind'}}
+      - name: by kind
+        switch:
+          cases:
+            - when: 'vars.kind == "bulk"'
+              steps:
+                - name: bulk discount
+                  set: {vars: {discount: '0.1'}}
+                - name: price it
+                  set: {body: '{"total": double(body.qty) * 2.0 * (1.0 - vars.discount)}'}
+          default:
+            - name: list price
+              set: {body: '{"total": double(body.qty) * 2.0}'}
+      - name: answer
+        set: {body: '{"answer": body}'}
+`;
+
 const SHOTS = 'test-results/e2e-screenshots';
 
 /** Opens a stored run in the Traces panel by searching for its id. */
@@ -143,5 +168,79 @@ test.describe('flow tests from real runs, and re-run from any step', () => {
     await fromCapture.getByRole('button', { name: 'Save test' }).click();
     await expect(fromCapture.getByRole('status')).toContainText('Saved “quotes from the capture” to quote.test.yaml');
     expect(readFileSync(testFile, 'utf8')).toContain('quotes from the capture:');
+  });
+
+  test('a re-run from a step inside a switch case runs the rest of the case and the flow; the run list marks test runs and re-runs and filters by them', async ({ page, studio }) => {
+    writeIntegration(studio.workspaceDir, 'router', {
+      'router.yaml': ROUTER,
+      'route.test.yaml': `tests:\n  bulk orders get a discount:\n    flow: route\n    input: {method: POST, path: /route, body: {kind: bulk, qty: 10}}\n    expect: {response: {status: 200, body: {answer: {total: 18.0}}}}\n`,
+    });
+    await openStudio(page, studio.url);
+    const state = await startIntegration(page, studio.origin, 'router');
+    const entry = await call<{ runId?: string; response: { status: number } }>(page, studio.origin, 'sendRequest', {
+      id: 'e2e-route',
+      method: 'POST',
+      url: state.routes[0].url,
+      headers: [['content-type', 'application/json']],
+      body: { kind: 'json', text: JSON.stringify({ kind: 'bulk', qty: 10 }) },
+      target: { integration: 'router', flow: 'route', route: '/route' },
+    });
+    expect(entry.response.status).toBe(200);
+    const runId = entry.runId!;
+
+    // A step nested in the bulk case offers the re-run; the edited body runs the rest of the case, then "answer".
+    await openRun(page, runId);
+    await page.getByRole('list', { name: 'Steps' }).locator('[data-step="flows.route.steps[1].switch.cases[0].steps[1]"]').click();
+    await page.getByRole('button', { name: 'Re-run from here…' }).click();
+    await expect(page.getByLabel('Re-run from this step')).toContainText('the rest of its branch and then the rest of the flow');
+    const editor = page.getByTestId('rerun-editor');
+    await expect(editor).toContainText('"discount"');
+    await editor.locator('.monaco-editor').click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText('{"body": {"kind": "bulk", "qty": 100}, "vars": {"kind": "bulk", "discount": 0.5}}');
+    await expect(page.getByRole('list', { name: 'Problems in the message' })).toHaveCount(0);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/flow-tests-nested-rerun-1440.png` });
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.screenshot({ path: `${SHOTS}/flow-tests-nested-rerun-1024.png` });
+    await page.getByRole('button', { name: 'Run from this step' }).click();
+    await expect(page.getByText(`Re-run of run ${runId}`)).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Steps' }).locator('[data-block]')).toHaveText([/by kind/, /price it/, /answer/]);
+    await page.getByRole('button', { name: 'Compare with the original' }).click();
+    const compare = page.getByRole('region', { name: 'Compare runs' }).or(page.getByLabel('Compare runs'));
+    await compare.getByRole('row', { name: 'answer: differs' }).click();
+    await expect(compare).toContainText('100');
+
+    // A flow test run goes to the list too; each row says where it came from.
+    const tests = await call<{ results: Array<{ passed: boolean; runId?: string }> }>(page, studio.origin, 'runFlowTests', { integration: 'router' });
+    expect(tests.results.map((r) => r.passed)).toEqual([true]);
+    await page.getByRole('tab', { name: 'Traces' }).click();
+    const search = page.getByRole('searchbox', { name: 'Search runs' }).or(page.getByRole('textbox', { name: 'Search runs' }));
+    await search.fill('');
+    // The worker's studio is shared with the test above: the list is narrowed to this flow first.
+    await page.getByRole('combobox', { name: 'Flow' }).selectOption('route');
+    const runs = page.getByRole('table', { name: 'Runs' });
+    const rowOf = (id: string) => runs.locator(`[data-run="${id}"]`);
+    await expect(rowOf(tests.results[0].runId!).locator('.origin-badge')).toHaveText('test');
+    await expect(runs.locator('.origin-badge.origin-rerun')).toHaveText([`re-run of ${runId}`]);
+    await expect(rowOf(runId).locator('.origin-badge')).toHaveCount(0);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/run-list-origin-1440.png` });
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.screenshot({ path: `${SHOTS}/run-list-origin-1024.png` });
+
+    // The origin filter keeps only the runs of that kind.
+    const origin = page.getByRole('combobox', { name: 'Origin' });
+    await origin.selectOption({ label: 'flow tests' });
+    await expect(runs.locator('[data-run]')).toHaveCount(1);
+    await expect(runs.locator('[data-run] .origin-badge')).toHaveText(['test']);
+    await origin.selectOption({ label: 're-runs' });
+    await expect(runs.locator('[data-run] .origin-badge')).toHaveText([`re-run of ${runId}`]);
+    await origin.selectOption({ label: 'requests and sources' });
+    await expect(rowOf(runId)).toBeVisible();
+    await expect(runs.locator('[data-run] .origin-badge')).toHaveCount(0);
+    await origin.selectOption({ label: 'any origin' });
+    await expect(runs.locator('.origin-badge')).toHaveCount(2);
   });
 });

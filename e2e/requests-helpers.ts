@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from './studio-fixture.ts';
 
-interface RunStateLike {
+export interface RunStateLike {
   integration: string;
   status: string;
   generation: number;

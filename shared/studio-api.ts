@@ -98,6 +98,8 @@ export interface IntegrationSummary {
   needs?: string;
   /** Root-level `*.yaml`/`*.yml` files, relative to the integration folder. */
   definitionFiles: string[];
+  /** Root-level flow tests (`*.test.yaml`/`*.test.yml`), beside the definitions; they never run with the integration. */
+  testFiles: string[];
   /** Every other file (env files, templates), relative paths with `/`. */
   resourceFiles: string[];
 }

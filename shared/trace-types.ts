@@ -13,9 +13,13 @@ export interface RunQuery {
   status?: string;
   /** Matched, case-insensitively, against flow, route, error, ids, step names and the request body. */
   text?: string;
+  /** Where runs came from: `test` (a flow test), `rerun` (a re-run from a step), `live` (neither: sources and requests). */
+  origin?: RunOrigin;
   offset: number;
   limit: number;
 }
+
+export type RunOrigin = 'live' | 'test' | 'rerun';
 
 export interface RunSummary {
   runId: string;

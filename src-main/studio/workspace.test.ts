@@ -27,7 +27,7 @@ describe('the workspace', () => {
   it('is created on first start with the sample integrations and a manifest', () => {
     const root = join(temp(), 'FlowStudio');
     const ws = Workspace.open(root, samples());
-    expect(ws.list()).toEqual([{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], resourceFiles: ['templates/reply.txt'] }]);
+    expect(ws.list()).toEqual([{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], testFiles: [], resourceFiles: ['templates/reply.txt'] }]);
     expect(JSON.parse(readFileSync(join(root, 'orders-api', 'integration.json'), 'utf8'))).toEqual({ name: 'orders-api' });
   });
 
@@ -37,7 +37,16 @@ describe('the workspace', () => {
     writeFileSync(join(root, 'mine', 'a.yaml'), 'flows: {}\n');
     writeFileSync(join(root, 'mine', 'integration.json'), '{"name": "My flows", "description": "d"}');
     const ws = Workspace.open(root, samples());
-    expect(ws.list()).toEqual([{ id: 'mine', name: 'My flows', description: 'd', definitionFiles: ['a.yaml'], resourceFiles: [] }]);
+    expect(ws.list()).toEqual([{ id: 'mine', name: 'My flows', description: 'd', definitionFiles: ['a.yaml'], testFiles: [], resourceFiles: [] }]);
+  });
+
+  it('lists flow tests beside the definitions, apart from them and from the resources', () => {
+    const root = temp();
+    mkdirSync(join(root, 'shop', 'fixtures'), { recursive: true });
+    writeFileSync(join(root, 'shop', 'shop.yaml'), 'flows: {}\n');
+    writeFileSync(join(root, 'shop', 'shop.test.yaml'), 'tests: {}\n');
+    writeFileSync(join(root, 'shop', 'fixtures', 'order.json'), '{}');
+    expect(Workspace.open(root).summary('shop')).toEqual({ id: 'shop', name: 'shop', definitionFiles: ['shop.yaml'], testFiles: ['shop.test.yaml'], resourceFiles: ['fixtures/order.json'] });
   });
 
   it('reads and writes files of an integration but never outside it', () => {

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { IntegrationSummary } from '../../shared/studio-api.ts';
-import { isDefinitionFile } from '../runtime/index.ts';
+import { isDefinitionFile, isFlowTestFile } from '../runtime/index.ts';
 import { StudioError } from './studio-error.ts';
 import { containedPath } from './workspace-containment.ts';
 
@@ -16,7 +16,8 @@ interface Manifest {
 
 /**
  * The folder the studio works in: one sub-folder per integration, holding its flow definitions
- * (root-level YAML), its resources (every other file) and a manifest. Files on disk are the truth;
+ * (root-level YAML), its flow tests (root-level `*.test.yaml`), its resources (every other file)
+ * and a manifest. Files on disk are the truth;
  * nothing is cached, so an edit from an outside editor is what the next read sees.
  */
 export class Workspace {
@@ -49,7 +50,8 @@ export class Workspace {
       ...(manifest.description ? { description: manifest.description } : {}),
       ...(manifest.needs ? { needs: manifest.needs } : {}),
       definitionFiles: files.filter((f) => !f.includes('/') && isDefinitionFile(f)),
-      resourceFiles: files.filter((f) => (f.includes('/') || !isDefinitionFile(f)) && f !== MANIFEST_FILE),
+      testFiles: files.filter((f) => !f.includes('/') && isFlowTestFile(f)),
+      resourceFiles: files.filter((f) => (f.includes('/') || !(isDefinitionFile(f) || isFlowTestFile(f))) && f !== MANIFEST_FILE),
     };
   }
 

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { FeedOutcome } from '../../shared/feed-events.ts';
+import type { RunOrigin } from '../../shared/trace-types.ts';
 import type { StudioState } from './studio-store.ts';
 
 export interface RunFilters {
@@ -7,6 +8,8 @@ export interface RunFilters {
   outcome: FeedOutcome | '';
   status: string;
   text: string;
+  /** Only flow test runs, only re-runs, only the others; '' for all. */
+  origin: RunOrigin | '';
 }
 
 export interface TracesSlice {
@@ -34,7 +37,7 @@ export interface TracesSlice {
 }
 
 export const createTracesSlice: StateCreator<StudioState, [], [], TracesSlice> = (set) => ({
-  runFilters: { flow: '', outcome: '', status: '', text: '' },
+  runFilters: { flow: '', outcome: '', status: '', text: '', origin: '' },
   selectedRun: undefined,
   comparePicks: [],
   comparing: false,

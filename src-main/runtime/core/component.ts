@@ -14,7 +14,7 @@ import type {
   StepsSetting,
   StringSetting,
 } from './setting-spec.ts';
-import type { Chain, FlowResult, RunContext } from './engine/chain.ts';
+import type { Chain, ChainRest, FlowResult, RunContext } from './engine/chain.ts';
 import type { Logger } from './logger.ts';
 import type { RuntimeHost } from './runtime-host.ts';
 import type { TraceHub } from './trace.ts';
@@ -104,6 +104,13 @@ export type StepResult = Message | null | Halt;
 
 export interface Block {
   process(msg: Message, run: RunContext): StepResult | Promise<StepResult>;
+  /**
+   * Only for blocks with nested steps (a switch's cases, a lock's steps): does what `process`
+   * does once it has chosen a nested chain, except that `rest` runs that chain from a step inside
+   * it. A re-run from a nested step goes through here, so the lock is held and a case's outcome
+   * maps to the block's result exactly as in a whole run.
+   */
+  resume?(msg: Message, run: RunContext, rest: ChainRest): StepResult | Promise<StepResult>;
 }
 
 export interface Connector {

@@ -128,6 +128,17 @@ export class Runtime {
     return flow.runner.runSlice(msg, first, end);
   }
 
+  /**
+   * Runs one message through a flow from any of its steps by setting path, nested ones included
+   * (`flows.orders.steps[2].switch.cases[0].steps[1]`): the rest of the enclosing branch, then
+   * the rest of the flow. Re-runs from a recorded step, and flow tests that start inside a branch.
+   */
+  runFromStep(flowName: string, stepPath: string, msg: Message): Promise<FlowResult> {
+    const flow = this.definition.flows.get(flowName);
+    if (!flow) throw new Error(`no flow named "${flowName}"`);
+    return flow.runner.runFromStep(msg, stepPath);
+  }
+
   describe(): RuntimeDescription {
     return {
       flows: [...this.definition.flows.values()].map((f) => ({ name: f.name, source: f.sourceType, details: f.source?.describe?.() })),

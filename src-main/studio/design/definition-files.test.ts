@@ -24,6 +24,14 @@ describe('definition files', () => {
     expect(validateDefinition(workspace, registry, 'shop', [])).toEqual([]);
   });
 
+  it('creates a test file with a starter test of the first flow, listed with the tests, that loads and checks clean', () => {
+    const { files, workspace } = setup();
+    const summary = files.create('shop', 'orders.test.yaml');
+    expect(summary).toMatchObject({ definitionFiles: ['orders.yaml'], testFiles: ['orders.test.yaml'] });
+    expect(workspace.readFile('shop', 'orders.test.yaml')).toContain('    flow: orders\n');
+    expect(validateDefinition(workspace, registry, 'shop', [])).toEqual([]);
+  });
+
   it('renames and deletes, refusing to overwrite or to touch anything but a root-level definition', () => {
     const { files, root } = setup();
     files.create('shop', 'extra.yaml');

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IntegrationSummary } from '../../../shared/studio-api.ts';
+import { parse } from 'yaml';
+import { isFlowTestFile } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import { MANIFEST_FILE, type Workspace } from '../workspace.ts';
 
@@ -9,7 +11,7 @@ const INTEGRATION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 function checkName(file: unknown): string {
   if (typeof file !== 'string' || !DEFINITION_NAME.test(file)) {
-    throw new StudioError(`"${String(file)}" is not a definition file name; use letters, digits, ".", "_" or "-" ending in .yaml, e.g. "orders.yaml"`);
+    throw new StudioError(`"${String(file)}" is not a definition file name; use letters, digits, ".", "_" or "-" ending in .yaml, e.g. "orders.yaml" (or "orders.test.yaml" for flow tests)`);
   }
   return file;
 }
@@ -25,6 +27,40 @@ export function starterDefinition(flowName: string): string {
     `      - log: {message: '"${flowName} ran for " + correlationID'}`,
     '',
   ].join('\n');
+}
+
+/** A starter flow test of the integration's first flow that loads as is (docs/testing.md has the rest). */
+export function starterTest(flowName: string): string {
+  return [
+    '# A flow test: the Tests panel and `flow-studio test` run it. Ctrl+Space completes.',
+    'tests:',
+    `  ${flowName} completes:`,
+    `    flow: ${flowName}`,
+    '    input: {body: {}}',
+    '    expect:',
+    '      outcome: completed',
+    '',
+  ].join('\n');
+}
+
+function firstFlowName(workspace: Workspace, integration: string): string {
+  for (const f of workspace.summary(integration).definitionFiles) {
+    const doc = parseQuietly(readFileSync(workspace.pathIn(integration, f), 'utf8'));
+    const flows = doc && typeof doc === 'object' ? (doc as { flows?: unknown }).flows : undefined;
+    if (flows && typeof flows === 'object') {
+      const [first] = Object.keys(flows);
+      if (first) return first;
+    }
+  }
+  return 'my-flow';
+}
+
+function parseQuietly(text: string): unknown {
+  try {
+    return parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A flow name from the file name that no other definition file of the integration declares. */
@@ -59,7 +95,8 @@ export class DefinitionFiles {
   create(integration: string, file: string): IntegrationSummary {
     checkName(file);
     if (existsSync(this.workspace.pathIn(integration, file))) throw StudioError.conflict(`"${file}" already exists in "${integration}"`);
-    this.workspace.writeFile(integration, file, starterDefinition(freshFlowName(this.workspace, integration, file)));
+    const starter = isFlowTestFile(file) ? starterTest(firstFlowName(this.workspace, integration)) : starterDefinition(freshFlowName(this.workspace, integration, file));
+    this.workspace.writeFile(integration, file, starter);
     return this.workspace.summary(integration);
   }
 

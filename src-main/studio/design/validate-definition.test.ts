@@ -69,4 +69,21 @@ flows:
     expect(() => validateDefinition(ws, registry, 'shop', [{ file: '../x.yaml', text: '' }])).toThrow('not a definition file of "shop"');
     expect(() => validateDefinition(ws, registry, 'nope', [])).toThrow('no integration "nope"');
   });
+
+  it('reads the flow tests beside the definitions too, an unsaved one from its buffer, each problem at file:line:col', () => {
+    const flows = connectors + 'flows:\n  price:\n    source: {type: http, path: /x}\n    steps:\n      - log: {message: \'"hi"\'}\n';
+    const ws = workspaceWith({ 'a.yaml': flows, 'price.test.yaml': 'tests:\n  ok:\n    flow: price\n    expect: {outcome: completed}\n' });
+    expect(validateDefinition(ws, registry, 'shop', [])).toEqual([]);
+    const edited = 'tests:\n  ok:\n    flow: prices\n    expect: {outcom: completed}\n';
+    expect(validateDefinition(ws, registry, 'shop', [{ file: 'price.test.yaml', text: edited }])).toEqual([
+      { file: 'price.test.yaml', line: 4, col: 14, path: 'tests.ok.expect.outcom', message: 'unknown setting "outcom"; did you mean "outcome"?' },
+      // The flow is looked up among the flows the definitions declare.
+      { file: 'price.test.yaml', line: 3, col: 11, path: 'tests.ok.flow', message: 'no flow named "prices"; the flows beside it: price' },
+    ]);
+  });
+
+  it('reports a broken flow test on disk beside problems of the definition', () => {
+    const ws = workspaceWith({ 'a.yaml': connectors + 'flows:\n  f:\n    steps: 3\n', 'f.test.yaml': 'tests: [1]\n' });
+    expect(validateDefinition(ws, registry, 'shop', []).map((p) => p.file)).toEqual(['a.yaml', 'f.test.yaml']);
+  });
 });

@@ -153,6 +153,7 @@ async function drive(runtime: Runtime, input: ResolvedInput, test: FlowTest): Pr
     return { run: last, flow: test.flow, calls: [], events: [] };
   }
   const msg = new Message(input.body, input.vars);
+  if (input.at !== undefined) return { run: await runtime.runFromStep(test.flow, input.at, msg), flow: test.flow, calls: [], events: [] };
   const run = input.from === 0 && input.to === undefined ? await runtime.run(test.flow, msg.body, msg.vars) : await runtime.runFrom(test.flow, input.from, msg, input.to);
   return { run, flow: test.flow, calls: [], events: [] };
 }

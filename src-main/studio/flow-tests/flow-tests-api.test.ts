@@ -38,22 +38,59 @@ flows:
         set: {body: '{"id": vars.id, "price": body.price * 2.0}'}
 `;
 
+const ROUTING = (base: string) => `
+connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+  catalog: {type: http-client, baseURL: '${base}/v2'}
+flows:
+  route:
+    source: {type: http, path: /route, methods: [POST]}
+    steps:
+      - name: classify
+        set: {vars: {kind: 'body.kind'}}
+      - name: by kind
+        switch:
+          cases:
+            - when: 'vars.kind == "catalog"'
+              steps:
+                - name: lookup
+                  rest: {connector: catalog, path: /items, query: {id: body.id}}
+                - name: price it
+                  set: {body: '{"price": body.price * 2.0}'}
+          default:
+            - name: free
+              set: {body: '{"price": 0}'}
+      - name: answer
+        set: {body: '{"answer": body}'}
+`;
+
 let h: StudioHarness;
 let upstream: Server;
+/** The routing integration's own upstream (the one above is closed by a test), counting the calls it gets. */
+let pricing: Server;
+let pricingHits = 0;
 beforeAll(async () => {
+  pricing = createServer((_req, res) => {
+    pricingHits++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ price: 21 }));
+  });
+  await new Promise<void>((r) => pricing.listen(0, '127.0.0.1', r));
   upstream = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ price: 21, from: req.url }));
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  h = await startStudioHarness({ orders: { 'orders.yaml': ORDERS }, catalog: { 'catalog.yaml': CATALOG(base) } });
+  h = await startStudioHarness({ orders: { 'orders.yaml': ORDERS }, catalog: { 'catalog.yaml': CATALOG(base) }, routing: { 'routing.yaml': ROUTING(`http://127.0.0.1:${(pricing.address() as AddressInfo).port}`) } });
   await h.backend.api.startIntegration('orders');
   await h.backend.api.startIntegration('catalog');
+  await h.backend.api.startIntegration('routing');
 });
 afterAll(async () => {
   await h?.close();
   upstream?.close();
+  pricing?.close();
 });
 const api = () => h.backend.api;
 const url = () => h.states.filter((s) => s.integration === 'orders' && s.status === 'running').at(-1)!.routes[0].url;
@@ -161,5 +198,50 @@ describe('re-running from a step with an edited message', () => {
   it('refuses a step the run does not have', async () => {
     const runId = await sendOrder();
     await expect(api().rerunFromStep({ runId, step: 99, body: null, vars: {}, stubOutbound: true })).rejects.toThrow(`run ${runId} has no step 99`);
+  });
+});
+
+describe('re-running from a step inside a switch case', () => {
+  async function routeRun(body: unknown): Promise<string> {
+    const routeUrl = h.states.filter((s) => s.integration === 'routing' && s.status === 'running').at(-1)!.routes[0].url;
+    const entry = await api().sendRequest({
+      id: `req-${Math.random()}`,
+      method: 'POST',
+      url: routeUrl,
+      headers: [['content-type', 'application/json']],
+      body: { kind: 'json', text: JSON.stringify(body) },
+      target: { integration: 'routing', flow: 'route', route: '/route' },
+    });
+    expect(entry.runId).toBeDefined();
+    return entry.runId!;
+  }
+
+  it('runs the rest of the case with the edited message, then the rest of the flow, linked to the original', async () => {
+    const runId = await routeRun({ kind: 'catalog', id: 'lamp' });
+    const detail = (await api().runDetail(runId))!;
+    const priceIt = detail.steps.find((s) => s.name === 'price it')!;
+    expect(priceIt.step).toBe('flows.route.steps[1].switch.cases[0].steps[1]');
+    const rerun = await api().rerunFromStep({ runId, step: priceIt.index, body: { price: 5 }, vars: priceIt.input!.vars as Record<string, unknown>, stubOutbound: true });
+    expect(rerun).toMatchObject({ forkedFrom: runId, step: 'flows.route.steps[1].switch.cases[0].steps[1]', outcome: 'completed' });
+    const fork = (await api().runDetail(rerun.runId))!;
+    expect(fork.summary).toMatchObject({ forkedFrom: runId, forkedAt: 'flows.route.steps[1].switch.cases[0].steps[1]' });
+    expect(fork.steps.map((s) => s.name)).toEqual(['by kind', 'price it', 'answer']);
+    expect(fork.output!.body).toEqual({ answer: { price: 10 } });
+    const compared = await api().compareRuns(runId, rerun.runId);
+    expect(compared.bOutput!.body).toEqual({ answer: { price: 10 } });
+  });
+
+  it('answers the outbound call inside the case from the recording when asked, so the upstream is not called', async () => {
+    const runId = await routeRun({ kind: 'catalog', id: 'lamp' });
+    const detail = (await api().runDetail(runId))!;
+    const lookup = detail.steps.find((s) => s.name === 'lookup')!;
+    const before = pricingHits;
+    const rerun = await api().rerunFromStep({ runId, step: lookup.index, body: { id: 'lamp' }, vars: lookup.input!.vars as Record<string, unknown>, stubOutbound: true });
+    expect(rerun.outcome).toBe('completed');
+    expect((await api().runDetail(rerun.runId))!.output!.body).toEqual({ answer: { price: 42 } });
+    expect(pricingHits).toBe(before);
+    const live = await api().rerunFromStep({ runId, step: lookup.index, body: { id: 'lamp' }, vars: lookup.input!.vars as Record<string, unknown>, stubOutbound: false });
+    expect(live.outcome).toBe('completed');
+    expect(pricingHits).toBe(before + 1);
   });
 });

@@ -95,10 +95,8 @@ export function flowTestsApi(o: FlowTestsApiOptions): FlowTestsApi {
       const { summary, detail } = found;
       const stored = storedStepAt(detail, Number(input.step));
       if (!stored) throw new StudioError(`run ${input.runId} has no step ${input.step}`);
-      const top = /^flows\.(.+)\.steps\[(\d+)\]$/.exec(stored.step);
-      if (!top || top[1] !== summary.flow) {
-        const parent = /^(flows\..+?\.steps\[\d+\])/.exec(stored.step)?.[1];
-        throw new StudioError(`a re-run starts at a top-level step of ${summary.flow}; ${stored.step} is inside ${parent ?? 'another chain'}, so start at ${parent ?? 'its first step'}`);
+      if (!stored.step.startsWith(`flows.${summary.flow}.`)) {
+        throw new StudioError(`${stored.step} belongs to another flow than ${summary.flow}; open that flow's run to re-run from it`);
       }
       if (input.vars === null || typeof input.vars !== 'object' || Array.isArray(input.vars)) throw new StudioError('vars must be a JSON object, e.g. {"id": "42"}');
       const dir = o.workspace.dirOf(summary.integration);
@@ -110,7 +108,7 @@ export function flowTestsApi(o: FlowTestsApiOptions): FlowTestsApi {
         file: join(dir, 're-run'),
         location: { file: dir, line: 1, col: 1 },
         flow: summary.flow,
-        from: top[2],
+        from: stored.step,
         env: o.runEnv(summary.integration),
         input: { body: input.body ?? null, vars: input.vars },
         stubs,

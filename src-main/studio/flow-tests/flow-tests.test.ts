@@ -124,4 +124,28 @@ describe('running a flow test', () => {
     );
     expect((await runFlowTest(test, dir)).failures).toEqual([]);
   });
+
+  it('starts inside a switch case by the step path, runs the rest of that case and then the rest of the flow', async () => {
+    writeFileSync(
+      join(dir, 'pick.yaml'),
+      `flows:
+  pick:
+    steps:
+      - switch:
+          cases:
+            - when: 'body.size > 10'
+              steps:
+                - set: {vars: {trail: '["big-1"]'}}
+                - set: {vars: {trail: 'vars.trail + ["big-2"]'}}
+      - set: {vars: {trail: 'vars.trail + ["after"]'}}
+`,
+    );
+    const [test] = loadTestFile(
+      testFile('nested', `tests:\n  t:\n    flow: pick\n    from: flows.pick.steps[0].switch.cases[0].steps[1]\n    input: {body: {size: 1}, vars: {trail: [entered]}}\n    expect: {vars: {trail: [entered, big-2, after]}}\n`),
+    );
+    expect((await runFlowTest(test, dir)).failures).toEqual([]);
+    const [elsewhere] = loadTestFile(testFile('nested-bad', `tests:\n  t:\n    flow: pick\n    from: flows.pick.steps[0].switch.cases[0].steps[7]\n    expect: {}\n`));
+    expect((await runFlowTest(elsewhere, dir)).failures[0].message).toContain('flows.pick.steps[0].switch.cases[0].steps[7] is not a step of flow "pick" in the current definition');
+    rmSync(join(dir, 'pick.yaml'));
+  });
 });

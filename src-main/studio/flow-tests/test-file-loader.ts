@@ -26,7 +26,7 @@ export interface FlowTest extends FlowTestSettings {
  * Reads a `<name>.test.yaml` against its declaration. Throws LoadError with every problem, each
  * with file:line:col and the setting path, exactly as a definition does.
  */
-export function loadTestFile(file: string, text = readFileSync(file, 'utf8')): FlowTest[] {
+export function loadTestFile(file: string, text = readFileSync(file, 'utf8'), options: { flows?: readonly string[] } = {}): FlowTest[] {
   const yaml = new YamlFile(file, text);
   const problems: LoadProblem[] = [...yaml.syntaxProblems()];
   if (problems.length > 0) throw new LoadError(problems);
@@ -64,6 +64,12 @@ export function loadTestFile(file: string, text = readFileSync(file, 'utf8')): F
       location,
     };
     for (const message of checkTest(test)) problems.push({ location, path: `tests.${name}`, message });
+    // Given the integration's flows (the editor's check), a test of a flow that is not there is named where it says so.
+    if (options.flows && typeof test.flow === 'string' && !options.flows.includes(test.flow)) {
+      const flowNode = isMap(node) ? (node.get('flow', true) as Node | undefined) : undefined;
+      const known = options.flows.length > 0 ? `; the flows beside it: ${options.flows.join(', ')}` : '; no definition beside it declares a flow';
+      problems.push({ location: yaml.at(flowNode ?? node), path: `tests.${name}.flow`, message: `no flow named "${test.flow}"${known}` });
+    }
     tests.push(test);
   }
   if (problems.length > 0) throw new LoadError(problems);

@@ -187,7 +187,7 @@ export const flowTestSpec = {
   from: {
     type: 'string',
     description:
-      'Start at this top-level step (its name, or its index from 0) instead of the first; the input is the message that entered it. The message then goes directly to the step, not through the source.',
+      'Start at this top-level step (its name, or its index from 0) instead of the first, or at any step by its setting path (`flows.<flow>.steps[2].switch.cases[0].steps[1]`: the rest of that branch, then the rest of the flow); the input is the message that entered it. The message then goes directly to the step, not through the source.',
     example: 'line totals',
   },
   to: {

@@ -9,7 +9,7 @@ import { scheduleTicks } from './virtual-clock.ts';
 export type ResolvedInput =
   | { kind: 'http'; url: string; method: string; headers: Record<string, string>; body: string | Buffer | undefined }
   | { kind: 'schedule'; ticks: number[]; body: unknown }
-  | { kind: 'direct'; body: unknown; vars: Record<string, unknown>; from: number; to: number | undefined };
+  | { kind: 'direct'; body: unknown; vars: Record<string, unknown>; from: number; to: number | undefined; at?: string };
 
 type Input = NonNullable<FlowTest['input']>;
 
@@ -27,6 +27,12 @@ export function inputOf(test: FlowTest, runtime: Runtime): ResolvedInput {
     }
     return i;
   };
+  // A setting path names any step, nested ones too: the run starts inside its branch.
+  if (test.from?.startsWith('flows.')) {
+    if (!test.from.startsWith(`flows.${test.flow}.`)) throw new Error(`test "${test.name}": from "${test.from}" is not a step of ${test.flow}; a step path starts flows.${test.flow}.`);
+    if (test.to !== undefined) throw new Error(`test "${test.name}": to goes with a top-level from (a name or an index); from "${test.from}" runs to the end of the flow`);
+    return { kind: 'direct', body: bodyValue(input), vars: { ...input.vars }, from: 0, to: undefined, at: test.from };
+  }
   const ranged = test.from !== undefined || test.to !== undefined;
   const from = test.from === undefined ? 0 : stepIndex(test.from, 'from');
   const to = test.to === undefined ? undefined : stepIndex(test.to, 'to') + 1;

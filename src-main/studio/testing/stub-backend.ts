@@ -11,7 +11,7 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const api: StudioApi = {
     workspaceInfo: async () => ({ root: '/tmp/ws', dataDir: '/tmp/data', platformUrl: 'http://127.0.0.1:1', shell: 'web' }),
-    listIntegrations: async () => [{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], resourceFiles: [] }],
+    listIntegrations: async () => [{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], testFiles: [], resourceFiles: [] }],
     readFile: async () => 'flows: {}',
     writeFile: async () => {},
     runStates: async () => [],
@@ -21,10 +21,10 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
     validateDefinition: async () => [],
     designReference: async () => ({ schema: {}, components: [], flowSettings: {}, envSettings: {}, celFunctions: [] }),
     evaluateCel: async () => ({ ok: true, value: null, type: 'null' }),
-    createIntegration: async (id) => ({ id, name: id, definitionFiles: ['flows.yaml'], resourceFiles: [] }),
-    createDefinitionFile: async (id, file) => ({ id, name: id, definitionFiles: [file], resourceFiles: [] }),
-    renameDefinitionFile: async (id, _from, to) => ({ id, name: id, definitionFiles: [to], resourceFiles: [] }),
-    deleteDefinitionFile: async (id) => ({ id, name: id, definitionFiles: [], resourceFiles: [] }),
+    createIntegration: async (id) => ({ id, name: id, definitionFiles: ['flows.yaml'], testFiles: [], resourceFiles: [] }),
+    createDefinitionFile: async (id, file) => ({ id, name: id, definitionFiles: [file], testFiles: [], resourceFiles: [] }),
+    renameDefinitionFile: async (id, _from, to) => ({ id, name: id, definitionFiles: [to], testFiles: [], resourceFiles: [] }),
+    deleteDefinitionFile: async (id) => ({ id, name: id, definitionFiles: [], testFiles: [], resourceFiles: [] }),
     ...inspectionStubs(),
     ...platformViewStubs(),
     ...resourcesStubs(),

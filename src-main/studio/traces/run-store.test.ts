@@ -86,6 +86,18 @@ describe('the run store', () => {
     expect(store.query({ offset: 0, limit: 10 }).flows).toEqual(['billing', 'orders']);
   });
 
+  it('filters by where runs came from: flow tests, re-runs from a step, or neither', () => {
+    const store = new RunStore();
+    for (const id of ['live', 'tested', 'forked']) store.addSummary({ runId: id, integration: 'i', flow: 'orders', correlationId: id, outcome: 'completed', startedAt: 1, durationMs: 1, steps: 1 }, '');
+    store.markRun('tested', { test: 'prices an order' });
+    store.markRun('forked', { forkedFrom: 'live', forkedAt: 'flows.orders.steps[1]' });
+    const ids = (origin: 'live' | 'test' | 'rerun') => store.query({ offset: 0, limit: 10, origin }).rows.map((r) => r.runId);
+    expect(ids('test')).toEqual(['tested']);
+    expect(ids('rerun')).toEqual(['forked']);
+    expect(ids('live')).toEqual(['live']);
+    expect(store.query({ offset: 0, limit: 10 }).total).toBe(3);
+  });
+
   it('answers a text filter over 100,000 runs in a few milliseconds', () => {
     const store = new RunStore();
     for (let i = 0; i < 100_000; i++) {

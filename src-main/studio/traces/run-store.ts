@@ -1,4 +1,4 @@
-import type { RunPage, RunQuery, RunSummary } from '../../../shared/trace-types.ts';
+import type { RunOrigin, RunPage, RunQuery, RunSummary } from '../../../shared/trace-types.ts';
 import { type TraceEvent, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
 
@@ -239,7 +239,7 @@ export class RunStore {
 
   /** Newest first; the same filters over an unchanged store reuse the last answer. */
   private matching(q: RunQuery): RunRecord[] {
-    const key = JSON.stringify([q.integration, q.flow, q.outcome, q.status, q.text?.trim().toLowerCase()]);
+    const key = JSON.stringify([q.integration, q.flow, q.outcome, q.status, q.text?.trim().toLowerCase(), q.origin]);
     if (this.cache && this.cache.key === key && this.cache.version === this.version) return this.cache.matches;
     const text = q.text?.trim().toLowerCase() || undefined;
     const status = statusTest(q.status);
@@ -251,6 +251,7 @@ export class RunStore {
       if (q.integration && s.integration !== q.integration) continue;
       if (q.outcome && s.outcome !== q.outcome) continue;
       if (status && !status(s.status)) continue;
+      if (q.origin && originOf(s) !== q.origin) continue;
       if (text && !r.haystack.includes(text)) continue;
       out.push(r);
     }
@@ -391,4 +392,9 @@ function statusTest(status: string | undefined): ((s: number | undefined) => boo
   const exact = Number(text);
   if (Number.isInteger(exact)) return (s) => s === exact;
   return () => false;
+}
+
+/** A run of a flow test, a re-run from a step, or neither (a source or a request started it). */
+function originOf(s: RunSummary): RunOrigin {
+  return s.test !== undefined ? 'test' : s.forkedFrom !== undefined ? 'rerun' : 'live';
 }

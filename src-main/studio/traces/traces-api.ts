@@ -1,6 +1,6 @@
 import type { FeedOutcome } from '../../../shared/feed-events.ts';
 import type { TracesApi } from '../../../shared/studio-api.ts';
-import type { RunDetail, RunQuery } from '../../../shared/trace-types.ts';
+import type { RunDetail, RunOrigin, RunQuery } from '../../../shared/trace-types.ts';
 import { StudioError } from '../studio-error.ts';
 import { compareRuns } from './run-compare.ts';
 import { runDetailView, storedStepAt } from './run-detail.ts';
@@ -51,6 +51,8 @@ export function tracesApi(store: RunStore): TracesApi {
 }
 
 /** A query as a window sent it, with anything unexpected dropped rather than trusted. */
+const ORIGINS: readonly RunOrigin[] = ['live', 'test', 'rerun'];
+
 function cleanQuery(q: RunQuery): RunQuery {
   const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
   const outcome = OUTCOMES.find((o) => o === q?.outcome);
@@ -60,6 +62,7 @@ function cleanQuery(q: RunQuery): RunQuery {
     outcome,
     status: text(q?.status),
     text: text(q?.text),
+    origin: ORIGINS.find((o) => o === q?.origin),
     offset: Number.isFinite(q?.offset) ? q.offset : 0,
     limit: Number.isFinite(q?.limit) ? q.limit : 200,
   };

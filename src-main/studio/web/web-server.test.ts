@@ -95,7 +95,7 @@ describe('the web studio', () => {
   it('runs a StudioApi call with the cookie and reports a failure as a message', async () => {
     const headers = { cookie, 'content-type': 'application/json' };
     const ok = await rawRequest(`http://${host()}/api/call/listIntegrations`, { method: 'POST', headers, body: '{"args":[]}' });
-    expect(JSON.parse(ok.body)).toEqual({ ok: true, value: [{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], resourceFiles: [] }] });
+    expect(JSON.parse(ok.body)).toEqual({ ok: true, value: [{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], testFiles: [], resourceFiles: [] }] });
     const unknown = await rawRequest(`http://${host()}/api/call/constructor`, { method: 'POST', headers, body: '{"args":[]}' });
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.body).error).toContain('is not a studio method');

@@ -26,7 +26,7 @@ export function EditorArea() {
               ) : null}
             </span>
             <span className="spacer" />
-            <span className="muted save-hint">{running ? 'Ctrl+S saves and reloads' : 'Ctrl+S saves'}</span>
+            <span className="muted save-hint">{running && !/\.test\.ya?ml$/.test(openFile.file) ? 'Ctrl+S saves and reloads' : 'Ctrl+S saves'}</span>
             <button type="button" onClick={() => void editorCommands()?.save()} disabled={!dirty} aria-label="Save file">
               Save
             </button>

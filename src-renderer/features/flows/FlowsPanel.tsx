@@ -136,7 +136,7 @@ function useDefaultFile(): void {
   const integrations = useStudio((s) => s.integrations);
   const setOpenFile = useStudio((s) => s.setOpenFile);
   useEffect(() => {
-    const stillThere = openFile && integrations.some((i) => i.id === openFile.integration && i.definitionFiles.includes(openFile.file));
+    const stillThere = openFile && integrations.some((i) => i.id === openFile.integration && (i.definitionFiles.includes(openFile.file) || i.testFiles.includes(openFile.file)));
     if (stillThere) return;
     const withFiles = integrations.filter((i) => i.definitionFiles.length > 0);
     const first = withFiles.find((i) => !i.needs) ?? withFiles[0];

@@ -6,9 +6,17 @@ import { useStudio } from '../../store/studio-store.ts';
 
 const MessageEditorPane = lazy(() => import('./MessageEditorPane.tsx'));
 
-/** A top-level step of the flow (`flows.<flow>.steps[N]`): where a re-run can start. */
+/**
+ * Any step of a flow can start a re-run: a top-level one (`flows.<flow>.steps[N]`), one of its
+ * error chain, or one nested in a switch case or a lock (the rest of that branch runs first).
+ */
 export function canRerunFrom(step: RunStep): boolean {
-  return /^flows\.[^.]+\.steps\[\d+\]$/.test(step.step);
+  return /^flows\.[^.]+\.(steps|onError)\[\d+\]/.test(step.step);
+}
+
+/** Whether the step sits inside a block's nested steps (a switch case, a lock), not at the top of the flow. */
+function nested(step: RunStep): boolean {
+  return !/^flows\.[^.]+\.(steps|onError)\[\d+\]$/.test(step.step);
 }
 
 /**
@@ -69,7 +77,8 @@ export function RerunFromStep({ runId, step }: { runId: string; step: RunStep })
   return (
     <div className="rerun-form" aria-label="Re-run from this step">
       <p className="muted">
-        The message entering <code>{step.step}</code>; edit body and vars, then run the rest of the flow against the current definition.
+        The message entering <code>{step.step}</code>; edit body and vars, then run {nested(step) ? 'the rest of its branch and then the rest of the flow' : 'the rest of the flow'} against
+        the current definition.
       </p>
       {initial === undefined ? (
         <p className="muted">Loading the message…</p>

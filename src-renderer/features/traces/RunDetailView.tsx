@@ -4,6 +4,7 @@ import { traceQueries } from '../../api/trace-queries.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
 import { ForkLink, SaveAsTest } from './SaveAsTest.tsx';
+import { RunOriginBadge } from './RunList.tsx';
 import { StepInspector } from './StepInspector.tsx';
 import { Waterfall } from './Waterfall.tsx';
 
@@ -45,6 +46,7 @@ export function RunDetailView({ runId }: { runId: string }) {
         <h3>
           {s.flow} <span className={`outcome-badge outcome-${s.outcome}`}>{s.outcome}</span>
           {s.status !== undefined ? <span className={`status-code status-${Math.floor(s.status / 100)}xx`}>{s.status}</span> : null}
+          {s.test !== undefined ? <RunOriginBadge run={s} /> : null}
         </h3>
         <div className="muted run-meta">
           {s.method ? `${s.method} ` : ''}

@@ -20,6 +20,15 @@ export function RunFiltersBar({ flows, withStatus = true }: { flows: string[]; w
         <option value="failed">failed</option>
         <option value="dropped">dropped</option>
       </select>
+      {withStatus ? (
+        // The stored runs know where they came from; the Live view's trace events do not.
+        <select aria-label="Origin" value={filters.origin} onChange={(e) => set({ origin: e.target.value as typeof filters.origin })}>
+          <option value="">any origin</option>
+          <option value="live">requests and sources</option>
+          <option value="test">flow tests</option>
+          <option value="rerun">re-runs</option>
+        </select>
+      ) : null}
       {withStatus ? <input aria-label="Status" placeholder="status: 200, 4xx" value={filters.status} onChange={(e) => set({ status: e.target.value })} size={10} /> : null}
       <input
         type="search"

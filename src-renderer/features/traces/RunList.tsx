@@ -65,7 +65,7 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
         if (loading.current.has(p)) continue;
         loading.current.add(p);
         traceQueries
-          .runs({ flow: f.flow || undefined, outcome: f.outcome || undefined, status: f.status || undefined, text: f.text || undefined, offset: p * PAGE, limit: PAGE })
+          .runs({ flow: f.flow || undefined, outcome: f.outcome || undefined, status: f.status || undefined, text: f.text || undefined, origin: f.origin || undefined, offset: p * PAGE, limit: PAGE })
           .then(
             (page: RunPage) => {
               if (gen !== generation.current) return;
@@ -195,7 +195,7 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
       <div className="vlist" role="table" aria-label="Runs" aria-rowcount={total} tabIndex={0} ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
         {list !== undefined && list.key === key && total === 0 ? (
           <div className="empty-state">
-            <h3>No runs {!filters.flow && !filters.outcome && !filters.status && !filters.text ? 'yet' : 'match'}</h3>
+            <h3>No runs {!filters.flow && !filters.outcome && !filters.status && !filters.text && !filters.origin ? 'yet' : 'match'}</h3>
             <p>Send a request to a running integration; every run appears here with its steps.</p>
           </div>
         ) : (
@@ -225,6 +225,9 @@ const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: 
       <span className="cell route" title={`${run.method ?? ''} ${run.path ?? run.route ?? ''}${run.route ? ` (route ${run.route})` : ''} · ${run.runId} · ${run.integration}`}>
         {run.route ? `${run.method ?? ''} ${run.path ?? run.route}` : <span className="muted">{run.integration}</span>}
       </span>
+      <span className="cell origin">
+        <RunOriginBadge run={run} />
+      </span>
       <span className={`cell code status-${run.status === undefined ? 'none' : `${Math.floor(run.status / 100)}xx`}`}>{run.status ?? ''}</span>
       <span className="cell outcome" title={run.error}>
         {run.outcome}
@@ -233,3 +236,22 @@ const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: 
     </div>
   );
 });
+
+/** Marks a run a flow test made ("test", its name on hover) or a re-run from a step ("re-run of r12"). */
+export function RunOriginBadge({ run }: { run: Pick<RunSummary, 'test' | 'forkedFrom' | 'forkedAt'> }) {
+  if (run.test !== undefined) {
+    return (
+      <span className="origin-badge origin-test" title={`Run of the flow test “${run.test}”`}>
+        test
+      </span>
+    );
+  }
+  if (run.forkedFrom !== undefined) {
+    return (
+      <span className="origin-badge origin-rerun" title={`Re-run of run ${run.forkedFrom} from ${run.forkedAt ?? 'a step'}`}>
+        re-run<span className="origin-detail"> of {run.forkedFrom}</span>
+      </span>
+    );
+  }
+  return null;
+}

@@ -1,6 +1,7 @@
-import { Halt, implementBlock } from '../../core/component.ts';
+import { Halt, implementBlock, type StepResult } from '../../core/component.ts';
 import { activationOf } from '../../core/activation.ts';
 import { isTrue } from '../../core/cel.ts';
+import type { FlowResult } from '../../core/engine/chain.ts';
 import { FlowError } from '../../core/errors.ts';
 import { switchDef } from './switch.def.ts';
 
@@ -17,9 +18,17 @@ export const switchBlock = implementBlock(switchDef, (s) => ({
       }
     }
     if (!chosen) return msg;
-    const result = await chosen.run(msg, run);
-    if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a switch case failed', { status: result.error?.status });
-    if (result.outcome === 'dropped') return null;
-    return result.halted ? new Halt(result.message) : result.message;
+    return caseResult(await chosen.run(msg, run));
+  },
+  // A re-run from a step inside a case: that case was chosen already, so no condition is evaluated.
+  async resume(msg, run, rest) {
+    return caseResult(await rest(msg, run));
   },
 }));
+
+/** What the chosen case's outcome makes of the switch step. */
+function caseResult(result: FlowResult): StepResult {
+  if (result.outcome === 'failed') throw new FlowError(result.error?.message ?? 'a switch case failed', { status: result.error?.status });
+  if (result.outcome === 'dropped') return null;
+  return result.halted ? new Halt(result.message) : result.message;
+}

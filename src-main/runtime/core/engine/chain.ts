@@ -79,9 +79,19 @@ export interface Step {
   block: Block;
 }
 
+/**
+ * Runs the rest of a chain from a step inside it and answers as that chain would: what a block
+ * with nested steps is handed to re-enter them part-way (see `Block.resume`).
+ */
+export type ChainRest = (msg: Message, run: RunContext) => Promise<FlowResult>;
+
 /** An ordered list of blocks; the unit a flow, a switch case or an error chain runs. */
 export class Chain {
-  constructor(readonly steps: readonly Step[]) {}
+  /** `path` is the chain's setting path, e.g. `flows.orders.steps` or `flows.orders.steps[2].switch.default`. */
+  constructor(
+    readonly steps: readonly Step[],
+    readonly path = '',
+  ) {}
 
   run(msg: Message, run: RunContext): Promise<FlowResult> {
     try {
@@ -100,7 +110,21 @@ export class Chain {
     return this.runFrom(0, msg, run);
   }
 
-  private runFrom(first: number, msg: Message, run: RunContext): FlowResult | Promise<FlowResult> {
+  /** Runs steps `first`… as if the message had just entered step `first` (a re-run from a step). */
+  startAt(first: number, msg: Message, run: RunContext): Promise<FlowResult> {
+    return settled(() => this.runFrom(first, msg, run));
+  }
+
+  /**
+   * Runs step `at` by re-entering its nested steps part-way (`rest` runs them from a step inside),
+   * then the steps after it: a re-run from a step inside a switch case or a lock. Step `at` is
+   * traced as it would be had it run whole.
+   */
+  resumeAt(at: number, rest: ChainRest, msg: Message, run: RunContext): Promise<FlowResult> {
+    return settled(() => this.runFrom(at, msg, run, rest));
+  }
+
+  private runFrom(first: number, msg: Message, run: RunContext, rest?: ChainRest): FlowResult | Promise<FlowResult> {
     let current = msg;
     for (let i = first; i < this.steps.length; i++) {
       const step = this.steps[i];
@@ -112,7 +136,7 @@ export class Chain {
       const input = trace?.snapshots ? snapshot(current) : undefined;
       let result: StepResult | PromiseLike<StepResult>;
       try {
-        result = step.block.process(current, run);
+        result = rest !== undefined && i === first ? resumeInside(step, current, run, rest) : step.block.process(current, run);
       } catch (err) {
         return failedAt(run, step, current, started, t0, input, err);
       }
@@ -145,6 +169,19 @@ export class Chain {
     }
     const next = afterStep(run, step, current, result, started, t0, input);
     return next instanceof Message ? this.runFrom(i + 1, next, outer) : next;
+  }
+}
+
+function resumeInside(step: Step, msg: Message, run: RunContext, rest: ChainRest): StepResult | PromiseLike<StepResult> {
+  if (!step.block.resume) throw new Error(`${step.path} (${step.type}) has no nested steps to start inside`);
+  return step.block.resume(msg, run, rest);
+}
+
+function settled(start: () => FlowResult | Promise<FlowResult>): Promise<FlowResult> {
+  try {
+    return Promise.resolve(start());
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 

@@ -3,11 +3,14 @@ import { toSnapshot, type Message } from '../message.ts';
 import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
 import { Chain, runContext, type FlowResult, type RunContext, type Step } from './chain.ts';
+import { stepEntry, type StepEntry } from './step-entry.ts';
 
 export interface FlowRunnerOptions {
   name: string;
   steps: Chain;
   onError?: Chain;
+  /** Every chain the definition built, by setting path: where a run from a nested step starts. */
+  chains?: ReadonlyMap<string, Chain>;
   /** Messages processed in parallel. */
   workers: number;
   /** Messages queued beyond the workers before the source is held back. */
@@ -102,6 +105,23 @@ export class FlowRunner {
     return this.execute(msg, 0, new Chain(this.opts.steps.steps.slice(first, end)));
   }
 
+  /**
+   * Runs a message from any step of the flow, nested ones included, as if it had just entered that
+   * step: the rest of the enclosing switch case or lock, then the rest of the flow after it. From
+   * a step of the error chain, the rest of that chain; the outcome stays failed, as in a whole run.
+   * Rejects, naming the step, when the current definition has no such step.
+   */
+  runFromStep(msg: Message, stepPath: string): Promise<FlowResult> {
+    const { name, steps, onError, chains } = this.opts;
+    let entry: StepEntry;
+    try {
+      entry = stepEntry(name, stepPath, chains ?? new Map([[steps.path, steps]]), { steps, onError });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.execute(msg, 0, steps, entry);
+  }
+
   /** Runs directly, bypassing workers: a flow-ref call already holds a worker of its caller. */
   runNested(msg: Message, depth: number): Promise<FlowResult> {
     return this.execute(msg, depth);
@@ -125,7 +145,7 @@ export class FlowRunner {
     if (this.idleWaiters.length > 0 && this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  private async execute(msg: Message, depth: number, steps = this.opts.steps): Promise<FlowResult> {
+  private async execute(msg: Message, depth: number, steps = this.opts.steps, entry?: StepEntry): Promise<FlowResult> {
     const { traces, identity } = this.opts;
     const trace = traces.active ? traces : undefined;
     const parent = trace ? msg.traceParent : undefined;
@@ -149,9 +169,10 @@ export class FlowRunner {
     const input = run.trace?.snapshots ? { body: toSnapshot(msg.body), vars: toSnapshot(msg.vars) } : undefined;
     let result: FlowResult;
     try {
-      const first = steps.start(msg, run);
+      const first = entry ? entry.start(msg, run) : steps.start(msg, run);
       result = first instanceof Promise ? await first : first;
-      if (result.outcome === 'failed' && this.opts.onError) result = await this.recover(result, run);
+      if (entry?.inErrorChain) result = stillFailed(result, msg);
+      else if (result.outcome === 'failed' && this.opts.onError) result = await this.recover(result, run);
     } catch (err) {
       result = { outcome: 'failed', message: msg, error: { message: errorMessage(err), status: errorStatus(err) } };
     }
@@ -199,3 +220,14 @@ export class FlowRunner {
   }
 }
 
+/** A run from inside the error chain ends failed, as the whole run did: with the failure its `vars.error` names. */
+function stillFailed(result: FlowResult, entered: Message): FlowResult {
+  if (result.outcome === 'failed') return result;
+  const named = entered.vars.error as { message?: unknown; step?: unknown; status?: unknown } | undefined;
+  const error = {
+    message: typeof named?.message === 'string' ? named.message : 'failed',
+    step: typeof named?.step === 'string' ? named.step : undefined,
+    status: typeof named?.status === 'number' ? named.status : undefined,
+  };
+  return { outcome: 'failed', message: result.message, error, recovered: { bodySet: true } };
+}

@@ -128,6 +128,7 @@ function createLoadState(files: readonly YamlFile[], options: LoadOptions): Load
     connectorByName: new Map<string, Connector>(),
     flows,
     flowNames: new Set(declared.flows.map((d) => d.name)),
+    chains: new Map(),
     cel: createCelEnvironmentFor(options.registry, () => host, (source) => prefetch.record(source)),
     prefetch,
     host,

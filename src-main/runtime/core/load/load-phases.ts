@@ -117,6 +117,7 @@ export function loadFlows(st: LoadState): PendingSource[] {
       name: d.name,
       steps: settings.steps,
       onError: settings.onError,
+      chains: st.chains,
       workers: settings.workers,
       buffer: settings.buffer,
       traces: st.traces,

@@ -43,6 +43,8 @@ export interface LoadState {
   /** flows: every flow by name (flow-ref resolves against it), sources attached last. */
   readonly flows: Map<string, LoadedFlow>;
   readonly flowNames: Set<string>;
+  /** Every chain of steps built (a flow's, its error chain, each nested `steps:`) by setting path: a re-run finds where to start in it. */
+  readonly chains: Map<string, Chain>;
   readonly cel: CelEnvironment;
   readonly prefetch: CelPrefetch;
   readonly host: RuntimeHost;
@@ -170,7 +172,9 @@ export function buildChain(st: LoadState, node: Node | null | undefined, path: s
     const step = buildStep(st, item as Node, `${path}[${i}]`, file, flowName);
     if (step) steps.push(step);
   });
-  return new Chain(steps);
+  const chain = new Chain(steps, path);
+  st.chains.set(path, chain);
+  return chain;
 }
 
 function buildStep(st: LoadState, node: Node, path: string, file: YamlFile, flowName?: string): Step | undefined {

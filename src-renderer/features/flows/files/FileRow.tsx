@@ -3,8 +3,8 @@ import { fileKey, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { deleteFile, renameFile } from './file-actions.ts';
 
-/** One definition file: open it, see whether it has unsaved edits or problems, rename or delete it. */
-export function FileRow({ file }: { file: FileRef }) {
+/** One definition or flow test file: open it, see whether it has unsaved edits or problems, rename or delete it. */
+export function FileRow({ file, test = false }: { file: FileRef; test?: boolean }) {
   const key = fileKey(file);
   const dirty = useStudio((s) => Boolean(s.dirtyFiles[key]));
   const open = useStudio((s) => s.openFile?.integration === file.integration && s.openFile.file === file.file);
@@ -41,12 +41,12 @@ export function FileRow({ file }: { file: FileRef }) {
     );
   }
   return (
-    <li className={`file-row${open ? ' open' : ''}`}>
+    <li className={`file-row${open ? ' open' : ''}${test ? ' flow-test-file' : ''}`}>
       <button
         type="button"
         className="file-name"
         aria-current={open ? 'page' : undefined}
-        aria-label={`${file.file}${dirty ? ' (unsaved)' : ''}${problems ? `, ${problems} problem${problems === 1 ? '' : 's'}` : ''}`}
+        aria-label={`${file.file}${test ? ' (flow tests)' : ''}${dirty ? ' (unsaved)' : ''}${problems ? `, ${problems} problem${problems === 1 ? '' : 's'}` : ''}`}
         onClick={() => setOpenFile(file)}
       >
         {file.file}

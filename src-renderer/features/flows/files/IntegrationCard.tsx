@@ -8,7 +8,7 @@ import { ServingVersion } from './ServingVersion.tsx';
 import { createFile } from './file-actions.ts';
 import { FileRow } from './FileRow.tsx';
 
-/** An integration with one-click Run, Stop and Restart, its routes and its definition files. */
+/** An integration with one-click Run, Stop and Restart, its routes, its definition files and its flow tests. */
 export function IntegrationCard({ integration }: { integration: IntegrationSummary }) {
   const run = useStudio((s) => s.runs[integration.id]) as RunState | undefined;
   const [adding, setAdding] = useState(false);
@@ -49,7 +49,7 @@ export function IntegrationCard({ integration }: { integration: IntegrationSumma
             Run
           </button>
         )}
-        <button type="button" onClick={() => setAdding(true)} aria-label={`New file in ${integration.id}`} title="New definition file">
+        <button type="button" onClick={() => setAdding(true)} aria-label={`New file in ${integration.id}`} title="New definition file (name.test.yaml: a flow test)">
           + File
         </button>
       </div>
@@ -76,6 +76,16 @@ export function IntegrationCard({ integration }: { integration: IntegrationSumma
           </li>
         ) : null}
       </ul>
+      {integration.testFiles.length > 0 ? (
+        <>
+          <h4 className="file-group">Tests</h4>
+          <ul className="file-list test-files" aria-label={`Tests of ${integration.id}`}>
+            {integration.testFiles.map((f) => (
+              <FileRow key={f} file={{ integration: integration.id, file: f }} test />
+            ))}
+          </ul>
+        </>
+      ) : null}
       {run?.serving ? <ServingVersion serving={run.serving} integration={integration.id} /> : null}
       {run?.reason ? <p className={status === 'failed' ? 'reason error' : 'reason warning'}>{run.reason}</p> : null}
       {run && run.problems.length > 0 ? <RunProblems problems={run.problems} /> : null}

@@ -45,6 +45,16 @@ export function FlowGraph() {
   );
 
   if (!openFile) return <p className="muted pane-empty">Open a definition file to see its flows.</p>;
+  if (/\.test\.ya?ml$/.test(openFile.file)) {
+    return (
+      <div className="muted pane-empty">
+        <p>{openFile.file} holds flow tests: they run from the Tests panel (or <code>flow-studio test</code>), never with the integration, and saving them reloads nothing.</p>
+        <button type="button" onClick={() => useStudio.setState({ panel: 'tests', testsIntegration: integration })}>
+          Open Tests
+        </button>
+      </div>
+    );
+  }
   if (!current) return <p className="muted pane-empty">Reading {openFile.file}…</p>;
   if (!flow) return <p className="muted pane-empty">{openFile.file} declares no flows yet.</p>;
   if (flow.brief) return <p className="muted pane-empty">Reading {flow.name}…</p>;
