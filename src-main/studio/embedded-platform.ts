@@ -8,6 +8,7 @@ import {
   type PlatformEventListener,
   type PlatformInspection,
   type SecretKeyProtection,
+  type SubscribeOptions,
 } from '../platform/index.ts';
 import type { FeedSource } from './live-feed.ts';
 import type { InProcessTelemetry } from '../runtime/index.ts';
@@ -30,7 +31,7 @@ export interface EmbeddedPlatform {
   /** Traces and logs of the studio's runtimes, handed over in process rather than POSTed. */
   inProcess?: InProcessTelemetry;
   /** The store and every event, in process, for the Queues & Topics and Storage panels (absent in stand-ins). */
-  views?: { inspect: PlatformInspection; subscribe(listener: PlatformEventListener): () => void };
+  views?: { inspect: PlatformInspection; subscribe(listener: PlatformEventListener, options?: SubscribeOptions): () => void };
   /** Integrations, tags, cluster secrets and deployments, in process (absent in stand-ins). */
   management?: Management;
   close(): Promise<void>;
@@ -65,7 +66,7 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     },
     mirrorResources: (dir) => void seedResourcesFromDir(server.resources, dir),
     inProcess: { ingest: (kind, count, text) => server.ingestTelemetry(kind, count, text) },
-    views: { inspect: server.inspect, subscribe: (listener) => server.events.subscribe(listener, { telemetry: false }) },
+    views: { inspect: server.inspect, subscribe: (listener, options) => server.events.subscribe(listener, { telemetry: false, ...options }) },
     management: server.management,
     close: () => server.close(),
   };

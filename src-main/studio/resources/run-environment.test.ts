@@ -36,7 +36,7 @@ describe('a studio run on the embedded platform', () => {
     writeFileSync(join(temp, 'workspace', 'worker', 'worker.yaml'), worker);
     const platform = await startEmbeddedPlatform({ dataDir: join(temp, 'data') });
     const events: PlatformEvent[] = [];
-    platform.views!.subscribe((e) => events.push(e));
+    platform.views!.subscribe((e) => events.push(e), { telemetry: true });
     backend = await startStudioBackend({ workspaceDir: join(temp, 'workspace'), dataDir: join(temp, 'data'), shell: 'web', platform });
 
     const state = await backend.api.startIntegration('worker');
