@@ -55,14 +55,9 @@ const SHOTS = 'test-results/e2e-screenshots';
 async function openRun(page: Page, runId: string): Promise<void> {
   await page.getByRole('tab', { name: 'Traces' }).click();
   await page.getByRole('searchbox', { name: 'Search runs' }).or(page.getByRole('textbox', { name: 'Search runs' })).fill(runId);
-  // Run ids are short (r12): the search also matches longer ids and correlation ids, so the
-  // row whose detail carries the id is the one opened.
-  const rows = page.getByRole('table', { name: 'Runs' }).getByRole('row');
-  await expect(rows.first()).toBeVisible();
-  for (let i = 0; i < (await rows.count()); i++) {
-    await rows.nth(i).click();
-    if (await page.getByRole('region', { name: `Run ${runId}` }).or(page.getByLabel(`Run ${runId}`)).isVisible()) break;
-  }
+  // The row of exactly this run (the search also matches longer ids): clicked once the filtered
+  // list shows it, rather than trying rows while the list may still be refreshing.
+  await page.getByRole('table', { name: 'Runs' }).locator(`[data-run="${runId}"]`).click();
   await expect(page.getByRole('region', { name: `Run ${runId}` }).or(page.getByLabel(`Run ${runId}`))).toBeVisible();
 }
 
