@@ -11,13 +11,20 @@ import {
 import { StudioCallError } from '../../shared/studio-errors.ts';
 
 const MAX_RECONNECTS = 30;
+/** Longest a call waits for the event socket to open before it goes anyway (a socket that cannot open must not stall calls). */
+const OPEN_WAIT_MS = 2000;
 
 /**
  * The StudioApi over web mode: one POST per call (the session cookie rides along), one WebSocket
  * for every event, opened when the first listener subscribes and closed after the last leaves.
  */
 export function createWebStudio(): StudioBridge {
+  // Calls made while the event socket is opening wait for it (briefly): state read by a call then
+  // never predates an event the socket would have carried (a run started in between was missed,
+  // and its integration's routes never showed).
+  let socketOpening: Promise<void> | undefined;
   const api = studioApiFromCall(async (method, args) => {
+    if (socketOpening) await socketOpening;
     const res = await fetch(`${studioWeb.callPrefix}${method}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -46,14 +53,25 @@ export function createWebStudio(): StudioBridge {
     url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(url);
     socket = ws;
+    let opened!: () => void;
+    const opening = new Promise<void>((resolve) => (opened = resolve));
+    const done = (): void => {
+      opened();
+      if (socketOpening === waited) socketOpening = undefined;
+    };
+    const waited = Promise.race([opening, new Promise<void>((resolve) => setTimeout(resolve, OPEN_WAIT_MS))]).then(done);
+    socketOpening = waited;
     ws.onopen = () => {
       reconnects = 0;
+      done();
     };
+    ws.onerror = done;
     ws.onmessage = (m) => {
       const frame = JSON.parse(String(m.data)) as StudioEventFrame;
       for (const l of listeners.get(frame.event) ?? []) l(frame.payload);
     };
     ws.onclose = () => {
+      done();
       if (socket !== ws) return;
       socket = undefined;
       // The server may be restarting; try again for a while with a growing pause.

@@ -17,5 +17,15 @@ export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set)
       if (known && known.since > state.since) return s;
       return { runs: { ...s.runs, [state.integration]: state } };
     }),
-  applyRunStates: (states) => set({ runs: Object.fromEntries(states.map((r) => [r.integration, r])) }),
+  // A snapshot answered after an event it predates must not undo that event: per integration the
+  // newer state wins (an integration the snapshot no longer lists is gone).
+  applyRunStates: (states) =>
+    set((s) => ({
+      runs: Object.fromEntries(
+        states.map((r) => {
+          const known = s.runs[r.integration];
+          return [r.integration, known && known.since > r.since ? known : r];
+        }),
+      ),
+    })),
 });
