@@ -194,7 +194,7 @@ export class HttpClientConnector implements Connector {
     }
     const key = this.cache && req.method === 'GET' ? cacheKey(path, headers) : undefined;
     if (key !== undefined) {
-      const hit = this.cache!.get(key);
+      const hit = this.cache!.get(key, this.ctx.host.clock.now());
       if (hit) {
         if (tally) tally.cached = true;
         return hit;
@@ -210,7 +210,7 @@ export class HttpClientConnector implements Connector {
     }
     const res = await this.exchange(agent, req.method, path, headers, req.body, tally);
     if (credential !== undefined && res.status === 401) this.auth!.rejected(credential);
-    if (key !== undefined && res.status >= 200 && res.status < 300) this.cache!.set(key, res);
+    if (key !== undefined && res.status >= 200 && res.status < 300) this.cache!.set(key, res, this.ctx.host.clock.now());
     return res;
   }
 
