@@ -82,20 +82,35 @@ describe('the schedule source', () => {
   });
 
   it('runs on the leader only; when the leader stops cleanly the other takes over at its next look', async () => {
-    const a = await runtimeOn(platform, leaderSchedule, { instanceId: 'a', deploymentId: 'clean' });
-    await until(() => ticks(a) > 0, 3000, 'a to lead');
-    const b = await runtimeOn(platform, leaderSchedule, { instanceId: 'b', deploymentId: 'clean' });
+    // Its own platform and both instances on one clock that moves itself whenever they are quiet:
+    // the seconds below are the clock's, passing as fast as the campaigns over loopback allow.
+    const clock = new ManualClock();
+    const own = await startPlatformServer({
+      dataDir: join(dir, 'clean-handover'),
+      clock,
+      features: { leaderElection: { leaseTtlSeconds: TTL_MS / 1000, renewIntervalSeconds: 1, observeIntervalSeconds: OBSERVE_MS / 1000 } },
+    });
+    const driving = clock.drive(clock.now() + 60_000);
+    const a = await runtimeOn(own, leaderSchedule, { instanceId: 'a', deploymentId: 'clean', clock });
+    let b: RuntimeOnPlatform | undefined;
     try {
-      await new Promise((r) => setTimeout(r, 1200));
+      await until(() => ticks(a) > 0, 10_000, 'a to lead');
+      b = await runtimeOn(own, leaderSchedule, { instanceId: 'b', deploymentId: 'clean', clock });
+      const joined = clock.now();
+      await until(() => clock.now() >= joined + 1200, 10_000, '1.2 s of the clock');
       expect(ticks(b)).toBe(0);
       expect(ticks(a)).toBeGreaterThan(3);
-      const stopped = Date.now();
+      const stopped = clock.now();
       await a.stop();
-      await until(() => ticks(b) > 0, OBSERVE_MS + 1500, 'b to take over');
+      const follower = b;
+      await until(() => ticks(follower) > 0, 10_000, 'b to take over');
       // Resigning frees the key at once: no need to wait out the TTL.
-      expect(Date.now() - stopped).toBeLessThan(OBSERVE_MS + 1000);
+      expect(clock.now() - stopped).toBeLessThan(OBSERVE_MS + 1000);
     } finally {
-      await b.stop();
+      await a.stop().catch(() => {});
+      await b?.stop();
+      await driving.stop();
+      await own.close();
     }
   });
 
