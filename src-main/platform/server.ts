@@ -267,7 +267,7 @@ async function serve(
   const sweepMs = Math.min(30_000, (features.topics.subscriptionIdleSeconds * 1000) / 4);
   // On the platform's clock, so a test that moves the clock past an idle limit sees the sweep.
   let sweeper: ClockTimer | undefined;
-  let sweeping = true;
+  let sweepsRunning = true;
   const sweepLater = (): void => {
     sweeper = clock.setTimeout(sweep, Math.max(sweepMs, 250), { unref: true });
   };
@@ -279,7 +279,7 @@ async function serve(
     })()
       .catch((err: unknown) => onInternalError(err as Error, 'periodic sweep'))
       .finally(() => {
-        if (sweeping) sweepLater();
+        if (sweepsRunning) sweepLater();
       });
   };
   sweepLater();
@@ -305,7 +305,7 @@ async function serve(
     },
     close: () =>
       (closing ??= (async () => {
-        sweeping = false;
+        sweepsRunning = false;
         clock.clearTimeout(sweeper);
         stopWakeups?.();
         dispatch.waiting.close();
