@@ -121,8 +121,9 @@ export class ManualClock implements Clock {
    * loopback request to come back and set its next timer), it jumps to the next timer due and
    * fires it, until nothing is due before `end`; then it stands at `end`. What a timer starts
    * runs in real time before the next jump, so events happen in the order of their due times.
+   * `touch()` tells it of other activity (a request answered, a step finished): quiet starts over.
    */
-  drive(end: number, quietMs = 40): { stop(): Promise<void> } {
+  drive(end: number, quietMs = 40): { stop(): Promise<void>; touch(): void } {
     let changedAt = performance.now();
     const unsubscribe = this.onChange(() => (changedAt = performance.now()));
     let running = true;
@@ -140,6 +141,9 @@ export class ManualClock implements Clock {
         running = false;
         await loop;
         unsubscribe();
+      },
+      touch: () => {
+        changedAt = performance.now();
       },
     };
   }

@@ -75,7 +75,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
   const virtual = test.clock?.advance !== undefined && !isScheduleFlow(definitions, test.flow);
   const start = test.clock?.start ? Date.parse(test.clock.start) : Date.now();
   const clock: Clock = virtual ? new ManualClock(start) : systemClock;
-  let driver: { stop(): Promise<void> } | undefined;
+  let driver: ReturnType<ManualClock['drive']> | undefined;
   const standIns = standInsFor(test.stubs, { host: '127.0.0.1', port: 0 }, clock);
   const sandbox = options.outbound === 'live' ? { listen: standIns.sandbox.listen } : standIns.sandbox;
   const platformEvents: PlatformEvent[] = [];
@@ -85,7 +85,10 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
   try {
     platform = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, onInternalError: () => {}, clock });
     await seedResourcesFromDir(platform.resources, integrationDir);
-    platform.events.subscribe((e) => platformEvents.push(e));
+    platform.events.subscribe((e) => {
+      platformEvents.push(e);
+      driver?.touch(); // the platform did something: the test is not quiet yet
+    });
     let started: StartedRuntime;
     try {
       started = await startRuntime({
@@ -106,7 +109,13 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
     }
     runtime = started.runtime;
     closeServices = () => started.services.close();
-    runtime.traces.add({ snapshots: true, emit: (e) => events.push(e) });
+    runtime.traces.add({
+      snapshots: true,
+      emit: (e) => {
+        events.push(e);
+        driver?.touch();
+      },
+    });
     await runtime.start();
     // Jumps to the next timer whenever the test has gone quiet, up to start + advance.
     if (clock instanceof ManualClock) driver = clock.drive(start + test.clock!.advance!);
