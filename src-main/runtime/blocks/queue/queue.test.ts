@@ -33,6 +33,14 @@ async function start(yaml: string, o: RuntimeOptions = {}): Promise<RuntimeOnPla
 const receiving = (subject: string, group: string) =>
   until(() => platform.inspect.queues.counts().some((g) => g.subject === subject && g.group === group), 5000, `${group} receiving on ${subject}`);
 
+/** Waits until no group of the subject holds a message (waiting, in flight or delayed): all were acked. */
+const drained = (subject: string) =>
+  until(
+    () => platform.inspect.queues.counts().every((g) => g.subject !== subject || g.waiting + g.inFlight + g.delayed === 0),
+    10_000,
+    `every message on ${subject} acked`,
+  );
+
 /** Bodies of the runs a runtime completed, seen through its trace hub as a studio would. */
 function completedBodies(r: RuntimeOnPlatform, flow: string): unknown[] {
   const seen: unknown[] = [];
@@ -62,7 +70,8 @@ describe('the queue source', () => {
     const stop = platform.events.subscribe((e) => e.type === 'queue.deliver' && e.subject === 'bulk' && deliveries.push(e.deliveryCount));
     for (let n = 0; n < 1000; n++) await sender.runtime.run('send', { n });
     await until(() => seen.length >= 1000, 20_000, '1,000 completed runs');
-    await new Promise((r) => setTimeout(r, 200));
+    // Nothing left stored means nothing can be delivered again: every message was acked.
+    await drained('bulk');
     stop();
     expect(seen).toHaveLength(1000);
     expect(new Set(seen.map((b) => (b as { n: number }).n)).size).toBe(1000);
@@ -115,7 +124,7 @@ describe('the queue source', () => {
     await receiving('shared', 'audit');
     for (let n = 0; n < 60; n++) await a1.services.queues.publish('shared', { n });
     await until(() => seenA1.length + seenA2.length >= 60 && seenB1.length >= 60, 10_000, 'both deployments');
-    await new Promise((r) => setTimeout(r, 200));
+    await drained('shared');
     const ids = (list: unknown[]) => list.map((b) => (b as { n: number }).n);
     expect(new Set([...ids(seenA1), ...ids(seenA2)]).size).toBe(60);
     expect(seenA1.length + seenA2.length).toBe(60);
