@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock, type ClockTimer } from '../../shared/clock.ts';
 import { agentMemoryRoutes } from './delegation/agent-memory.ts';
 import { discoveryRoutes } from './delegation/discovery.ts';
 import { kvRoutes } from './delegation/kv.ts';
@@ -68,6 +69,13 @@ export interface PlatformServerOptions {
    * local sealed file: where the Kubernetes API is (`inClusterKubernetes()` inside a pod).
    */
   kubernetesSecrets?: KubernetesApiOptions;
+  /**
+   * What the platform reads the time from and sets its timers on: lease TTLs, ack deadlines,
+   * nack delays, long-poll windows, subscription expiry, retention. Default the system clock;
+   * tests and flow tests pass a ManualClock (shared/clock.ts) to move time without waiting.
+   * On PostgreSQL, TTLs and deadlines are decided by the database's clock whatever this is.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -153,7 +161,7 @@ export async function startPlatformServer(options: PlatformServerOptions): Promi
   const cipher = options.secretKey ? SecretCipher.fromKey(options.secretKey) : SecretCipher.openOrCreate(options.dataDir);
   const store: PlatformStore = options.store
     ? await (await import('./store/postgres/postgres-store.ts')).openPostgresStore(options.store, features, cipher, (err) => onInternalError(err, 'PostgreSQL store'))
-    : openSqliteStore(options.dataDir, features, cipher);
+    : openSqliteStore(options.dataDir, features, cipher, options.clock);
   try {
     return await serve(store, options, features, token, onInternalError);
   } catch (err) {
@@ -170,6 +178,7 @@ async function serve(
   onInternalError: (err: Error, where: string) => void,
 ): Promise<PlatformServer> {
   const events = new PlatformEventFeed();
+  const clock = options.clock ?? systemClock;
   const p: PlatformContext = {
     features,
     events,
@@ -182,6 +191,7 @@ async function serve(
     traces: store.traces,
     logs: store.logs,
     implementation: IMPLEMENTATION,
+    clock,
   };
   if (options.seedResourcesDir) await seedResourcesFromDir(p.resources, options.seedResourcesDir);
   // Management (integrations, tags, snapshots, deployments, cluster secrets) keeps its tables
@@ -199,7 +209,7 @@ async function serve(
   }
 
   const waitError = (err: Error): void => onInternalError(err, 'long poll');
-  const dispatch = new QueueDispatch(p.queues, features, events, waitError);
+  const dispatch = new QueueDispatch(p.queues, features, events, waitError, clock);
   const requestReply = new RequestReply(p, dispatch);
   const topics = new TopicRoutes(p, waitError);
   const stopWakeups = store.wakeups?.subscribe((w) => {
@@ -255,19 +265,24 @@ async function serve(
 
   // Expiry of idle topic subscriptions and telemetry retention: periodic, never per request.
   const sweepMs = Math.min(30_000, (features.topics.subscriptionIdleSeconds * 1000) / 4);
-  let sweeping = false;
-  const sweeper = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
+  // On the platform's clock, so a test that moves the clock past an idle limit sees the sweep.
+  let sweeper: ClockTimer | undefined;
+  let sweepsRunning = true;
+  const sweepLater = (): void => {
+    sweeper = clock.setTimeout(sweep, Math.max(sweepMs, 250), { unref: true });
+  };
+  const sweep = (): void => {
     (async () => {
       await topics.sweep();
       await p.traces.prune();
       await p.logs.prune();
     })()
       .catch((err: unknown) => onInternalError(err as Error, 'periodic sweep'))
-      .finally(() => (sweeping = false));
-  }, Math.max(sweepMs, 250));
-  sweeper.unref();
+      .finally(() => {
+        if (sweepsRunning) sweepLater();
+      });
+  };
+  sweepLater();
 
   let closing: Promise<void> | undefined;
   let inspection: PlatformInspection | undefined;
@@ -290,7 +305,8 @@ async function serve(
     },
     close: () =>
       (closing ??= (async () => {
-        clearInterval(sweeper);
+        sweepsRunning = false;
+        clock.clearTimeout(sweeper);
         stopWakeups?.();
         dispatch.waiting.close();
         topics.waiting.close();

@@ -1,3 +1,4 @@
+import type { Clock } from '../../shared/clock.ts';
 import type { DefinitionText } from './core/load/integration-files.ts';
 import { createLogger, SecretRedactor, type Logger, type LogLevel, type LogSink } from './core/logger.ts';
 import type { ComponentRegistry } from './core/registry-types.ts';
@@ -62,6 +63,11 @@ export interface StartRuntimeOptions {
   sandbox?: RuntimeSandbox;
   /** Load only (the caller starts it later, e.g. after retiring the runtime it replaces). Default: start. */
   start?: boolean;
+  /**
+   * What schedules, timeouts, retry backoffs, lease renewals and queue redelivery waits run on.
+   * Default the system clock; flow tests pass a virtual one (shared/clock.ts).
+   */
+  clock?: Clock;
 }
 
 export interface StartedRuntime {
@@ -91,7 +97,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
   };
   const log = createLogger({ level: options.logLevel ?? 'info', redactor, sinks: [options.wrapLogSink ? options.wrapLogSink(fanOut, redactor) : fanOut], fields: options.logFields });
 
-  const owned = options.services ? undefined : await connectPlatform(options.platform, options.identity, log);
+  const owned = options.services ? undefined : await connectPlatform(options.platform, options.identity, log, options.clock);
   const services = options.services ?? owned!;
   shipping.forwardTo(services.telemetry.logSink);
   try {
@@ -105,6 +111,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
       identity: options.identity,
       integration: options.integration,
       sandbox: options.sandbox,
+      clock: options.clock,
     });
     if (options.start !== false) await runtime.start();
     return {
@@ -125,7 +132,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
 }
 
 /** The platform services for a connection, or none; the caller closes them after its runtimes stop. */
-export async function connectPlatform(platform: PlatformConnection | undefined, identity: Identity, log: Logger): Promise<PlatformServices> {
+export async function connectPlatform(platform: PlatformConnection | undefined, identity: Identity, log: Logger, clock?: Clock): Promise<PlatformServices> {
   if (!platform) return noPlatformServices;
   const config: ApiConfig = {
     baseUrl: platform.url.replace(/\/+$/, ''),
@@ -138,7 +145,7 @@ export async function connectPlatform(platform: PlatformConnection | undefined, 
   };
   // Loaded on demand so `validate` never pays for the HTTP client.
   const { connectApiServices } = await import('./services/api-services.ts');
-  return connectApiServices(config, identity, log, { telemetry: { traceSampling: platform.traceSampling, inProcess: platform.inProcess } });
+  return connectApiServices(config, identity, log, { clock, telemetry: { traceSampling: platform.traceSampling, inProcess: platform.inProcess } });
 }
 
 /**

@@ -5,7 +5,7 @@ import { startTestPlatform, testStore, type TestPlatform } from '../testing/plat
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ manualClock: true });
 });
 afterAll(() => platform.close());
 
@@ -97,7 +97,7 @@ describe('threads: list, read, title, delete', () => {
   it('lists a person\'s conversations most recently active first, with cursor paging', async () => {
     for (const key of ['l-1', 'l-2', 'l-3']) {
       await append(key, [{ text: key }], 'lister');
-      await new Promise((r) => setTimeout(r, 5));
+      await platform.elapse(5); // activity times differ
     }
     await append('l-1', [{ text: 'active again' }], 'lister');
     const first = await platform.call('GET', `${AGENT}/threads?userId=lister&limit=2`);

@@ -50,7 +50,7 @@ export function kvRoutes(p: PlatformContext): Route[] {
         const outcome = await kv.putCommitted(ns, key, value, expected);
         if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
         if (events.active) {
-          events.emit({ type: 'kv.put', at: Date.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created, ...runOf(ctx.req) });
+          events.emit({ type: 'kv.put', at: p.clock.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created, ...runOf(ctx.req) });
         }
         sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
       },
@@ -65,7 +65,7 @@ export function kvRoutes(p: PlatformContext): Route[] {
         const outcome = await kv.delete(ns, key, objectVersionHeader(ctx.req.headers['x-object-version']));
         if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
         if (!outcome.deleted) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}" (already absent: nothing to delete)`);
-        if (events.active) events.emit({ type: 'kv.delete', at: Date.now(), namespace: ns, key, ...runOf(ctx.req) });
+        if (events.active) events.emit({ type: 'kv.delete', at: p.clock.now(), namespace: ns, key, ...runOf(ctx.req) });
         sendEmpty(ctx.res, 204);
       },
     },

@@ -33,8 +33,8 @@ export function leaderRoutes(p: PlatformContext): Route[] {
         }
         const { claim } = outcome;
         if (events.active) {
-          if (outcome.renewed) events.emit({ type: 'lease.renew', at: Date.now(), kind: 'leader', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, expiresAt: claim.expiresAt });
-          else events.emit({ type: 'lease.grant', at: Date.now(), ...grantFields(claim), previousHolder: outcome.previousHolder });
+          if (outcome.renewed) events.emit({ type: 'lease.renew', at: p.clock.now(), kind: 'leader', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, expiresAt: claim.expiresAt });
+          else events.emit({ type: 'lease.grant', at: p.clock.now(), ...grantFields(claim), previousHolder: outcome.previousHolder });
         }
         sendJson(ctx.res, 200, { leader: true, ...claimBody(claim) });
       },
@@ -56,7 +56,7 @@ export function leaderRoutes(p: PlatformContext): Route[] {
           throw notFound('not_leader', `${leaseId ? `lease ${leaseId}` : `candidate "${candidate}"`} does not lead "${key}" (${holder ? `"${holder.holder}" does` : 'nobody does'}): nothing to resign`);
         }
         await leases.release('leader', holder.leaseId);
-        if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'leader', name: key, holder: holder.holder, leaseId: holder.leaseId });
+        if (events.active) events.emit({ type: 'lease.release', at: p.clock.now(), kind: 'leader', name: key, holder: holder.holder, leaseId: holder.leaseId });
         sendEmpty(ctx.res, 204);
       },
     },

@@ -3,7 +3,7 @@ import { startTestPlatform, type TestPlatform } from '../testing/platform-harnes
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ features: { leases: { minTtlSeconds: 1, maxTtlSeconds: 60 } } });
+  platform = await startTestPlatform({ manualClock: true, features: { leases: { minTtlSeconds: 1, maxTtlSeconds: 60 } } });
 });
 afterAll(() => platform.close());
 
@@ -20,17 +20,21 @@ const acquire = async (name: string, holder: string, ttlSeconds = 30): Promise<A
   expect(res.status).toBe(200);
   return res.json as Acquired;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// TTLs pass on the server's clock (moved, not waited for, on SQLite). The suites that move it
+// run their tests one after another: a move in one test must not age another's claims.
+const elapse = (ms: number) => platform.elapse(ms);
+/** The server's time: the moved clock on SQLite, the real one on PostgreSQL. */
+const now = () => platform.clock?.now() ?? Date.now();
 
-describe.concurrent('leases (§3.1 state table over HTTP)', () => {
+describe('leases (§3.1 state table over HTTP)', () => {
   it('grants a free name with leaseId, expiresAt and a fencing token in both', async () => {
-    const before = Date.now();
+    const before = now();
     const lease = await acquire('free-name', 'a', 30);
     expect(lease.acquired).toBe(true);
     expect(lease.leaseId).toMatch(new RegExp(`^${lease.fencingToken}-[0-9a-f]+$`));
     const expires = Date.parse(lease.expiresAt!);
     expect(expires).toBeGreaterThanOrEqual(before + 29_000);
-    expect(expires).toBeLessThanOrEqual(Date.now() + 31_000);
+    expect(expires).toBeLessThanOrEqual(now() + 31_000);
   });
 
   it('answers acquired false with the holder while the TTL holds, without blocking', async () => {
@@ -46,7 +50,7 @@ describe.concurrent('leases (§3.1 state table over HTTP)', () => {
   it('lets another caller take the name only after the TTL passed without renewal', async () => {
     const first = await acquire('takeover', 'a', 1);
     expect((await acquire('takeover', 'b', 1)).acquired).toBe(false);
-    await sleep(1100);
+    await elapse(1100);
     const second = await acquire('takeover', 'b', 1);
     expect(second.acquired).toBe(true);
     expect(second.fencingToken!).toBeGreaterThan(first.fencingToken!);
@@ -54,18 +58,18 @@ describe.concurrent('leases (§3.1 state table over HTTP)', () => {
 
   it('renews a live claim (204) and pushes the deadline out past the original TTL', async () => {
     const lease = await acquire('renewed', 'a', 1);
-    await sleep(600);
+    await elapse(600);
     expect((await platform.call('POST', `/v1/leases/${lease.leaseId}/renew`, { json: { ttlSeconds: 1 } })).status).toBe(204);
-    await sleep(600);
+    await elapse(600);
     // 1.2 s after the grant: without the renew the TTL would have passed.
     expect(await acquire('renewed', 'b', 1)).toMatchObject({ acquired: false, holder: 'a' });
   });
 
   it('renews by the claim\'s own TTL when the request names none', async () => {
     const lease = await acquire('renew-default', 'a', 1);
-    await sleep(600);
+    await elapse(600);
     expect((await platform.call('POST', `/v1/leases/${lease.leaseId}/renew`)).status).toBe(204);
-    await sleep(600);
+    await elapse(600);
     expect((await acquire('renew-default', 'b', 1)).acquired).toBe(false);
   });
 
@@ -74,7 +78,7 @@ describe.concurrent('leases (§3.1 state table over HTTP)', () => {
     expect(absent.status).toBe(404);
     expect(absent.code).toBe('lease_not_found');
     const lease = await acquire('expired-renew', 'a', 1);
-    await sleep(1100);
+    await elapse(1100);
     const expired = await platform.call('POST', `/v1/leases/${lease.leaseId}/renew`, { json: {} });
     expect(expired.status).toBe(409);
     expect(expired.code).toBe('lease_expired');
@@ -82,7 +86,7 @@ describe.concurrent('leases (§3.1 state table over HTTP)', () => {
 
   it('refuses renewal by the old holder once another caller took the name over', async () => {
     const old = await acquire('taken-over', 'a', 1);
-    await sleep(1100);
+    await elapse(1100);
     await acquire('taken-over', 'b', 30);
     const res = await platform.call('POST', `/v1/leases/${old.leaseId}/renew`, { json: {} });
     expect([404, 409]).toContain(res.status);
@@ -102,7 +106,7 @@ describe.concurrent('leases (§3.1 state table over HTTP)', () => {
     expect(short.ttlSeconds).toBe(1);
     const long = await acquire('clamp-long', 'a', 10_000);
     expect(long.ttlSeconds).toBe(60);
-    expect(Date.parse(long.expiresAt!) - Date.now()).toBeLessThanOrEqual(60_000);
+    expect(Date.parse(long.expiresAt!) - now()).toBeLessThanOrEqual(60_000);
   });
 
   it('uses defaultTtlSeconds when the request names no TTL', async () => {
@@ -130,17 +134,17 @@ const campaign = async (key: string, candidate: string, ttlSeconds?: number): Pr
   return res.json as Campaign;
 };
 
-describe.concurrent('leader election (§3.2 state table over HTTP)', () => {
+describe('leader election (§3.2 state table over HTTP)', () => {
   it('makes the first candidate on a free key the leader', async () => {
     const c = await campaign('jobs/nightly', 'instance-a');
     expect(c.leader).toBe(true);
     expect(c.leaseId).toBeTruthy();
-    expect(Date.parse(c.expiresAt!) - Date.now()).toBeGreaterThan(10_000); // default leaseTtlSeconds 15
+    expect(Date.parse(c.expiresAt!) - now()).toBeGreaterThan(10_000); // default leaseTtlSeconds 15
   });
 
   it('extends the holder\'s claim when it campaigns again, keeping leaseId and fencing token', async () => {
     const first = await campaign('extend', 'a', 2);
-    await new Promise((r) => setTimeout(r, 50));
+    await elapse(50);
     const again = await campaign('extend', 'a', 2);
     expect(again.leader).toBe(true);
     expect(again.leaseId).toBe(first.leaseId);
@@ -156,7 +160,7 @@ describe.concurrent('leader election (§3.2 state table over HTTP)', () => {
   it('hands leadership to another candidate once the holder\'s TTL expired', async () => {
     await campaign('expiring', 'a', 1);
     expect((await campaign('expiring', 'b', 1)).leader).toBe(false);
-    await sleep(1100);
+    await elapse(1100);
     expect(await campaign('expiring', 'b', 1)).toMatchObject({ leader: true });
     expect(await campaign('expiring', 'a', 1)).toMatchObject({ leader: false, currentLeader: 'b' });
   });

@@ -36,7 +36,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
           return;
         }
         const { claim } = outcome;
-        if (events.active) events.emit({ type: 'lease.grant', at: Date.now(), ...grantFields(claim), previousHolder: outcome.previousHolder, ...runOf(ctx.req) });
+        if (events.active) events.emit({ type: 'lease.grant', at: p.clock.now(), ...grantFields(claim), previousHolder: outcome.previousHolder, ...runOf(ctx.req) });
         sendJson(ctx.res, 200, { acquired: true, ...claimBody(claim) });
       },
     },
@@ -54,7 +54,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
         }
         if (!outcome.ok) throw notFound('lease_not_found', `no lease ${leaseId}: it was released, or expired and was taken over; acquire the name again`);
         const { claim } = outcome;
-        if (events.active) events.emit({ type: 'lease.renew', at: Date.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId, expiresAt: claim.expiresAt });
+        if (events.active) events.emit({ type: 'lease.renew', at: p.clock.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId, expiresAt: claim.expiresAt });
         sendEmpty(ctx.res, 204);
       },
     },
@@ -67,7 +67,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
         await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
         const claim = await leases.release('lease', ctx.params.leaseId);
         if (!claim) throw notFound('lease_not_found', `no live lease ${ctx.params.leaseId} (already released or expired): nothing to release`);
-        if (events.active) events.emit({ type: 'lease.release', at: Date.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, ...runOf(ctx.req) });
+        if (events.active) events.emit({ type: 'lease.release', at: p.clock.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, ...runOf(ctx.req) });
         sendEmpty(ctx.res, 204);
       },
     },

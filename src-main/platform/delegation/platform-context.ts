@@ -1,3 +1,4 @@
+import { type Clock } from '../../../shared/clock.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import type { AgentMemoryBackend, KvBackend, LeaseBackend, QueueBackend, ResourceBackend, TelemetryBackend, TopicBackend } from '../store/platform-store.ts';
@@ -18,6 +19,12 @@ export interface PlatformContext {
   traces: TelemetryBackend;
   logs: TelemetryBackend;
   implementation: { name: string; version: string };
+  /**
+   * What the routes read the time from (event timestamps, long-poll windows, reply timeouts).
+   * The SQLite store decides TTLs and deadlines with the same clock; PostgreSQL decides them
+   * with the database's clock instead (see postgres-leases.ts).
+   */
+  clock: Clock;
 }
 
 /** JSON request bodies other than telemetry batches and message payloads. */

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import type { QueueBackend } from '../store/platform-store.ts';
@@ -21,11 +22,12 @@ export class QueueDispatch {
     features: Features,
     private readonly events: PlatformEventFeed,
     onError: (err: Error) => void = () => {},
+    private readonly clock: Clock = systemClock,
   ) {
     this.waiting = new WaitingReceivers((key) => {
       const [subject, group] = splitKey(key);
       return store.nextVisibleAt(subject, group);
-    }, onError);
+    }, onError, clock);
     // A consumer busy with a batch is still consuming; it comes back within its ack deadline.
     this.consumerGraceMs = features.queues.ackDeadlineSeconds * 1000;
   }
@@ -43,7 +45,7 @@ export class QueueDispatch {
   announce(subject: string, published: { messageId: string; groups: readonly string[] }, body: string, replyTo?: string): string {
     const { messageId, groups } = published;
     if (this.events.active) {
-      this.events.emit({ type: 'queue.publish', at: Date.now(), subject, messageId, consumerGroups: [...groups], body: JSON.parse(body), ...(replyTo ? { replyTo } : {}) });
+      this.events.emit({ type: 'queue.publish', at: this.clock.now(), subject, messageId, consumerGroups: [...groups], body: JSON.parse(body), ...(replyTo ? { replyTo } : {}) });
     }
     for (const group of groups) this.waiting.wake(queueKey(subject, group));
     return messageId;
@@ -55,13 +57,13 @@ export class QueueDispatch {
   }
 
   receive(subject: string, group: string, waitMs: number, maxMessages: number, ackDeadlineMs: number): PendingReceive<QueueDelivery> {
-    this.lastSeen.set(subject, Date.now());
+    this.lastSeen.set(subject, this.clock.now());
     let joined = false;
     const emit = (batch: QueueDelivery[]): QueueDelivery[] => {
       if (this.events.active) {
         for (const d of batch) {
           const type = d.deliveryCount > 1 ? 'queue.redeliver' : 'queue.deliver';
-          this.events.emit({ type, at: Date.now(), subject, consumerGroup: group, messageId: d.messageId, deliveryCount: d.deliveryCount });
+          this.events.emit({ type, at: this.clock.now(), subject, consumerGroup: group, messageId: d.messageId, deliveryCount: d.deliveryCount });
         }
       }
       return batch;
@@ -75,21 +77,21 @@ export class QueueDispatch {
       const batch = this.store.claim(subject, group, maxMessages, ackDeadlineMs);
       return batch instanceof Promise ? batch.then(emit) : emit(batch);
     });
-    void pending.result.finally(() => this.lastSeen.set(subject, Date.now())).catch(() => {});
+    void pending.result.finally(() => this.lastSeen.set(subject, this.clock.now())).catch(() => {});
     return pending;
   }
 
   async ack(subject: string, handles: string[]): Promise<void> {
     const settled = await this.store.ack(subject, handles);
     if (this.events.active) {
-      for (const s of settled) this.events.emit({ type: 'queue.ack', at: Date.now(), subject, consumerGroup: s.group, messageId: s.messageId });
+      for (const s of settled) this.events.emit({ type: 'queue.ack', at: this.clock.now(), subject, consumerGroup: s.group, messageId: s.messageId });
     }
   }
 
   async nack(subject: string, handles: string[], delaySeconds: number): Promise<void> {
     const settled = await this.store.nack(subject, handles, delaySeconds * 1000);
     for (const s of settled) {
-      if (this.events.active) this.events.emit({ type: 'queue.nack', at: Date.now(), subject, consumerGroup: s.group, messageId: s.messageId, delaySeconds });
+      if (this.events.active) this.events.emit({ type: 'queue.nack', at: this.clock.now(), subject, consumerGroup: s.group, messageId: s.messageId, delaySeconds });
       // Waiters take it now (no delay) or arm a timer for when the delay ends.
       this.waiting.wake(queueKey(subject, s.group));
     }
@@ -99,9 +101,9 @@ export class QueueDispatch {
   async hasConsumers(subject: string): Promise<boolean> {
     for (const group of await this.store.groupsOf(subject)) if (this.waiting.has(queueKey(subject, group))) return true;
     const seen = this.lastSeen.get(subject);
-    if (seen !== undefined && Date.now() - seen < this.consumerGraceMs) return true;
+    if (seen !== undefined && this.clock.now() - seen < this.consumerGraceMs) return true;
     const elsewhere = await this.store.lastReceiveAt(subject);
-    return elsewhere !== undefined && Date.now() - elsewhere < this.consumerGraceMs;
+    return elsewhere !== undefined && this.clock.now() - elsewhere < this.consumerGraceMs;
   }
 }
 

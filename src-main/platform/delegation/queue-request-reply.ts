@@ -108,10 +108,10 @@ export class RequestReply {
     return new Promise<MessageText>((resolve, reject) => {
       const finish = (outcome: Outcome, reply?: MessageText): void => {
         if (!this.pending.delete(replyTo)) return;
-        clearTimeout(timer);
+        this.p.clock.clearTimeout(timer);
         res.off('close', abandon);
         const { events } = this.p;
-        if (events.active) events.emit({ type: 'queue.reply', at: Date.now(), subject, replyTo, outcome });
+        if (events.active) events.emit({ type: 'queue.reply', at: this.p.clock.now(), subject, replyTo, outcome });
         const answer = (): void => {
           if (reply) resolve(reply);
           else if (this.closed) reject(new ApiError(503, 'shutting_down', 'the platform server is shutting down; retry against its next start'));
@@ -125,7 +125,7 @@ export class RequestReply {
         else answer();
       };
       const abandon = (): void => finish('abandoned');
-      const timer = setTimeout(() => finish('timeout'), timeoutMs);
+      const timer = this.p.clock.setTimeout(() => finish('timeout'), timeoutMs);
       res.once('close', abandon);
       this.pending.set(replyTo, { subject, finish });
       const exchange = this.p.queues.replies;
@@ -133,7 +133,7 @@ export class RequestReply {
         .then(() => this.dispatch.publish(subject, message.body, message.headers, replyTo))
         .catch((err: unknown) => {
           if (!this.pending.delete(replyTo)) return;
-          clearTimeout(timer);
+          this.p.clock.clearTimeout(timer);
           res.off('close', abandon);
           reject(err as Error);
         });

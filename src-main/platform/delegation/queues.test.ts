@@ -3,7 +3,7 @@ import { seg, startTestPlatform, type TestPlatform } from '../testing/platform-h
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ features: { queues: { maxMessageBytes: 2048 } } });
+  platform = await startTestPlatform({ manualClock: true, features: { queues: { maxMessageBytes: 2048 } } });
 });
 afterAll(() => platform.close());
 
@@ -26,9 +26,27 @@ const receive = (subject: string, consumerGroup: string, options: { waitSeconds?
 const messages = (res: { json: unknown }): Delivered[] => (res.json as { messages: Delivered[] }).messages;
 const settle = (subject: string, verb: 'ack' | 'nack', handles: string[], delaySeconds?: number) =>
   platform.call('POST', `/v1/queues/${seg(subject)}/${verb}`, { json: { handles, delaySeconds } });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Ack deadlines, nack delays and long-poll windows pass on the server's clock: moved, not waited
+// for, on SQLite (platform.elapse). The suite that moves it runs its tests one after another.
+const elapse = (ms: number) => platform.elapse(ms);
+/** Tracks whether a request has been answered yet. */
+const tracked = <T>(p: Promise<T>) => {
+  const state = { answered: false, result: p };
+  void p.finally(() => (state.answered = true)).catch(() => {});
+  return state;
+};
+/**
+ * Asserts a receive is still waiting, after 50 ms of real time for an answer that wrongly came
+ * to cross loopback. Only on the moved clock: on PostgreSQL the deadline runs in real time and
+ * the moment it passes is not the test's to hold.
+ */
+const expectStillWaiting = async (polling: { answered: boolean }) => {
+  if (!platform.clock) return;
+  await new Promise((r) => setTimeout(r, 50));
+  expect(polling.answered).toBe(false);
+};
 
-describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
+describe('queue messages (§3.3 state table over HTTP)', () => {
   it('publishes with 202 and delivers the body, headers, a settle handle and deliveryCount 1', async () => {
     const subject = freshSubject();
     await receive(subject, 'deploy-a'); // the group exists before the publish
@@ -44,9 +62,13 @@ describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
   });
 
   it('holds an empty receive for waitSeconds and answers 204 only after the window', async () => {
-    const res = await receive(freshSubject(), 'deploy-a', { waitSeconds: 1 });
-    expect(res.status).toBe(204);
-    expect(res.ms).toBeGreaterThanOrEqual(1000);
+    const parked = platform.nextTimer();
+    const polling = tracked(receive(freshSubject(), 'deploy-a', { waitSeconds: 1 }));
+    await parked;
+    await elapse(900);
+    await expectStillWaiting(polling);
+    await elapse(100);
+    expect((await polling.result).status).toBe(204);
   });
 
   it('answers an empty receive with waitSeconds 0 at once', async () => {
@@ -57,8 +79,9 @@ describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
 
   it('delivers a message published during a poll at once', async () => {
     const subject = freshSubject();
+    const parked = platform.nextTimer();
     const polling = receive(subject, 'deploy-a', { waitSeconds: 5 });
-    await sleep(300);
+    await parked;
     const publishedAt = performance.now();
     await publish(subject, 'during the poll');
     const res = await polling;
@@ -92,7 +115,7 @@ describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
     await publish(subject, 'acked');
     const [m] = messages(await receive(subject, 'g', { ackDeadlineSeconds: 1 }));
     expect((await settle(subject, 'ack', [m.handle])).status).toBe(204);
-    await sleep(1200);
+    await elapse(1200);
     expect((await receive(subject, 'g')).status).toBe(204);
   });
 
@@ -111,7 +134,7 @@ describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
     await receive(subject, 'g');
     await publish(subject, 'slow consumer');
     const [first] = messages(await receive(subject, 'g', { ackDeadlineSeconds: 1 }));
-    await sleep(1100);
+    await elapse(1100);
     expect((await settle(subject, 'ack', [first.handle])).status).toBe(204);
     const [again] = messages(await receive(subject, 'g'));
     expect(again.body).toBe('slow consumer');
@@ -126,13 +149,15 @@ describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
     await receive(subject, 'g');
     await publish(subject, 'crashed worker');
     await receive(subject, 'g', { ackDeadlineSeconds: 1 });
-    const started = performance.now();
-    const res = await receive(subject, 'g', { waitSeconds: 5 });
-    const waited = performance.now() - started;
+    const parked = platform.nextTimer();
+    const polling = tracked(receive(subject, 'g', { waitSeconds: 5 }));
+    await parked;
+    await elapse(900);
+    await expectStillWaiting(polling);
+    await elapse(200);
+    const res = await polling.result;
     expect(res.status).toBe(200);
     expect(messages(res)[0]).toMatchObject({ body: 'crashed worker', deliveryCount: 2 });
-    expect(waited).toBeGreaterThan(700);
-    expect(waited).toBeLessThan(2500);
   });
 
   it('uses the server ackDeadlineSeconds by default: no redelivery before it', async () => {
@@ -140,7 +165,11 @@ describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
     await receive(subject, 'g');
     await publish(subject, 'x');
     await receive(subject, 'g');
-    expect((await receive(subject, 'g', { waitSeconds: 1 })).status).toBe(204);
+    const parked = platform.nextTimer();
+    const polling = receive(subject, 'g', { waitSeconds: 1 });
+    await parked;
+    await elapse(1000);
+    expect((await polling).status).toBe(204);
   });
 
   it('honours the nack delay: the message is invisible for delaySeconds, then delivered again', async () => {
@@ -148,12 +177,15 @@ describe.concurrent('queue messages (§3.3 state table over HTTP)', () => {
     await receive(subject, 'g');
     await publish(subject, 'failing');
     const [m] = messages(await receive(subject, 'g'));
-    const nackedAt = performance.now();
     expect((await settle(subject, 'nack', [m.handle], 1)).status).toBe(204);
     expect((await receive(subject, 'g', { waitSeconds: 0 })).status).toBe(204);
-    const res = await receive(subject, 'g', { waitSeconds: 5 });
-    expect(performance.now() - nackedAt).toBeGreaterThanOrEqual(1000);
-    expect(performance.now() - nackedAt).toBeLessThan(2500);
+    const parked = platform.nextTimer();
+    const polling = tracked(receive(subject, 'g', { waitSeconds: 5 }));
+    await parked;
+    await elapse(900);
+    await expectStillWaiting(polling);
+    await elapse(200);
+    const res = await polling.result;
     expect(messages(res)[0]).toMatchObject({ body: 'failing', deliveryCount: 2 });
   });
 

@@ -21,7 +21,7 @@ export async function ingestTelemetry(p: PlatformContext, kind: TelemetryKind, b
   if (batch.count === 0) return;
   const store: TelemetryBackend = p[kind];
   await store.append(batch);
-  if (p.events.telemetryActive) p.events.emit({ type: kind, at: Date.now(), records: recordsOf(batch) });
+  if (p.events.telemetryActive) p.events.emit({ type: kind, at: p.clock.now(), records: recordsOf(batch) });
 }
 
 /** The batch's records, parsed from its text when the caller did not pass them. */

@@ -4,7 +4,7 @@ import { startTestPlatform, type TestPlatform } from '../testing/platform-harnes
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ features: { traces: { maxBatch: 50, retainRecords: 20 }, logs: { retainRecords: 1000, retainSeconds: 1 } } });
+  platform = await startTestPlatform({ manualClock: true, features: { traces: { maxBatch: 50, retainRecords: 20 }, logs: { retainRecords: 1000, retainSeconds: 1 } } });
 });
 afterAll(() => platform.close());
 
@@ -75,7 +75,7 @@ describe('telemetry (§4.6)', () => {
 
   it('drops records older than retainSeconds', async () => {
     await platform.call('POST', '/v1/logs', { json: [{ msg: 'old' }] });
-    await new Promise((r) => setTimeout(r, 1100));
+    await platform.elapse(1100);
     await platform.call('POST', '/v1/logs', { json: [{ msg: 'new' }] });
     // 100 more records trigger a prune (a prune also runs on a timer).
     await platform.call('POST', '/v1/logs', { json: Array.from({ length: 100 }, () => ({ msg: 'filler' })) });

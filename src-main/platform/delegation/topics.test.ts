@@ -3,7 +3,7 @@ import { seg, startTestPlatform, type TestPlatform } from '../testing/platform-h
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ features: { topics: { ackDeadlineSeconds: 1 } } });
+  platform = await startTestPlatform({ manualClock: true, features: { topics: { ackDeadlineSeconds: 1 } } });
 });
 afterAll(() => platform.close());
 
@@ -27,9 +27,21 @@ const receive = (subject: string, subscriptionId: string, waitSeconds = 0, maxMe
 const bodies = (res: { json: unknown }) => (res.json as { messages: TopicDelivery[] }).messages.map((m) => m.body);
 const handles = (res: { json: unknown }) => (res.json as { messages: TopicDelivery[] }).messages.map((m) => m.handle);
 const ack = (subject: string, subscriptionId: string, hs: string[]) => platform.call('POST', `/v1/topics/${seg(subject)}/ack`, { json: { subscriptionId, handles: hs } });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Ack deadlines, idle expiry and long-poll windows pass on the server's clock: moved, not waited
+// for, on SQLite (elapse). The suite that moves it runs its tests one after another.
+const tracked = <T>(p: Promise<T>) => {
+  const state = { answered: false, result: p };
+  void p.finally(() => (state.answered = true)).catch(() => {});
+  return state;
+};
+/** Still waiting after 50 ms of real loopback time; on PostgreSQL deadlines run in real time, so only on the moved clock. */
+const expectStillWaiting = async (polling: { answered: boolean }, on = platform) => {
+  if (!on.clock) return;
+  await new Promise((r) => setTimeout(r, 50));
+  expect(polling.answered).toBe(false);
+};
 
-describe.concurrent('topic subscriptions (§3.4 state table over HTTP)', () => {
+describe('topic subscriptions (§3.4 state table over HTTP)', () => {
   it('creates a subscription (201) whose cursor starts at the end of the stream', async () => {
     const topic = freshTopic();
     await publish(topic, 'before anyone listened');
@@ -49,16 +61,22 @@ describe.concurrent('topic subscriptions (§3.4 state table over HTTP)', () => {
 
   it('holds an empty receive for waitSeconds and answers 204 after the window', async () => {
     const topic = freshTopic();
-    const res = await receive(topic, await subscribe(topic), 1);
-    expect(res.status).toBe(204);
-    expect(res.ms).toBeGreaterThanOrEqual(1000);
+    const sub = await subscribe(topic);
+    const parked = platform.nextTimer();
+    const polling = tracked(receive(topic, sub, 1));
+    await parked;
+    await platform.elapse(900);
+    await expectStillWaiting(polling);
+    await platform.elapse(100);
+    expect((await polling.result).status).toBe(204);
   });
 
   it('delivers a message published during a poll at once', async () => {
     const topic = freshTopic();
     const sub = await subscribe(topic);
+    const parked = platform.nextTimer();
     const polling = receive(topic, sub, 5);
-    await sleep(200);
+    await parked;
     await publish(topic, 'live');
     const res = await polling;
     expect(bodies(res)).toEqual(['live']);
@@ -74,7 +92,7 @@ describe.concurrent('topic subscriptions (§3.4 state table over HTTP)', () => {
     expect(bodies(first)).toEqual(['one']);
     expect((await ack(topic, sub, handles(first))).status).toBe(204);
     expect(bodies(await receive(topic, sub))).toEqual(['two']);
-    await sleep(1100);
+    await platform.elapse(1100);
     // 'two' was not acked: it comes again after the ack deadline; 'one' does not.
     expect(bodies(await receive(topic, sub))).toEqual(['two']);
   });
@@ -93,10 +111,13 @@ describe.concurrent('topic subscriptions (§3.4 state table over HTTP)', () => {
     const sub = await subscribe(topic);
     await publish(topic, 'unacked');
     await receive(topic, sub);
-    const res = await receive(topic, sub, 5);
-    expect(bodies(res)).toEqual(['unacked']);
-    expect(res.ms).toBeGreaterThan(700);
-    expect(res.ms).toBeLessThan(2500);
+    const parked = platform.nextTimer();
+    const polling = tracked(receive(topic, sub, 5));
+    await parked;
+    await platform.elapse(900);
+    await expectStillWaiting(polling);
+    await platform.elapse(200);
+    expect(bodies(await polling.result)).toEqual(['unacked']);
   });
 
   it('removes a subscription on DELETE (204); a second DELETE is 404 and receive is 404', async () => {
@@ -125,8 +146,9 @@ describe.concurrent('topic subscriptions (§3.4 state table over HTTP)', () => {
   it('ends a receive waiting on a subscription that gets deleted', async () => {
     const topic = freshTopic();
     const sub = await subscribe(topic);
+    const parked = platform.nextTimer();
     const polling = receive(topic, sub, 5);
-    await sleep(100);
+    await parked;
     await platform.call('DELETE', `/v1/topics/${seg(topic)}/subscriptions/${sub}`);
     const res = await polling;
     expect(res.status).toBe(204);
@@ -155,11 +177,11 @@ describe.concurrent('topic planes (§4.4)', () => {
 
 describe.concurrent('subscription expiry', () => {
   it('expires a subscription idle beyond topics.subscriptionIdleSeconds: receive is then 404', async () => {
-    const short = await startTestPlatform({ features: { topics: { subscriptionIdleSeconds: 1 } } });
+    const short = await startTestPlatform({ manualClock: true, features: { topics: { subscriptionIdleSeconds: 1 } } });
     try {
       const sub = await subscribe('idle', {}, short);
       expect((await receive('idle', sub, 0, 1, short)).status).toBe(204);
-      await sleep(1300);
+      await short.elapse(1300);
       const res = await receive('idle', sub, 0, 1, short);
       expect(res.status).toBe(404);
       expect(res.message).toContain('expired after 1 s');
@@ -169,10 +191,14 @@ describe.concurrent('subscription expiry', () => {
   });
 
   it('keeps a subscription alive while a receive waits on it', async () => {
-    const short = await startTestPlatform({ features: { topics: { subscriptionIdleSeconds: 1 } } });
+    const short = await startTestPlatform({ manualClock: true, features: { topics: { subscriptionIdleSeconds: 1 } } });
     try {
       const sub = await subscribe('busy', {}, short);
-      expect((await receive('busy', sub, 1.5, 1, short)).status).toBe(204);
+      const parked = short.nextTimer();
+      const polling = receive('busy', sub, 1.5, 1, short);
+      await parked;
+      await short.elapse(1500);
+      expect((await polling).status).toBe(204);
       expect((await receive('busy', sub, 0, 1, short)).status).toBe(204);
     } finally {
       await short.close();

@@ -29,7 +29,7 @@ export class TopicRoutes {
     private readonly p: PlatformContext,
     onError: (err: Error) => void = () => {},
   ) {
-    this.waiting = new WaitingReceivers((id) => p.topics.redeliveryAt(id), onError);
+    this.waiting = new WaitingReceivers((id) => p.topics.redeliveryAt(id), onError, p.clock);
   }
 
   /** Wakes this process's receives on a stream (a publish here, or a wake-up from another replica). */
@@ -41,7 +41,7 @@ export class TopicRoutes {
   async sweep(): Promise<void> {
     const expired = await this.p.topics.sweep(this.waiting.keys());
     if (this.p.events.active) {
-      for (const s of expired) this.p.events.emit({ type: 'topic.expire', at: Date.now(), plane: s.plane, subject: s.subject, subscriptionId: s.id });
+      for (const s of expired) this.p.events.emit({ type: 'topic.expire', at: this.p.clock.now(), plane: s.plane, subject: s.subject, subscriptionId: s.id });
     }
   }
 
@@ -73,7 +73,7 @@ export class TopicRoutes {
           const message = messageText(body, t.maxMessageBytes, subject);
           const plane = topicPlane(body);
           const id = await topics.publish(plane, subject, message.body, message.headers);
-          if (events.active) events.emit({ type: 'topic.publish', at: Date.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body) });
+          if (events.active) events.emit({ type: 'topic.publish', at: this.p.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body) });
           this.wakeStream(plane, subject);
           sendJson(ctx.res, 202, `{"messageId":"${id}"}`);
         },
@@ -87,7 +87,7 @@ export class TopicRoutes {
           const subject = checkName(ctx.params.subject, 'the subject');
           const plane = topicPlane(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES));
           const sub = await topics.subscribe(plane, subject);
-          if (events.active) events.emit({ type: 'topic.subscribe', at: Date.now(), plane, subject, subscriptionId: sub.id });
+          if (events.active) events.emit({ type: 'topic.subscribe', at: this.p.clock.now(), plane, subject, subscriptionId: sub.id });
           sendJson(ctx.res, 201, {
             subscriptionId: sub.id,
             subject,
@@ -110,7 +110,7 @@ export class TopicRoutes {
           await topics.touch(sub.id);
           const delivered = (batch: TopicMessage[]): TopicMessage[] => {
             if (events.active && batch.length > 0) {
-              events.emit({ type: 'topic.deliver', at: Date.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, messageIds: batch.map((m) => String(m.id)) });
+              events.emit({ type: 'topic.deliver', at: this.p.clock.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, messageIds: batch.map((m) => String(m.id)) });
             }
             return batch;
           };
@@ -145,7 +145,7 @@ export class TopicRoutes {
           if (sub && sub.subject === ctx.params.subject) {
             const moved = await topics.ack(sub.id, handles.map(Number).filter(Number.isSafeInteger));
             if (events.active && moved && moved.cursor !== moved.before) {
-              events.emit({ type: 'topic.ack', at: Date.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, cursor: String(moved.cursor) });
+              events.emit({ type: 'topic.ack', at: this.p.clock.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, cursor: String(moved.cursor) });
             }
           }
           sendEmpty(ctx.res, 204);
@@ -163,7 +163,7 @@ export class TopicRoutes {
           await topics.unsubscribe(subscriptionId);
           // A receive still waiting on the removed subscription ends now, empty.
           this.waiting.endAll(subscriptionId);
-          if (events.active) events.emit({ type: 'topic.unsubscribe', at: Date.now(), plane: existing.plane, subject, subscriptionId });
+          if (events.active) events.emit({ type: 'topic.unsubscribe', at: this.p.clock.now(), plane: existing.plane, subject, subscriptionId });
           sendEmpty(ctx.res, 204);
         },
       },

@@ -1,3 +1,4 @@
+import { systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Awaitable } from '../store/platform-store.ts';
 
@@ -5,7 +6,7 @@ interface Waiter<T> {
   take: () => Awaitable<T[]>;
   resolve: (items: T[]) => void;
   reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
+  timer: ClockTimer;
   /** A take for this waiter is in flight: its window may close, but what it takes is still its answer. */
   taking: boolean;
   expired: boolean;
@@ -31,7 +32,7 @@ export interface PendingReceive<T> {
  */
 export class WaitingReceivers<T> {
   private readonly waiting = new Map<string, Array<Waiter<T>>>();
-  private readonly wakeTimers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private readonly wakeTimers = new Map<string, { at: number; timer: ClockTimer }>();
   private readonly wakeQueued = new Set<string>();
   private readonly serving = new Set<string>();
   private readonly serveAgain = new Set<string>();
@@ -43,6 +44,8 @@ export class WaitingReceivers<T> {
   constructor(
     private readonly nextWakeAt: (key: string) => Awaitable<number | undefined>,
     private readonly onError: (err: Error) => void = () => {},
+    /** Long-poll windows and wake-ups (a nack delay ending) are timers on this clock. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   receive(key: string, waitMs: number, take: () => Awaitable<T[]>): PendingReceive<T> {
@@ -104,7 +107,7 @@ export class WaitingReceivers<T> {
     this.waiting.delete(key);
     this.clearWakeTimer(key);
     for (const w of list) {
-      clearTimeout(w.timer);
+      this.clock.clearTimeout(w.timer);
       w.resolve([]);
     }
   }
@@ -129,7 +132,7 @@ export class WaitingReceivers<T> {
     this.closed = true;
     for (const [key, list] of this.waiting) {
       for (const w of list) {
-        clearTimeout(w.timer);
+        this.clock.clearTimeout(w.timer);
         w.reject(shuttingDown());
       }
       this.clearWakeTimer(key);
@@ -141,7 +144,7 @@ export class WaitingReceivers<T> {
     if (this.closed) return { result: Promise.reject(shuttingDown()), cancel: () => {} };
     let waiter!: Waiter<T>;
     const result = new Promise<T[]>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         if (waiter.taking) {
           waiter.expired = true;
           return;
@@ -203,7 +206,7 @@ export class WaitingReceivers<T> {
   }
 
   private remove(key: string, waiter: Waiter<T>): void {
-    clearTimeout(waiter.timer);
+    this.clock.clearTimeout(waiter.timer);
     const list = this.waiting.get(key);
     if (!list) return;
     const i = list.indexOf(waiter);
@@ -225,13 +228,13 @@ export class WaitingReceivers<T> {
     if (at === undefined || !this.waiting.has(key)) return;
     const existing = this.wakeTimers.get(key);
     if (existing && existing.at <= at) return;
-    if (existing) clearTimeout(existing.timer);
-    const timer = setTimeout(
+    if (existing) this.clock.clearTimeout(existing.timer);
+    const timer = this.clock.setTimeout(
       () => {
         this.wakeTimers.delete(key);
         void this.serve(key);
       },
-      Math.max(0, at - Date.now()) + 1,
+      Math.max(0, at - this.clock.now()) + 1,
     );
     this.wakeTimers.set(key, { at, timer });
   }
@@ -239,7 +242,7 @@ export class WaitingReceivers<T> {
   private clearWakeTimer(key: string): void {
     const existing = this.wakeTimers.get(key);
     if (!existing) return;
-    clearTimeout(existing.timer);
+    this.clock.clearTimeout(existing.timer);
     this.wakeTimers.delete(key);
   }
 }

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Statement } from 'better-sqlite3';
 import type { KvNamespaceInfo } from '../../../shared/platform-views.ts';
 import type { PlatformEventFeed } from '../events.ts';
@@ -48,6 +49,8 @@ export class KvInspection {
     private readonly kv: KvStore,
     private readonly events: PlatformEventFeed,
     private readonly features: Features,
+    /** The platform's clock: what is in flight, delayed or expired is judged by it. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.namespacesStmt = db.prepare('SELECT namespace, COUNT(*) AS keys, MAX(updated_at) AS updatedAt FROM kv_entries GROUP BY namespace ORDER BY namespace');
     this.keysStmt = db.prepare(
@@ -89,7 +92,7 @@ export class KvInspection {
     if (value.length > max) throw new Error(`the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
     const outcome = this.kv.put(namespace, key, value, expectedVersion);
     if (outcome.ok && this.events.active) {
-      this.events.emit({ type: 'kv.put', at: Date.now(), namespace, key, version: outcome.version, bytes: value.length, created: outcome.created });
+      this.events.emit({ type: 'kv.put', at: this.clock.now(), namespace, key, version: outcome.version, bytes: value.length, created: outcome.created });
     }
     return outcome;
   }
@@ -97,7 +100,7 @@ export class KvInspection {
   /** Deletes as DELETE /v1/kv does: with a positive expected version only when it still matches. */
   delete(namespace: string, key: string, expectedVersion: number): DeleteOutcome {
     const outcome = this.kv.delete(namespace, key, expectedVersion);
-    if (outcome.ok && outcome.deleted && this.events.active) this.events.emit({ type: 'kv.delete', at: Date.now(), namespace, key });
+    if (outcome.ok && outcome.deleted && this.events.active) this.events.emit({ type: 'kv.delete', at: this.clock.now(), namespace, key });
     return outcome;
   }
 }

@@ -34,9 +34,9 @@ export interface InspectionParts {
 
 export function createPlatformInspection({ db, store, context: p, dispatch, topicRoutes }: InspectionParts): PlatformInspection {
   return {
-    queues: new QueueInspection(db, store.queues, dispatch, p.events, p.features),
-    topics: new TopicInspection(db, store.topics, topicRoutes, p.events, p.features),
-    kv: new KvInspection(db, store.kv, p.events, p.features),
+    queues: new QueueInspection(db, store.queues, dispatch, p.events, p.features, p.clock),
+    topics: new TopicInspection(db, store.topics, topicRoutes, p.events, p.features, p.clock),
+    kv: new KvInspection(db, store.kv, p.events, p.features, p.clock),
     leases: new LeaseInspection(db),
     agents: new AgentInspection(db, store.agentMemory),
   };

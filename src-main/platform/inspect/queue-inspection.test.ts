@@ -4,7 +4,8 @@ import { startTestPlatform, type TestPlatform } from '../testing/platform-harnes
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // Long polls wait on a clock the test does not move: only a wake-up can end them.
+  platform = await startTestPlatform({ manualClock: true });
 });
 afterAll(() => platform.close());
 
@@ -49,8 +50,9 @@ describe('queue inspection', () => {
   it('publishes a test message that wakes a waiting receive of the group', async () => {
     const q = platform.server.inspect.queues;
     await receive('orders', 'billing');
+    const parked = platform.nextTimer();
     const waiting = receive('orders', 'billing', 1, 5);
-    await new Promise((r) => setTimeout(r, 50));
+    await parked;
     const started = Date.now();
     const { groups } = q.publish('orders', { id: 7 }, { headers: { tenant: 'a' } });
     const got = await waiting;

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { QueueGroupStats } from '../../../shared/platform-views.ts';
@@ -78,6 +79,8 @@ export class QueueInspection {
     private readonly dispatch: QueueDispatch,
     private readonly events: PlatformEventFeed,
     private readonly features: Features,
+    /** The platform's clock: what is in flight, delayed or expired is judged by it. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.countsStmt = db.prepare(
       `SELECT subject, grp AS "group", SUM(visible_at <= @now) AS waiting,
@@ -98,7 +101,7 @@ export class QueueInspection {
     );
     this.publishToGroup = db.transaction((subject: string, group: string, body: string, headers: string | null) => {
       const messageId = randomUUID();
-      const now = Date.now();
+      const now = this.clock.now();
       this.insertOne.run(messageId, subject, group, body, headers, now, now);
       return messageId;
     });
@@ -106,7 +109,7 @@ export class QueueInspection {
   }
 
   /** Every subject and consumer group with its stored messages by state; groups with none are listed with zeros. */
-  counts(now = Date.now()): QueueGroupCounts[] {
+  counts(now = this.clock.now()): QueueGroupCounts[] {
     const rows = this.countsStmt.all({ now }) as QueueGroupCounts[];
     const seen = new Set(rows.map((r) => `${r.subject}\0${r.group}`));
     for (const g of this.groupsStmt.all() as Array<{ subject: string; group: string }>) {
@@ -116,7 +119,7 @@ export class QueueInspection {
   }
 
   /** The group's stored messages in the order it will receive them (in-flight ones by deadline). */
-  peek(subject: string, group: string, limit = 50, offset = 0, now = Date.now()): StoredQueueMessage[] {
+  peek(subject: string, group: string, limit = 50, offset = 0, now = this.clock.now()): StoredQueueMessage[] {
     const rows = this.peekStmt.all(subject, group, Math.min(Math.max(1, limit), 500), Math.max(0, offset)) as MessageRow[];
     return rows.map((r) => {
       const message: StoredQueueMessage = {
@@ -165,7 +168,7 @@ export class QueueInspection {
     checkName(group, 'the consumer group');
     if (!this.store.hasGroup(subject, group)) this.store.addGroup(subject, group);
     const messageId = this.publishToGroup(subject, group, text, headers);
-    if (this.events.active) this.events.emit({ type: 'queue.publish', at: Date.now(), subject, messageId, consumerGroups: [group], body: JSON.parse(text) });
+    if (this.events.active) this.events.emit({ type: 'queue.publish', at: this.clock.now(), subject, messageId, consumerGroups: [group], body: JSON.parse(text) });
     // Same key as QueueDispatch's waiting receivers: subject and group joined by NUL.
     this.dispatch.waiting.wake(`${subject}\0${group}`);
     return { messageId, groups: [group] };

@@ -5,7 +5,8 @@ import { startTestPlatform, type TestPlatform } from '../testing/platform-harnes
 let platform: TestPlatform;
 const events: PlatformEvent[] = [];
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // Long polls wait on a clock the test does not move: only a wake-up can end them.
+  platform = await startTestPlatform({ manualClock: true });
   platform.server.events.subscribe((e) => events.push(e));
 });
 afterAll(() => platform.close());
@@ -98,14 +99,16 @@ describe('topic inspection', () => {
     const t = platform.server.inspect.topics;
     const sub = (await platform.call('POST', '/v1/topics/alerts/subscriptions', { json: { system: true } })).json as { subscriptionId: string };
     const receive = (wait: number) => platform.call('POST', '/v1/topics/alerts/receive', { json: { subscriptionId: sub.subscriptionId, waitSeconds: wait } });
+    let parked = platform.nextTimer();
     const waiting = receive(5);
-    await new Promise((r) => setTimeout(r, 50));
+    await parked;
     const id = t.publish('platform', 'alerts', { level: 'high' }, { 'x-correlation-id': 'c-9' });
     expect((await waiting).status).toBe(200);
     expect(t.publishedHeaders(id)).toEqual({ 'x-correlation-id': 'c-9' });
 
+    parked = platform.nextTimer();
     const ended = receive(5);
-    await new Promise((r) => setTimeout(r, 50));
+    await parked;
     expect(t.deleteSubscription(sub.subscriptionId)).toBe(true);
     expect((await ended).status).toBe(204);
     expect(events.at(-1)).toMatchObject({ type: 'topic.unsubscribe', subscriptionId: sub.subscriptionId });

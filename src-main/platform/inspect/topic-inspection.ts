@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Statement } from 'better-sqlite3';
 import type { TopicRoutes } from '../delegation/topics.ts';
 import type { PlatformEventFeed } from '../events.ts';
@@ -66,6 +67,8 @@ export class TopicInspection {
     private readonly routes: TopicRoutes,
     private readonly events: PlatformEventFeed,
     private readonly features: Features,
+    /** The platform's clock: what is in flight, delayed or expired is judged by it. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.subsStmt = db.prepare('SELECT id, plane, subject FROM topic_subscriptions ORDER BY plane, subject, created_at');
     this.storedStmt = db.prepare('SELECT plane, subject, COUNT(*) AS stored FROM topic_messages GROUP BY plane, subject');
@@ -79,7 +82,7 @@ export class TopicInspection {
   }
 
   /** Every live subscription with cursor, lag and expiry. One found idle past its limit is expired now, as a sweep would. */
-  subscriptions(now = Date.now()): SubscriptionState[] {
+  subscriptions(now = this.clock.now()): SubscriptionState[] {
     const idleMs = this.features.topics.subscriptionIdleSeconds * 1000;
     const out: SubscriptionState[] = [];
     for (const row of this.subsStmt.all() as Array<{ id: string; plane: string; subject: string }>) {
@@ -152,7 +155,7 @@ export class TopicInspection {
     const max = this.features.topics.maxMessageBytes;
     if (Buffer.byteLength(text) > max) throw tooLarge('message_too_large', `the message body is ${Buffer.byteLength(text)} bytes of JSON; topics accept at most ${max}`);
     const id = this.store.publish(plane, subject, text, headers && Object.keys(headers).length > 0 ? JSON.stringify(headers) : null);
-    if (this.events.active) this.events.emit({ type: 'topic.publish', at: Date.now(), plane, subject, messageId: String(id), body: JSON.parse(text) });
+    if (this.events.active) this.events.emit({ type: 'topic.publish', at: this.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(text) });
     this.routes.wakeStream(plane, subject);
     return String(id);
   }
@@ -164,7 +167,7 @@ export class TopicInspection {
     this.store.unsubscribe(subscriptionId);
     this.routes.waiting.endAll(subscriptionId);
     if (this.events.active) {
-      this.events.emit({ type: 'topic.unsubscribe', at: Date.now(), plane: existing.plane, subject: existing.subject, subscriptionId });
+      this.events.emit({ type: 'topic.unsubscribe', at: this.clock.now(), plane: existing.plane, subject: existing.subject, subscriptionId });
     }
     return true;
   }

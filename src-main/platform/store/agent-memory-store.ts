@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type ObjectVersions, type WriteOutcome } from './object-versions.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 
 export interface ThreadSummary {
   threadKey: string;
@@ -86,6 +87,7 @@ export class AgentMemoryStore {
   constructor(
     private readonly db: Db,
     private readonly versions: ObjectVersions,
+    private readonly clock: Clock = systemClock,
   ) {
     this.thread = db.prepare('SELECT * FROM agent_threads WHERE agent_id = ? AND thread_key = ?');
     this.insertThread = db.prepare(
@@ -133,14 +135,14 @@ export class AgentMemoryStore {
           : writeConflict(expected, row?.version);
       if (conflict) return { ok: false, conflict };
       const version = this.versions.next();
-      const now = Date.now();
+      const now = this.clock.now();
       if (!row) this.insertThread.run(agent, threadKey, userId ?? null, version, now, now);
       this.saveWorkingStmt.run(bytes, iteration, tokens, version, userId ?? null, now, agent, threadKey);
       return { ok: true, version, created: row?.working == null };
       },
     );
     this.appendTurns = db.transaction((agent: string, threadKey: string, userId: string | undefined, turns: string[]) => {
-      const now = Date.now();
+      const now = this.clock.now();
       let row = this.thread.get(agent, threadKey) as ThreadRow | undefined;
       const version = this.versions.next();
       if (!row) {
@@ -183,7 +185,7 @@ export class AgentMemoryStore {
       const conflict = writeConflict(expected, row?.version);
       if (conflict) return { ok: false, conflict };
       const version = this.versions.next();
-      const now = Date.now();
+      const now = this.clock.now();
       let id: number;
       if (row) {
         this.updateMemory.run(content, version, now, row.id);

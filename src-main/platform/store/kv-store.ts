@@ -3,6 +3,7 @@ import type { Db } from './database.ts';
 import { GroupCommit } from './group-commit.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type ObjectVersions, type WriteOutcome } from './object-versions.ts';
 import type { SecretCipher } from './secret-cipher.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 
 export interface KvEntry {
   value: Buffer;
@@ -33,6 +34,7 @@ export class KvStore {
     db: Db,
     private readonly versions: ObjectVersions,
     private readonly cipher: SecretCipher,
+    private readonly clock: Clock = systemClock,
   ) {
     this.select = db.prepare('SELECT value, version FROM kv_entries WHERE namespace = ? AND key = ?');
     this.selectVersion = db.prepare('SELECT version FROM kv_entries WHERE namespace = ? AND key = ?').pluck();
@@ -59,8 +61,8 @@ export class KvStore {
     if (conflict) return { ok: false, conflict };
     const version = this.versions.next();
     const stored = isSecretNamespace(ns) ? this.cipher.seal(value, sealContext(ns, key)) : value;
-    if (current === undefined) this.insert.run(ns, key, stored, version, Date.now());
-    else this.update.run(stored, version, Date.now(), ns, key);
+    if (current === undefined) this.insert.run(ns, key, stored, version, this.clock.now());
+    else this.update.run(stored, version, this.clock.now(), ns, key);
     return { ok: true, version, created: current === undefined };
   }
 

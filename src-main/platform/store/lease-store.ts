@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { MetaCounter, type Db } from './database.ts';
 import type { LeaseKind } from '../events.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 
 export interface LeaseClaim {
   kind: LeaseKind;
@@ -48,7 +49,10 @@ export class LeaseStore {
   private readonly extend: Statement<[number, number, string]>;
   private readonly removeById: Statement<[string, string]>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {
     const floor = db.prepare('SELECT MAX(fencing) FROM leases').pluck().get() as number | null;
     this.fencing = new MetaCounter(db, 'fencing', floor ?? 0);
     this.byName = db.prepare('SELECT * FROM leases WHERE kind = ? AND name = ?');
@@ -68,7 +72,7 @@ export class LeaseStore {
    * (leadership campaigns), the current holder's claim is extended instead of refused.
    */
   acquire(kind: LeaseKind, name: string, holder: string, ttlMs: number, sameHolderRenews: boolean): AcquireOutcome {
-    const now = Date.now();
+    const now = this.clock.now();
     const row = this.byName.get(kind, name) as LeaseRow | undefined;
     if (row && row.expires_at > now) {
       if (!(sameHolderRenews && row.holder === holder)) return { granted: false, current: toClaim(row) };
@@ -87,7 +91,7 @@ export class LeaseStore {
   renew(kind: LeaseKind, leaseId: string, ttlMs?: number): RenewOutcome {
     const row = this.byId.get(leaseId) as LeaseRow | undefined;
     if (!row || row.kind !== kind) return { ok: false, reason: 'absent' };
-    const now = Date.now();
+    const now = this.clock.now();
     if (row.expires_at <= now) return { ok: false, reason: 'expired', claim: toClaim(row) };
     const ttl = ttlMs ?? row.ttl_ms;
     this.extend.run(ttl, now + ttl, leaseId);
@@ -97,13 +101,13 @@ export class LeaseStore {
   /** The live claim with this id, or undefined when it was released, taken over or expired. */
   live(kind: LeaseKind, leaseId: string): LeaseClaim | undefined {
     const row = this.byId.get(leaseId) as LeaseRow | undefined;
-    return row && row.kind === kind && row.expires_at > Date.now() ? toClaim(row) : undefined;
+    return row && row.kind === kind && row.expires_at > this.clock.now() ? toClaim(row) : undefined;
   }
 
   /** The live claim on a name, if any. */
   holderOf(kind: LeaseKind, name: string): LeaseClaim | undefined {
     const row = this.byName.get(kind, name) as LeaseRow | undefined;
-    return row && row.expires_at > Date.now() ? toClaim(row) : undefined;
+    return row && row.expires_at > this.clock.now() ? toClaim(row) : undefined;
   }
 
   /** Frees the name if the claim is still live; returns the released claim, or undefined when it was already gone. */

@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import { GroupCommit } from './group-commit.ts';
 import type { QueueBackend } from './platform-store.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 
 /** A message as one consumer group receives it. `body` is the JSON text stored at publish. */
 export interface QueueDelivery {
@@ -63,7 +64,10 @@ export class QueueStore implements QueueBackend {
   private readonly group: GroupCommit;
   private readonly publishRow: (subject: string, body: string, headers: string | null, replyTo?: string) => { messageId: string; groups: string[] };
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.group = new GroupCommit(db);
     // A pending request died with the process that held it; its message must not be delivered.
     db.prepare('DELETE FROM queue_items WHERE reply_to IS NOT NULL').run();
@@ -93,7 +97,7 @@ export class QueueStore implements QueueBackend {
 
     this.publishRow = (subject: string, body: string, headers: string | null, replyTo?: string) => {
       const messageId = randomUUID();
-      const now = Date.now();
+      const now = this.clock.now();
       const groups = this.groupsOf(subject);
       for (const grp of groups.length > 0 ? groups : [UNCLAIMED]) this.insert.run(messageId, subject, grp, body, headers, replyTo ?? null, now, now);
       return { messageId, groups: [...groups] };
@@ -102,13 +106,13 @@ export class QueueStore implements QueueBackend {
     this.addGroup = db.transaction((subject: string, group: string) => {
       const groups = this.groupList(subject);
       if (groups.includes(group)) return;
-      this.insertGroup.run(subject, group, Date.now());
+      this.insertGroup.run(subject, group, this.clock.now());
       if (groups.length === 0) this.adoptUnclaimed.run(group, subject);
       groups.push(group);
     });
-    this.ack = db.transaction((subject: string, handles: string[]) => this.settle(handles, (id, receipt) => this.ackStmt.get(id, subject, receipt, Date.now())));
+    this.ack = db.transaction((subject: string, handles: string[]) => this.settle(handles, (id, receipt) => this.ackStmt.get(id, subject, receipt, this.clock.now())));
     this.nack = db.transaction((subject: string, handles: string[], delayMs: number) => {
-      const now = Date.now();
+      const now = this.clock.now();
       return this.settle(handles, (id, receipt) => this.nackStmt.get(now + delayMs, id, subject, receipt, now));
     });
   }
@@ -132,7 +136,7 @@ export class QueueStore implements QueueBackend {
 
   /** Takes up to `limit` visible messages for the group, making them invisible until `deadline`. */
   claim(subject: string, group: string, limit: number, ackDeadlineMs: number): QueueDelivery[] {
-    const now = Date.now();
+    const now = this.clock.now();
     const rows = this.claimStmt.all({ subject, grp: group, now, deadline: now + ackDeadlineMs, limit }) as Array<
       Omit<QueueDelivery, 'handle'> & { receipt: string }
     >;
@@ -142,7 +146,7 @@ export class QueueStore implements QueueBackend {
 
   /** When the group's next invisible message (in flight or nack-delayed) becomes visible. */
   nextVisibleAt(subject: string, group: string): number | undefined {
-    return (this.nextVisible.get(subject, group, Date.now()) as number | null) ?? undefined;
+    return (this.nextVisible.get(subject, group, this.clock.now()) as number | null) ?? undefined;
   }
 
   /** Removes a finished request's message from every group: nobody waits for its reply any more. */

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 
 export type ResourceKind = 'env' | 'template';
 export const resourceKinds: readonly ResourceKind[] = ['env', 'template'];
@@ -12,7 +13,10 @@ export class ResourceStore {
   private readonly select: Statement<[string, string]>;
   private readonly upsert: Statement<[string, string, Buffer, number, string]>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.select = db.prepare('SELECT content FROM resources WHERE kind = ? AND name = ?').pluck();
     this.upsert = db.prepare(
       `INSERT INTO resources (kind, name, content, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
@@ -26,6 +30,6 @@ export class ResourceStore {
 
   /** Creates or replaces a resource, recording who wrote it. */
   write(kind: ResourceKind, name: string, content: Buffer, updatedBy: string): void {
-    this.upsert.run(kind, name, content, Date.now(), updatedBy);
+    this.upsert.run(kind, name, content, this.clock.now(), updatedBy);
   }
 }

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Features } from '../features.ts';
 import { AgentMemoryStore } from './agent-memory-store.ts';
 import { openDatabase, type Db } from './database.ts';
@@ -25,21 +26,22 @@ export interface SqliteStore extends PlatformStore {
   readonly logs: TelemetryStore;
 }
 
-export function openSqliteStore(dataDir: string, features: Features, cipher: SecretCipher): SqliteStore {
+/** `clock` decides lease TTLs, ack deadlines, nack delays, subscription expiry and retention (tests move it). */
+export function openSqliteStore(dataDir: string, features: Features, cipher: SecretCipher, clock: Clock = systemClock): SqliteStore {
   const db = openDatabase(dataDir);
   try {
     const versions = new ObjectVersions(db);
     return {
       kind: 'sqlite',
       db,
-      kv: new KvStore(db, versions, cipher),
-      resources: new ResourceStore(db),
-      leases: new LeaseStore(db),
-      queues: new QueueStore(db),
-      topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000),
-      agentMemory: new AgentMemoryStore(db, versions),
-      traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }),
-      logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }),
+      kv: new KvStore(db, versions, cipher, clock),
+      resources: new ResourceStore(db, clock),
+      leases: new LeaseStore(db, clock),
+      queues: new QueueStore(db, clock),
+      topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000, clock),
+      agentMemory: new AgentMemoryStore(db, versions, clock),
+      traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }, clock),
+      logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }, clock),
       close: async () => {
         db.close();
       },

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { TelemetryBatch } from '../delegation/telemetry-ingest.ts';
 import type { Db } from './database.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 
 export interface TelemetryRecord {
   id: number;
@@ -50,6 +51,7 @@ export class TelemetryStore {
     db: Db,
     table: 'trace_batches' | 'log_batches',
     private readonly retention: Retention,
+    private readonly clock: Clock = systemClock,
   ) {
     this.insert = db.prepare(`INSERT INTO ${table} (received_at, first_id, count, bytes, body) VALUES (?, ?, ?, ?, ?)`);
     this.oldest = db.prepare(`SELECT id, count, bytes FROM ${table} ORDER BY id LIMIT 64`);
@@ -65,7 +67,7 @@ export class TelemetryStore {
     this.nextRecordId = t.next;
     this.store = db.transaction((count: number, body: string) => {
       const bytes = Buffer.byteLength(body);
-      this.insert.run(Date.now(), this.nextRecordId, count, bytes, body);
+      this.insert.run(this.clock.now(), this.nextRecordId, count, bytes, body);
       this.nextRecordId += count;
       this.keptRecords += count;
       this.keptBytes += bytes;
@@ -78,7 +80,7 @@ export class TelemetryStore {
     if (batch.count === 0) return;
     this.store(batch.count, batch.text);
     // Age is checked at most once a second here (a cheap indexed delete), and by the sweep.
-    const now = Date.now();
+    const now = this.clock.now();
     if (now - this.ageCheckedAt >= 1000) {
       this.ageCheckedAt = now;
       if (this.pruneByAge.run(now - this.retention.seconds * 1000).changes > 0) this.recount();
@@ -87,7 +89,7 @@ export class TelemetryStore {
 
   /** Applies every bound now: age, then count and bytes (the server's periodic sweep). */
   prune(): void {
-    this.ageCheckedAt = Date.now();
+    this.ageCheckedAt = this.clock.now();
     this.pruneByAge.run(this.ageCheckedAt - this.retention.seconds * 1000);
     this.recount();
     this.trim();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import type { TopicBackend } from './platform-store.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 
 export interface TopicMessage {
   id: number;
@@ -45,6 +46,7 @@ export class TopicStore implements TopicBackend {
     db: Db,
     /** A subscription with no receive or ack for this long expires. */
     private readonly idleMs: number,
+    private readonly clock: Clock = systemClock,
   ) {
     // Ids come from this counter (a publish nobody can read takes one without a row), so it
     // restarts above every id stored and every cursor handed out.
@@ -52,7 +54,7 @@ export class TopicStore implements TopicBackend {
       .prepare(`SELECT MAX(v) FROM (SELECT seq AS v FROM sqlite_sequence WHERE name = 'topic_messages' UNION ALL SELECT MAX(cursor) FROM topic_subscriptions)`)
       .pluck()
       .get() as number ?? 0;
-    const now = Date.now();
+    const now = this.clock.now();
     const rows = db.prepare('SELECT id, plane, subject, cursor, created_at AS createdAt FROM topic_subscriptions').all() as Array<
       Pick<Subscription, 'id' | 'plane' | 'subject' | 'cursor' | 'createdAt'>
     >;
@@ -75,12 +77,12 @@ export class TopicStore implements TopicBackend {
   publish(plane: string, subject: string, body: string, headers: string | null): number {
     const id = ++this.lastMessageId;
     // With no subscription on the stream nobody can ever read the message: new cursors start after it.
-    if (this.byStream.has(streamKey(plane, subject))) this.insert.run(id, plane, subject, body, headers, Date.now());
+    if (this.byStream.has(streamKey(plane, subject))) this.insert.run(id, plane, subject, body, headers, this.clock.now());
     return id;
   }
 
   subscribe(plane: string, subject: string): Subscription {
-    const now = Date.now();
+    const now = this.clock.now();
     const id = `sub-${randomBytes(12).toString('hex')}`;
     const sub: Subscription = { id, plane, subject, cursor: this.lastMessageId, delivered: this.lastMessageId, deliveredUntil: 0, createdAt: now, lastActiveAt: now };
     this.insertSub.run(id, plane, subject, sub.cursor, now, now);
@@ -92,7 +94,7 @@ export class TopicStore implements TopicBackend {
   get(id: string): Subscription | undefined {
     const sub = this.subscriptions.get(id);
     if (!sub) return undefined;
-    if (Date.now() - sub.lastActiveAt > this.idleMs) {
+    if (this.clock.now() - sub.lastActiveAt > this.idleMs) {
       this.remove(sub);
       return undefined;
     }
@@ -101,7 +103,7 @@ export class TopicStore implements TopicBackend {
 
   touch(id: string): void {
     const sub = this.subscriptions.get(id);
-    if (sub) sub.lastActiveAt = Date.now();
+    if (sub) sub.lastActiveAt = this.clock.now();
   }
 
   unsubscribe(id: string): Subscription | undefined {
@@ -122,7 +124,7 @@ export class TopicStore implements TopicBackend {
   take(id: string, limit: number, ackDeadlineMs: number): TopicMessage[] {
     const sub = this.subscriptions.get(id);
     if (!sub) return [];
-    const now = Date.now();
+    const now = this.clock.now();
     const after = sub.deliveredUntil > now ? sub.delivered : sub.cursor;
     const rows = this.readStmt.all(sub.plane, sub.subject, after, limit) as TopicMessage[];
     if (rows.length > 0) {
@@ -136,7 +138,7 @@ export class TopicStore implements TopicBackend {
   /** When unacknowledged deliveries of the subscription become due again. */
   redeliveryAt(id: string): number | undefined {
     const sub = this.subscriptions.get(id);
-    return sub && sub.delivered > sub.cursor && sub.deliveredUntil > Date.now() ? sub.deliveredUntil : undefined;
+    return sub && sub.delivered > sub.cursor && sub.deliveredUntil > this.clock.now() ? sub.deliveredUntil : undefined;
   }
 
   /** Moves the cursor past the highest delivered message among `ids`. */
@@ -144,7 +146,7 @@ export class TopicStore implements TopicBackend {
     const sub = this.get(id);
     if (!sub) return undefined;
     const before = sub.cursor;
-    const now = Date.now();
+    const now = this.clock.now();
     sub.lastActiveAt = now;
     let cursor = sub.cursor;
     for (const id of ids) if (id > cursor && id <= sub.delivered) cursor = id;
@@ -157,7 +159,7 @@ export class TopicStore implements TopicBackend {
 
   /** Expires idle subscriptions and deletes messages every subscription has passed. */
   sweep(receiving: ReadonlySet<string>): Subscription[] {
-    const now = Date.now();
+    const now = this.clock.now();
     const expired: Subscription[] = [];
     for (const sub of this.subscriptions.values()) {
       if (receiving.has(sub.id)) sub.lastActiveAt = now;

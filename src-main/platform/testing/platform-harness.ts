@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { ManualClock } from '../../../shared/clock.ts';
 import { PlatformEventFeed } from '../events.ts';
 import { startPlatformServer, type PlatformServer, type PlatformServerOptions } from '../server.ts';
 
@@ -71,7 +72,38 @@ export interface TestPlatform {
   dataDir: string;
   /** Calls the server over real HTTP with its bearer token. */
   call: Call;
+  /** The server's clock when started with `manualClock` on SQLite: a test moves it instead of sleeping. */
+  clock: ManualClock | undefined;
+  /**
+   * Lets `ms` pass for TTLs, ack deadlines and nack delays. On SQLite with `manualClock` that
+   * moves the server's clock (no waiting); on PostgreSQL the database's clock decides them by
+   * design, so there it waits in real time.
+   */
+  elapse(ms: number): Promise<void>;
+  /**
+   * Resolves once the server set a new timer (a long poll parking sets one) after this call; on
+   * PostgreSQL, after 200 ms of real time. Call it before sending the request that parks.
+   */
+  nextTimer(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface TestPlatformOptions extends Partial<PlatformServerOptions> {
+  /** Run the SQLite server on a ManualClock (see `elapse`); ignored on PostgreSQL. */
+  manualClock?: boolean;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function timerSet(clock: ManualClock): Promise<void> {
+  const before = clock.pending;
+  return new Promise((resolve) => {
+    const stop = clock.onChange(() => {
+      if (clock.pending <= before) return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 /**
@@ -79,16 +111,20 @@ export interface TestPlatform {
  * PLATFORM_TEST_STORE names. With `postgres-replicas` it starts two servers on one database:
  * `call` alternates between them and `server.events` carries the events of both.
  */
-export async function startTestPlatform(options: Partial<PlatformServerOptions> = {}): Promise<TestPlatform> {
+export async function startTestPlatform({ manualClock, ...options }: TestPlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'flow-platform-test-'));
   const store = testStore();
   if (store === 'sqlite') {
-    const server = await startPlatformServer({ ...options, dataDir });
+    const clock = manualClock ? new ManualClock() : undefined;
+    const server = await startPlatformServer({ ...options, dataDir, ...(clock ? { clock } : {}) });
     return {
       server,
       url: server.url,
       dataDir,
       call: httpCaller(server.url, server.token),
+      clock,
+      elapse: (ms) => (clock ? clock.advance(ms) : realSleep(ms)),
+      nextTimer: () => (clock ? timerSet(clock) : realSleep(200)),
       async close() {
         await server.close();
         if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -117,6 +153,9 @@ export async function startTestPlatform(options: Partial<PlatformServerOptions> 
     url: server.url,
     dataDir,
     call: (method, path, callOptions) => callers[next++ % callers.length](method, path, callOptions),
+    clock: undefined,
+    elapse: realSleep,
+    nextTimer: () => realSleep(200),
     async close() {
       await Promise.all(replicas.map((r) => r.close()));
       if (!options.dataDir) {

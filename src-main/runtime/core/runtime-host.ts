@@ -1,3 +1,4 @@
+import type { Clock } from '../../../shared/clock.ts';
 import type { FlowResult, RunContext } from './engine/chain.ts';
 import type { Message } from './message.ts';
 import type { PlatformServices } from '../services/platform-services.ts';
@@ -20,4 +21,9 @@ export interface RuntimeHost {
   readonly exchanges?: ExchangeHub;
   /** Stand-ins for the outside world (flow tests, stubbed re-runs); absent in a real run. */
   readonly sandbox?: RuntimeSandbox;
+  /**
+   * What schedules, timeouts and retry waits run on: the system clock, or a flow test's virtual
+   * one. Components that wait for time (schedule, http-client, queue, lock, route timeouts) use it.
+   */
+  readonly clock: Clock;
 }

@@ -1,3 +1,4 @@
+import type { Clock } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { apiConfigFromEnv, identityFromEnv, type ApiConfig, type Identity } from './api-config.ts';
 import { assembleServices, describeCapabilities, type AssembledServices, type AssembleOptions } from './assemble-services.ts';
@@ -8,6 +9,8 @@ import { samplingFromEnv } from './trace-sampling.ts';
 export interface ApiServicesOptions {
   /** Shipping bounds; tests shrink them. */
   telemetry?: AssembleOptions['telemetry'];
+  /** Discovery's backoff, lease renewals and leader campaigns run on it; default the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -24,14 +27,14 @@ export async function connectApiServices(config: ApiConfig, identity: Identity, 
   const transport = new HttpTransport(config);
   let discovery: Discovery;
   try {
-    discovery = await discover(transport, config.baseUrl, { budgetMs: config.discoveryBudgetMs }, log);
+    discovery = await discover(transport, config.baseUrl, { budgetMs: config.discoveryBudgetMs, clock: options.clock }, log);
   } catch (err) {
     await transport.close();
     throw err;
   }
   const impl = discovery.implementation?.name;
   const implementation = impl ? `api (${impl}${discovery.implementation?.version ? ` ${discovery.implementation.version}` : ''})` : 'api';
-  const services = assembleServices({ transport, discovery, identity, log, implementation, telemetry: options.telemetry, snapshotId: config.snapshotId });
+  const services = assembleServices({ transport, discovery, identity, log, implementation, telemetry: options.telemetry, snapshotId: config.snapshotId, clock: options.clock });
   log.info(`platform services: ${implementation} at ${config.baseUrl}`, {
     specVersion: discovery.specVersion,
     deployment: identity.deploymentId,

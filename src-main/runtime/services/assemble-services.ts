@@ -1,3 +1,4 @@
+import type { Clock } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { AgentMemoryClient } from './agent-memory-client.ts';
 import type { Identity } from './api-config.ts';
@@ -25,6 +26,8 @@ export interface AssembleOptions {
   telemetry?: Partial<TelemetryOptions>;
   /** `FLOW_SNAPSHOT_ID`: resources are read from this frozen snapshot. */
   snapshotId?: string;
+  /** Lease renewals and leader campaigns run on it; default the system clock. */
+  clock?: Clock;
 }
 
 /** What a services instance offers beyond the interface, for the CLI, the studio and tests. */
@@ -64,6 +67,7 @@ export function assembleServices(o: AssembleOptions): AssembledServices {
       observeMs: featureNumber(f('leaderElection'), 'observeIntervalSeconds', DEFAULT_LEADER_TIMINGS.observeMs / 1000) * 1000,
     },
     log,
+    o.clock,
   );
   const telemetry = new PlatformTelemetry(
     http,
@@ -98,6 +102,7 @@ export function assembleServices(o: AssembleOptions): AssembledServices {
       identity,
       { minTtlSeconds: numberOrUndefined(f('leases')?.minTtlSeconds), maxTtlSeconds: numberOrUndefined(f('leases')?.maxTtlSeconds) },
       log,
+      o.clock,
     ),
     leader,
     queues: new QueueClient(http, cap('queues'), identity, {

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Delivery } from './platform-services.ts';
 
 /**
@@ -32,16 +33,16 @@ function stringMap(value: unknown): Record<string, string> {
   return out;
 }
 
-/** Waits `ms`, or less when the signal aborts (then resolves quietly: the caller checks its state). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms` on `clock`, or less when the signal aborts (then resolves quietly: the caller checks its state). */
+export function sleep(ms: number, signal?: AbortSignal, clock: Clock = systemClock): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const timer = clock.setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -1,3 +1,4 @@
+import { sleepOn, systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { PlatformTransport } from './api-http.ts';
 import { CAPABILITY_NAMES, type CapabilityName, type UnsupportedPolicy } from './capability.ts';
@@ -26,6 +27,8 @@ export interface DiscoveryOptions {
   /** First retry delay; it doubles up to `maxDelayMs`. */
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /** The budget and the backoff between attempts run on it. */
+  clock?: Clock;
 }
 
 /**
@@ -34,7 +37,8 @@ export interface DiscoveryOptions {
  * 404) fails at once so a wrong token or URL is reported without a 30-second pause.
  */
 export async function discover(transport: PlatformTransport, baseUrl: string, options: DiscoveryOptions, log: Logger): Promise<Discovery> {
-  const deadline = Date.now() + options.budgetMs;
+  const clock = options.clock ?? systemClock;
+  const deadline = clock.now() + options.budgetMs;
   let delay = options.initialDelayMs ?? 100;
   const maxDelay = options.maxDelayMs ?? 2000;
   let attempt = 0;
@@ -42,7 +46,7 @@ export async function discover(transport: PlatformTransport, baseUrl: string, op
     attempt++;
     let failure: Error;
     try {
-      const res = await transport.call({ method: 'GET', path: '/v1/discovery', timeoutMs: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
+      const res = await transport.call({ method: 'GET', path: '/v1/discovery', timeoutMs: Math.max(1000, Math.min(10_000, deadline - clock.now())) });
       if (res.status === 200) return parseDiscovery(res.json(), log);
       if (res.status === 501) return { implemented: false, features: {} };
       const refused = new PlatformError(res.route, res.status, res.body, `discovery at ${baseUrl}`);
@@ -52,12 +56,12 @@ export async function discover(transport: PlatformTransport, baseUrl: string, op
       if (err instanceof PlatformError) throw err;
       failure = err as Error;
     }
-    const left = deadline - Date.now();
+    const left = deadline - clock.now();
     if (left <= 0) {
       throw new Error(`the platform at ${baseUrl} did not answer discovery within ${Math.round(options.budgetMs / 1000)} s (${attempt} attempts): ${failure.message}. Start it, fix FLOW_PLATFORM_API_URL, or raise FLOW_PLATFORM_API_DISCOVERY_BUDGET`);
     }
     if (attempt === 1 || attempt % 10 === 0) log.warn('platform discovery failed; retrying', { url: baseUrl, attempt, error: failure.message });
-    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+    await sleepOn(clock, Math.min(delay, left));
     delay = Math.min(delay * 2, maxDelay);
   }
 }

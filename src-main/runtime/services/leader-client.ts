@@ -1,3 +1,4 @@
+import { systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
 import { seg, type PlatformTransport } from './api-http.ts';
@@ -37,13 +38,15 @@ export class LeaderClient implements LeaderElection {
     private readonly identity: Identity,
     private readonly timings: LeaderTimings,
     private readonly log: Logger,
+    /** Campaign timers and the step-down deadline run on it. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   join(key: string, onChange: (leading: boolean) => void): Candidacy {
     const op = `leader campaign ${key}`;
     this.cap.refuseIfError(op);
     if (!this.cap.usable) return this.localCandidacy(key, onChange);
-    return new Campaign(this.http, this.cap, this.identity, effectiveTimings(this.timings), key, onChange, this.log, () =>
+    return new Campaign(this.http, this.cap, this.identity, effectiveTimings(this.timings), key, onChange, this.log, this.clock, () =>
       this.localCandidacy(key, onChange),
     );
   }
@@ -63,7 +66,7 @@ export class LeaderClient implements LeaderElection {
 }
 
 class Campaign implements Candidacy {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private lead = false;
   private leaseId: string | undefined;
   private confirmedAt = 0;
@@ -79,6 +82,7 @@ class Campaign implements Candidacy {
     private readonly key: string,
     private readonly onChange: (leading: boolean) => void,
     private readonly log: Logger,
+    private readonly clock: Clock,
     private readonly degrade: () => Candidacy,
   ) {
     this.next(0);
@@ -90,7 +94,7 @@ class Campaign implements Candidacy {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     await this.inFlight;
     await this.fallback?.stop();
     if (!this.lead) return;
@@ -111,17 +115,20 @@ class Campaign implements Candidacy {
 
   private next(delayMs: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.inFlight = this.campaign().finally(() => {
-        this.inFlight = undefined;
-        this.next(this.lead ? this.t.renewMs : this.t.observeMs);
-      });
-    }, delayMs);
-    this.timer.unref();
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.inFlight = this.campaign().finally(() => {
+          this.inFlight = undefined;
+          this.next(this.lead ? this.t.renewMs : this.t.observeMs);
+        });
+      },
+      delayMs,
+      { unref: true },
+    );
   }
 
   private async campaign(): Promise<void> {
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     try {
       const res = await this.http.call({
         method: 'POST',
@@ -144,7 +151,7 @@ class Campaign implements Candidacy {
     } catch (err) {
       if (this.stopped || !this.lead) return;
       // Step down early enough that a successor, who may take over at the TTL, never overlaps.
-      if (Date.now() >= this.confirmedAt + this.t.ttlMs - this.t.renewMs) {
+      if (this.clock.now() >= this.confirmedAt + this.t.ttlMs - this.t.renewMs) {
         this.log.warn(`leader of ${this.key} cannot confirm its claim; stepping down`, { key: this.key, error: (err as Error).message });
         this.set(false);
       } else {

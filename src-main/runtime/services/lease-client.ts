@@ -1,3 +1,4 @@
+import { systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
 import { seg, type PlatformTransport } from './api-http.ts';
@@ -28,13 +29,15 @@ export class LeaseClient implements LeaseService {
     private readonly identity: Identity,
     private readonly bounds: LeaseBounds,
     private readonly log: Logger,
+    /** Renewal timers and the TTL since the last good renewal run on it. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async acquire(name: string, ttlMs: number, options: LeaseOptions = {}): Promise<HeldLease | undefined> {
     const op = `lease acquire ${name}`;
     if (!this.cap.usable) return this.acquireLocally(op, name);
     const ttlSeconds = this.clamp(ttlMs / 1000);
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     const runHeaders = options.runId ? { [RUN_ID_HEADER]: options.runId } : undefined;
     const res = await this.http.call({
       method: 'POST',
@@ -48,7 +51,7 @@ export class LeaseClient implements LeaseService {
     if (res.status !== 200) throw new PlatformError(res.route, res.status, res.body, op);
     const body = res.json<{ acquired?: boolean; leaseId?: string }>();
     if (body.acquired !== true || typeof body.leaseId !== 'string') return undefined;
-    return new RenewedLease(this.http, this.cap, name, body.leaseId, ttlSeconds * 1000, sentAt, this.log, runHeaders);
+    return new RenewedLease(this.http, this.cap, name, body.leaseId, ttlSeconds * 1000, sentAt, this.log, this.clock, runHeaders);
   }
 
   private acquireLocally(op: string, name: string): HeldLease | undefined {
@@ -77,7 +80,7 @@ export class LeaseClient implements LeaseService {
 
 class RenewedLease implements HeldLease {
   private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private confirmedAt: number;
   private released = false;
 
@@ -89,6 +92,7 @@ class RenewedLease implements HeldLease {
     private readonly ttlMs: number,
     grantedAt: number,
     private readonly log: Logger,
+    private readonly clock: Clock,
     /** The X-Flow-Run-Id of the run that asked, sent again with the release. */
     private readonly runHeaders?: Record<string, string>,
   ) {
@@ -103,7 +107,7 @@ class RenewedLease implements HeldLease {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     if (this.controller.signal.aborted) return;
     try {
       const res = await this.http.call({
@@ -122,13 +126,12 @@ class RenewedLease implements HeldLease {
   }
 
   private schedule(): void {
-    this.timer = setTimeout(() => void this.renew(), this.ttlMs / 3);
-    this.timer.unref();
+    this.timer = this.clock.setTimeout(() => void this.renew(), this.ttlMs / 3, { unref: true });
   }
 
   private async renew(): Promise<void> {
     if (this.released) return;
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     let problem: string;
     try {
       const res = await this.http.call({
@@ -151,15 +154,14 @@ class RenewedLease implements HeldLease {
     }
     if (this.released) return;
     // Transient: keep trying while the claim can still be alive on the platform.
-    const left = this.confirmedAt + this.ttlMs - Date.now();
+    const left = this.confirmedAt + this.ttlMs - this.clock.now();
     if (left <= 0) return this.lose(`no renewal succeeded within the TTL (last: ${problem})`);
     this.log.warn('lease renewal failed; retrying until the TTL passes', { lease: this.name, error: problem });
-    this.timer = setTimeout(() => void this.renew(), Math.min(left, Math.max(100, this.ttlMs / 6)));
-    this.timer.unref();
+    this.timer = this.clock.setTimeout(() => void this.renew(), Math.min(left, Math.max(100, this.ttlMs / 6)), { unref: true });
   }
 
   private lose(reason: string): void {
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.log.warn(`lease ${this.name} lost: ${reason}`, { lease: this.name });
     this.controller.abort(new Error(`lease ${this.name} lost: ${reason}`));
   }

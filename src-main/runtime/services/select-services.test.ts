@@ -8,6 +8,7 @@ import { startPlatformServer, type PlatformServer } from '../../platform/index.t
 import { createLogger, type LogRecord } from '../core/logger.ts';
 import { selectPlatformServices } from './select-services.ts';
 import type { PlatformServices } from './platform-services.ts';
+import { until } from './testing/runtime-on-platform.ts';
 import { apiEnv } from './testing/runtime-on-platform.ts';
 
 const dirs: string[] = [];
@@ -83,11 +84,11 @@ describe('selecting the services module', () => {
     await new Promise((r) => probe.close(r));
     const { log, records } = capture();
     const pending = select({ ...apiEnv({ url: `http://127.0.0.1:${port}`, token: undefined }), FLOW_PLATFORM_API_DISCOVERY_BUDGET: '10s' }, log);
-    await new Promise((r) => setTimeout(r, 600));
+    // The platform starts once discovery has failed at least once, not after a guessed pause.
+    await until(() => records.some((r) => r.msg === 'platform discovery failed; retrying'), 5000, 'a failed discovery attempt');
     await platformWith({ port, token: false });
     const services = await pending;
     expect(services.capability('kv').usable).toBe(true);
-    expect(records.some((r) => r.msg === 'platform discovery failed; retrying')).toBe(true);
   });
 
   it('gives up after the discovery budget, naming the address and the variable to raise', async () => {

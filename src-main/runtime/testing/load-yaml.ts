@@ -1,3 +1,4 @@
+import type { Clock } from '../../../shared/clock.ts';
 import { loadDefinition, type LoadedDefinition } from '../core/load/definition-loader.ts';
 import { LoadError, formatProblem } from '../core/errors.ts';
 import { createLogger, SecretRedactor, type LogRecord } from '../core/logger.ts';
@@ -20,11 +21,11 @@ export function problemsOf(text: string, mode: 'run' | 'validate' = 'validate', 
 }
 
 /** A started runtime over the YAML, with its log records captured. */
-export async function startYaml(text: string, env: Record<string, string> = {}): Promise<{ runtime: Runtime; logs: LogRecord[] }> {
+export async function startYaml(text: string, env: Record<string, string> = {}, clock?: Clock): Promise<{ runtime: Runtime; logs: LogRecord[] }> {
   const logs: LogRecord[] = [];
   const redactor = new SecretRedactor();
   const log = createLogger({ level: 'debug', sinks: [(r) => logs.push(r)], redactor });
-  const runtime = Runtime.load([{ file: 'flows.yaml', text }], { registry, env, log, redactor });
+  const runtime = Runtime.load([{ file: 'flows.yaml', text }], { registry, env, log, redactor, clock });
   await runtime.start();
   return { runtime, logs };
 }

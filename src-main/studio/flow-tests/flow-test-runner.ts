@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { parse } from 'yaml';
+import { ManualClock, systemClock, type Clock } from '../../../shared/clock.ts';
 import { seedResourcesFromDir, startPlatformServer, type PlatformEvent, type PlatformServer } from '../../platform/index.ts';
 import {
   definitionFilesIn,
@@ -15,6 +17,7 @@ import {
   type Runtime,
   startRuntime,
   type StartedRuntime,
+  type DefinitionText,
   type TraceEvent,
 } from '../../runtime/index.ts';
 import { SseReader } from '../requests/sse-reader.ts';
@@ -65,20 +68,31 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'flow-test-'));
   const token = randomBytes(24).toString('base64url');
-  const standIns = standInsFor(test.stubs, { host: '127.0.0.1', port: 0 });
+  const definitions = readDefinitions(definitionFilesIn(integrationDir));
+  // A test with clock.advance runs platform, runtime and stubs on one virtual clock, moved by a
+  // driver while the test runs. A schedule flow's ticks are computed instead (test-input.ts), on
+  // the system clock, so its own source does not fire them a second time.
+  const virtual = test.clock?.advance !== undefined && !isScheduleFlow(definitions, test.flow);
+  const start = test.clock?.start ? Date.parse(test.clock.start) : Date.now();
+  const clock: Clock = virtual ? new ManualClock(start) : systemClock;
+  let driver: ReturnType<ManualClock['drive']> | undefined;
+  const standIns = standInsFor(test.stubs, { host: '127.0.0.1', port: 0 }, clock);
   const sandbox = options.outbound === 'live' ? { listen: standIns.sandbox.listen } : standIns.sandbox;
   const platformEvents: PlatformEvent[] = [];
   let platform: PlatformServer | undefined;
   let runtime: Runtime | undefined;
   let closeServices: (() => Promise<void>) | undefined;
   try {
-    platform = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, onInternalError: () => {} });
+    platform = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, onInternalError: () => {}, clock });
     await seedResourcesFromDir(platform.resources, integrationDir);
-    platform.events.subscribe((e) => platformEvents.push(e));
+    platform.events.subscribe((e) => {
+      platformEvents.push(e);
+      driver?.touch(); // the platform did something: the test is not quiet yet
+    });
     let started: StartedRuntime;
     try {
       started = await startRuntime({
-        definitions: readDefinitions(definitionFilesIn(integrationDir)),
+        definitions,
         variables: { ...test.env },
         envResources: envFilesIn(integrationDir),
         platform: { url: platform.url, token },
@@ -87,6 +101,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
         logSinks: [(r) => logs.push(r)],
         sandbox,
         start: false,
+        clock,
       });
     } catch (err) {
       if (err instanceof LoadError) return result([{ what: 'definition', message: `the definition does not load:\n${err.message}` }]);
@@ -94,8 +109,16 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
     }
     runtime = started.runtime;
     closeServices = () => started.services.close();
-    runtime.traces.add({ snapshots: true, emit: (e) => events.push(e) });
+    runtime.traces.add({
+      snapshots: true,
+      emit: (e) => {
+        events.push(e);
+        driver?.touch();
+      },
+    });
     await runtime.start();
+    // Jumps to the next timer whenever the test has gone quiet, up to start + advance.
+    if (clock instanceof ManualClock) driver = clock.drive(start + test.clock!.advance!);
     let input: ResolvedInput;
     try {
       input = inputOf(test, runtime);
@@ -113,7 +136,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
         const entry = inspect.kv.entry(namespace, key);
         return entry ? { version: entry.version, value: entry.value === undefined ? undefined : parseStored(entry.value) } : undefined;
       },
-      leaseHeld: (name: string) => inspect.leases.claims().some((c) => c.name === name && c.expiresAt > Date.now()),
+      leaseHeld: (name: string) => inspect.leases.claims().some((c) => c.name === name && c.expiresAt > clock.now()),
     };
     // Side effects another flow makes (a queue consumer) land a little later: expectations on the
     // platform are re-checked until they hold or the settle time is up, never a fixed sleep.
@@ -127,6 +150,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
   } catch (err) {
     return result([{ what: 'run', message: errorMessage(err) }]);
   } finally {
+    await driver?.stop();
     await runtime?.stop(2000).catch(() => {});
     await closeServices?.().catch(() => {});
     await standIns.close().catch(() => {});
@@ -167,3 +191,17 @@ function parseStored(value: Buffer): unknown {
   }
 }
 
+
+/** Whether the flow under test has a schedule source, read from the definitions as written. */
+function isScheduleFlow(definitions: readonly DefinitionText[], flow: string): boolean {
+  for (const { text } of definitions) {
+    try {
+      const doc = parse(text) as { flows?: Record<string, { source?: { type?: unknown } } | null> } | null;
+      const source = doc?.flows?.[flow]?.source;
+      if (source) return source.type === 'schedule';
+    } catch {
+      // A file that does not parse is reported when the runtime loads it.
+    }
+  }
+  return false;
+}

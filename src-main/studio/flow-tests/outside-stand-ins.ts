@@ -1,4 +1,5 @@
 import { EJSON, ObjectId } from 'bson';
+import { sleepOn, systemClock, type Clock } from '../../../shared/clock.ts';
 import { MockAgent, type Dispatcher, type Interceptable } from 'undici';
 import { type DocstoreStandIn, type RuntimeSandbox, type Settings } from '../../runtime/index.ts';
 import type { FlowTestSettings } from './test-file-loader.ts';
@@ -29,7 +30,8 @@ export interface StandIns {
  * be, only no socket opens), and a stand-in answers docstore operations. A request no stub
  * matches fails the call with undici's "Mock dispatch not matched" naming method and path.
  */
-export function standInsFor(stubs: FlowTestSettings['stubs'], listen: RuntimeSandbox['listen']): StandIns {
+/** `clock` times the stubs' `delay` (a flow test's virtual clock, or the system clock). */
+export function standInsFor(stubs: FlowTestSettings['stubs'], listen: RuntimeSandbox['listen'], clock: Clock = systemClock): StandIns {
   const calls: OutboundCall[] = [];
   const agents: MockAgent[] = [];
   const agentFor = (via: OutboundCall['via'], routes: readonly HttpStub[] | undefined) => {
@@ -42,7 +44,7 @@ export function standInsFor(stubs: FlowTestSettings['stubs'], listen: RuntimeSan
     const anyOrigin = agent.get(() => true);
     for (const route of routes ?? []) {
       const pools = route.origin ? [agent.get(route.origin.replace(/\/+$/, ''))] : [anyOrigin, ...origins.map((o) => agent.get(o))];
-      for (const pool of pools) addRoute(pool, route, (call) => calls.push({ ...call, via }));
+      for (const pool of pools) addRoute(pool, route, (call) => calls.push({ ...call, via }), clock);
     }
     return (): Dispatcher => agent;
   };
@@ -62,7 +64,7 @@ export function standInsFor(stubs: FlowTestSettings['stubs'], listen: RuntimeSan
   };
 }
 
-function addRoute(pool: Interceptable, route: HttpStub, record: (call: Omit<OutboundCall, 'via'>) => void): void {
+function addRoute(pool: Interceptable, route: HttpStub, record: (call: Omit<OutboundCall, 'via'>) => void, clock: Clock): void {
   const wantsQuery = route.path.includes('?');
   const interceptor = pool.intercept({
     method: route.method,
@@ -82,9 +84,12 @@ function addRoute(pool: Interceptable, route: HttpStub, record: (call: Omit<Outb
       status: route.status,
     });
     const data = route.body === undefined ? '' : isJson ? JSON.stringify(route.body) : String(route.body);
-    return { statusCode: route.status, data, responseOptions: { headers } };
+    if (route.delay <= 0) return { statusCode: route.status, data, responseOptions: { headers } };
+    // The delay runs on the test's clock (undici's own delay would always take real time): undici
+    // waits for a body given as a promise, and drops the answer if the caller aborted meanwhile.
+    const later = () => sleepOn(clock, route.delay).then(() => data);
+    return { statusCode: route.status, data: later as unknown as string, responseOptions: { headers } };
   });
-  if (route.delay > 0) scope.delay(route.delay);
   if (route.times !== undefined) scope.times(route.times);
   else scope.persist();
 }

@@ -247,7 +247,7 @@ export const flowTestSpec = {
   clock: {
     type: 'object',
     description:
-      'The virtual clock of the test: a flow with a schedule source fires at the ticks due between start and start + advance, without waiting for them.',
+      'The virtual clock of the test. A flow with a schedule source fires at the ticks due between start and start + advance, without waiting for them. For any other flow, advance runs the embedded platform, the runtime and the stubs on the virtual clock: nack delays, lease TTLs, timeouts, retry waits, long polls and stub delays due before start + advance pass at once.',
     fields: {
       start: {
         type: 'string',
@@ -256,7 +256,7 @@ export const flowTestSpec = {
       },
       advance: {
         type: 'duration',
-        description: 'For a flow with a schedule source: how far the clock runs; every tick due in that span fires, in order.',
+        description: 'How far the clock runs. A schedule flow: every tick due in that span fires, in order. Any other flow: every timer due in that span fires in order, each once the flow has gone quiet.',
         example: '15s',
       },
     },

@@ -17,6 +17,8 @@ interface LeaseRow extends StoredLeaseRow {
  * transaction-scoped advisory lock on the name: two replicas granting the same name serialize,
  * and the loser sees the winner's claim. Fencing tokens come from a sequence, so a later grant
  * always carries a larger token than any earlier one, on any replica.
+ * By design this ignores the platform's injected Clock (shared/clock.ts), which the SQLite store
+ * decides TTLs with: replicas must agree on one clock, and only the database's is shared.
  */
 export class PostgresLeases implements LeaseBackend {
   constructor(private readonly pool: pg.Pool) {}

@@ -1,3 +1,4 @@
+import type { Clock } from '../../../../shared/clock.ts';
 import { Halt, implementBlock, type StepResult } from '../../core/component.ts';
 import type { ChainRest, RunContext } from '../../core/engine/chain.ts';
 import type { Message } from '../../core/message.ts';
@@ -14,7 +15,7 @@ export const lock = implementBlock(lockDef, (s, ctx) => {
   const holding = async (msg: Message, run: RunContext, steps: ChainRest): Promise<StepResult> => {
     const name = await s.name.evaluate(activationOf(msg));
     if (typeof name !== 'string' || name === '') throw new FlowError(`${ctx.path}.lock.name must be a non-empty string, got ${JSON.stringify(name)}`);
-    const lease = await acquire(ctx.host.services.leases, name, s.ttl, s.wait, run.runId);
+    const lease = await acquire(ctx.host.services.leases, name, s.ttl, s.wait, run.runId, ctx.host.clock);
     if (!lease) {
       if (s.onBusy === 'drop') return null;
       throw new FlowError(`lock "${name}" is held by another holder${s.wait > 0 ? ` and was not released within ${s.wait} ms` : ''}`, { status: 409 });
@@ -44,15 +45,15 @@ export const lock = implementBlock(lockDef, (s, ctx) => {
  * never blocks on the platform, so waiting is polling; the jitter keeps contenders from
  * retrying in lockstep.
  */
-async function acquire(leases: LeaseService, name: string, ttlMs: number, waitMs: number, runId: string): Promise<HeldLease | undefined> {
-  const deadline = Date.now() + waitMs;
+async function acquire(leases: LeaseService, name: string, ttlMs: number, waitMs: number, runId: string, clock: Clock): Promise<HeldLease | undefined> {
+  const deadline = clock.now() + waitMs;
   let pause = 20;
   for (;;) {
     const lease = await leases.acquire(name, ttlMs, { runId });
     if (lease) return lease;
-    const left = deadline - Date.now();
+    const left = deadline - clock.now();
     if (left <= 0) return undefined;
-    await sleep(Math.min(pause * (0.5 + Math.random()), left));
+    await sleep(Math.min(pause * (0.5 + Math.random()), left), undefined, clock);
     pause = Math.min(pause * 2, 250);
   }
 }

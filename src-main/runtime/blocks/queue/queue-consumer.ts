@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../../shared/clock.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Message } from '../../core/message.ts';
@@ -16,6 +17,8 @@ export interface ConsumerOptions {
   /** Settles one delivery once its flow finished (ack, nack, reply). */
   settle(d: Delivery, result: FlowResult): Promise<void>;
   log: Logger;
+  /** The backoff after a failed receive and the pause after an answer that came too soon run on it. */
+  clock?: Clock;
 }
 
 const MAX_BACKOFF_MS = 5000;
@@ -52,6 +55,7 @@ export class Consumer {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
+    const clock = this.o.clock ?? systemClock;
     let backoff = 200;
     let lastProblem: string | undefined;
     while (!signal.aborted) {
@@ -63,7 +67,7 @@ export class Consumer {
         continue;
       }
       let batch: Delivery[];
-      const asked = performance.now();
+      const asked = clock.now();
       try {
         batch = await this.o.receive({ waitMs: this.o.waitMs, maxMessages: Math.min(room, this.o.maxBatch), signal });
         backoff = 200;
@@ -74,14 +78,14 @@ export class Consumer {
         const problem = errorMessage(err);
         if (problem !== lastProblem) this.o.log.warn('receive failed; retrying until it works again', { error: problem });
         lastProblem = problem;
-        await sleep(backoff, signal);
+        await sleep(backoff, signal, clock);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         continue;
       }
       for (const d of batch) this.handle(d);
       // A platform that answers "nothing" at once instead of holding the poll would make this a
       // busy loop (spec 1 §4.3 rule 3); pause instead.
-      if (batch.length === 0 && performance.now() - asked < Math.min(this.o.waitMs, 1000) / 2) await sleep(250, signal);
+      if (batch.length === 0 && clock.now() - asked < Math.min(this.o.waitMs, 1000) / 2) await sleep(250, signal, clock);
     }
   }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../shared/clock.ts';
 import { startPlatformServer, type PlatformServer } from '../../../platform/index.ts';
 import type { TraceEvent } from '../../core/trace.ts';
 import { runtimeOn, until, type RuntimeOnPlatform, type RuntimeOptions } from '../../services/testing/runtime-on-platform.ts';
@@ -27,6 +28,18 @@ async function start(yaml: string, o: RuntimeOptions = {}): Promise<RuntimeOnPla
   running.push(r);
   return r;
 }
+
+/** Waits until the group has received on the subject once (it exists on the platform from then on). */
+const receiving = (subject: string, group: string) =>
+  until(() => platform.inspect.queues.counts().some((g) => g.subject === subject && g.group === group), 5000, `${group} receiving on ${subject}`);
+
+/** Waits until no group of the subject holds a message (waiting, in flight or delayed): all were acked. */
+const drained = (subject: string) =>
+  until(
+    () => platform.inspect.queues.counts().every((g) => g.subject !== subject || g.waiting + g.inFlight + g.delayed === 0),
+    10_000,
+    `every message on ${subject} acked`,
+  );
 
 /** Bodies of the runs a runtime completed, seen through its trace hub as a studio would. */
 function completedBodies(r: RuntimeOnPlatform, flow: string): unknown[] {
@@ -57,7 +70,8 @@ describe('the queue source', () => {
     const stop = platform.events.subscribe((e) => e.type === 'queue.deliver' && e.subject === 'bulk' && deliveries.push(e.deliveryCount));
     for (let n = 0; n < 1000; n++) await sender.runtime.run('send', { n });
     await until(() => seen.length >= 1000, 20_000, '1,000 completed runs');
-    await new Promise((r) => setTimeout(r, 200));
+    // Nothing left stored means nothing can be delivered again: every message was acked.
+    await drained('bulk');
     stop();
     expect(seen).toHaveLength(1000);
     expect(new Set(seen.map((b) => (b as { n: number }).n)).size).toBe(1000);
@@ -66,20 +80,37 @@ describe('the queue source', () => {
   });
 
   it('hands a failed message back and gets it again only after its nack delay', async () => {
-    const r = await start(`flows:
+    // Platform and runtime on one clock the test moves: the delay passes without waiting for it.
+    const clock = new ManualClock();
+    const own = await startPlatformServer({ dataDir: join(dataDir, 'nack-delay'), clock, features: { queues: { pollTimeoutSeconds: 2 } } });
+    try {
+      const r = await runtimeOn(own, `flows:
   flaky:
     source: {type: queue, subject: flaky, nackDelay: 1s}
     steps:
       # Fails on the first delivery only: the second reads an existing field.
       - set: {body: 'vars.deliveryCount > 1 ? body.n : body.missing'}
-`);
-    const attempts: Array<{ at: number; count: number }> = [];
-    r.runtime.traces.add({ emit: (e) => e.kind === 'run' && e.flow === 'flaky' && attempts.push({ at: Date.now(), count: attempts.length + 1 }) });
-    const stop = platform.events.subscribe((e) => e.type === 'queue.nack' && e.subject === 'flaky' && expect(e.delaySeconds).toBe(1));
-    await r.services.queues.publish('flaky', { n: 1 });
-    await until(() => attempts.length >= 2, 5000, 'the redelivery');
-    stop();
-    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(950);
+`, { clock });
+      running.push(r);
+      const attempts: number[] = [];
+      r.runtime.traces.add({ emit: (e) => e.kind === 'run' && e.flow === 'flaky' && attempts.push(clock.now()) });
+      const nacks: number[] = [];
+      const stop = own.events.subscribe((e) => e.type === 'queue.nack' && e.subject === 'flaky' && nacks.push(e.delaySeconds));
+      await r.services.queues.publish('flaky', { n: 1 });
+      await until(() => nacks.length === 1, 5000, 'the nack');
+      expect(nacks).toEqual([1]);
+      await clock.advance(900);
+      await new Promise((res) => setTimeout(res, 50)); // loopback time for a too-early redelivery to show
+      expect(attempts).toHaveLength(1);
+      await clock.advance(200);
+      await until(() => attempts.length >= 2, 5000, 'the redelivery');
+      stop();
+      expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(1000);
+      await r.stop();
+      running.splice(running.indexOf(r), 1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('shares a subject between the replicas of a deployment while another deployment sees every message', async () => {
@@ -89,10 +120,11 @@ describe('the queue source', () => {
     const b1 = await start(flow, { deploymentId: 'audit', instanceId: 'b1' });
     const [seenA1, seenA2, seenB1] = [a1, a2, b1].map((r) => completedBodies(r, 'work'));
     // A consumer group starts with the messages published after its first receive.
-    await new Promise((r) => setTimeout(r, 300));
+    await receiving('shared', 'orders');
+    await receiving('shared', 'audit');
     for (let n = 0; n < 60; n++) await a1.services.queues.publish('shared', { n });
     await until(() => seenA1.length + seenA2.length >= 60 && seenB1.length >= 60, 10_000, 'both deployments');
-    await new Promise((r) => setTimeout(r, 200));
+    await drained('shared');
     const ids = (list: unknown[]) => list.map((b) => (b as { n: number }).n);
     expect(new Set([...ids(seenA1), ...ids(seenA2)]).size).toBe(60);
     expect(seenA1.length + seenA2.length).toBe(60);
@@ -131,7 +163,7 @@ describe('request/reply on a queue', () => {
       { instanceId: 'broken2' },
     );
     const caller = await start(`flows:\n  ask:\n    steps:\n      - queue-request: {subject: broken2, timeout: 5s}\n`, { instanceId: 'caller' });
-    await new Promise((r) => setTimeout(r, 200));
+    await receiving('broken2', 'test-deployment');
     const result = await caller.runtime.run('ask', {});
     expect(result.outcome).toBe('failed');
     expect(result.error?.message).toMatch(/the flow consuming broken2 failed: .*missing/);
@@ -142,14 +174,26 @@ describe('request/reply on a queue', () => {
     const nobody = await caller.runtime.run('ask', {});
     expect(nobody.error?.message).toMatch(/queue request nobody: nobody is consuming "nobody" \(503\)/);
 
-    // A consumer that receives but never answers.
-    const silent = await start(`flows:\n  ask:\n    steps:\n      - queue-request: {subject: silent, timeout: 1s}\n`, { instanceId: 'asker' });
-    const received = silent.services.queues.receive('silent', { waitMs: 3000, maxMessages: 1 });
-    await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
-    const late = await silent.runtime.run('ask', {});
-    expect(late.error?.message).toMatch(/queue request silent: no reply within 1 s \(504\)/);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(await received).toHaveLength(1);
+    // A consumer that receives but never answers; the reply timeout passes on a clock the test moves.
+    const clock = new ManualClock();
+    const own = await startPlatformServer({ dataDir: join(dataDir, 'reply-timeout'), clock });
+    try {
+      const silent = await runtimeOn(own, `flows:\n  ask:\n    steps:\n      - queue-request: {subject: silent, timeout: 1s}\n`, { instanceId: 'asker', clock });
+      running.push(silent);
+      const received = silent.services.queues.receive('silent', { waitMs: 3000, maxMessages: 1 });
+      await until(() => own.inspect.queues.counts().some((g) => g.subject === 'silent'), 5000, 'the consumer receiving');
+      let answered = false;
+      const late = silent.runtime.run('ask', {}).finally(() => (answered = true));
+      expect(await received).toHaveLength(1); // the request is out, its timer set
+      await clock.advance(999);
+      await new Promise((r) => setTimeout(r, 50)); // loopback time for a too-early answer to show
+      expect(answered).toBe(false);
+      await clock.advance(1);
+      expect((await late).error?.message).toMatch(/queue request silent: no reply within 1 s \(504\)/);
+      await silent.stop();
+      running.splice(running.indexOf(silent), 1);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -42,6 +42,7 @@ export const queueSource = implementSource(queueSourceDef, (s, ctx) => {
     submit: (msg) => ctx.submit(msg),
     settle,
     log: ctx.log,
+    clock: ctx.host.clock,
   });
   return {
     async start() {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../../../shared/clock.ts';
 import { startPlatformServer, type PlatformServer } from '../../../platform/index.ts';
 import { problemsOf, startYaml } from '../../testing/load-yaml.ts';
 import { apiEnv, runtimeOn, until, type RuntimeOnPlatform } from '../../services/testing/runtime-on-platform.ts';
@@ -38,10 +39,15 @@ const ticks = (r: RuntimeOnPlatform): number => r.logs.filter((l) => l.msg === '
 
 describe('the schedule source', () => {
   it('runs the flow every interval with the due time in vars.scheduledAt, and checks its settings', async () => {
-    const { runtime, logs } = await startYaml(`flows:\n  t:\n    source: {type: schedule, interval: 100ms, body: {job: x}}\n    steps:\n      - log: {message: 'body.job + " " + vars.scheduledAt'}\n`);
+    // On a clock the test moves: three intervals, three runs, each with its due time.
+    const clock = new ManualClock(Date.parse('2026-01-05T09:00:00Z'));
+    const { runtime, logs } = await startYaml(`flows:\n  t:\n    source: {type: schedule, interval: 100ms, body: {job: x}}\n    steps:\n      - log: {message: 'body.job + " " + vars.scheduledAt'}\n`, {}, clock);
     try {
+      await clock.advance(299);
+      await until(() => logs.filter((l) => l.msg.startsWith('x ')).length >= 2, 2000, 'two runs');
+      await clock.advance(1);
       await until(() => logs.filter((l) => l.msg.startsWith('x ')).length >= 3, 2000, 'three runs');
-      expect(logs.find((l) => l.msg.startsWith('x '))!.msg).toMatch(/^x \d{4}-\d\d-\d\dT/);
+      expect(logs.filter((l) => l.msg.startsWith('x ')).map((l) => l.msg)).toEqual(['x 2026-01-05T09:00:00.100Z', 'x 2026-01-05T09:00:00.200Z', 'x 2026-01-05T09:00:00.300Z']);
     } finally {
       await runtime.stop();
     }
@@ -76,20 +82,35 @@ describe('the schedule source', () => {
   });
 
   it('runs on the leader only; when the leader stops cleanly the other takes over at its next look', async () => {
-    const a = await runtimeOn(platform, leaderSchedule, { instanceId: 'a', deploymentId: 'clean' });
-    await until(() => ticks(a) > 0, 3000, 'a to lead');
-    const b = await runtimeOn(platform, leaderSchedule, { instanceId: 'b', deploymentId: 'clean' });
+    // Its own platform and both instances on one clock that moves itself whenever they are quiet:
+    // the seconds below are the clock's, passing as fast as the campaigns over loopback allow.
+    const clock = new ManualClock();
+    const own = await startPlatformServer({
+      dataDir: join(dir, 'clean-handover'),
+      clock,
+      features: { leaderElection: { leaseTtlSeconds: TTL_MS / 1000, renewIntervalSeconds: 1, observeIntervalSeconds: OBSERVE_MS / 1000 } },
+    });
+    const driving = clock.drive(clock.now() + 60_000);
+    const a = await runtimeOn(own, leaderSchedule, { instanceId: 'a', deploymentId: 'clean', clock });
+    let b: RuntimeOnPlatform | undefined;
     try {
-      await new Promise((r) => setTimeout(r, 1200));
+      await until(() => ticks(a) > 0, 10_000, 'a to lead');
+      b = await runtimeOn(own, leaderSchedule, { instanceId: 'b', deploymentId: 'clean', clock });
+      const joined = clock.now();
+      await until(() => clock.now() >= joined + 1200, 10_000, '1.2 s of the clock');
       expect(ticks(b)).toBe(0);
       expect(ticks(a)).toBeGreaterThan(3);
-      const stopped = Date.now();
+      const stopped = clock.now();
       await a.stop();
-      await until(() => ticks(b) > 0, OBSERVE_MS + 1500, 'b to take over');
+      const follower = b;
+      await until(() => ticks(follower) > 0, 10_000, 'b to take over');
       // Resigning frees the key at once: no need to wait out the TTL.
-      expect(Date.now() - stopped).toBeLessThan(OBSERVE_MS + 1000);
+      expect(clock.now() - stopped).toBeLessThan(OBSERVE_MS + 1000);
     } finally {
-      await b.stop();
+      await a.stop().catch(() => {});
+      await b?.stop();
+      await driving.stop();
+      await own.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import type { ClockTimer } from '../../../../shared/clock.ts';
 import { implementSource } from '../../core/component.ts';
 import { deepCopy, Message } from '../../core/message.ts';
 import { parseCron, type CronSchedule } from './cron.ts';
@@ -7,7 +8,9 @@ export const scheduleSource = implementSource(
   scheduleSourceDef,
   (s, ctx) => {
     const cron: CronSchedule | undefined = s.cron !== undefined ? parseCron(s.cron, s.timezone) : undefined;
-    let timer: NodeJS.Timeout | undefined;
+    // On the runtime's clock: a flow test's virtual clock fires an hourly schedule without waiting.
+    const clock = ctx.host.clock;
+    let timer: ClockTimer | undefined;
     let running = 0;
     let active = false;
 
@@ -16,12 +19,12 @@ export const scheduleSource = implementSource(
     const arm = (due: number): void => {
       if (!active) return;
       // Timers drift and clamp at ~24.8 days; re-arm toward the due time until it has come.
-      const wait = Math.min(Math.max(0, due - Date.now()), 2 ** 31 - 1);
-      timer = setTimeout(() => (Date.now() + 1 < due ? arm(due) : fire(due)), wait);
+      const wait = Math.min(Math.max(0, due - clock.now()), 2 ** 31 - 1);
+      timer = clock.setTimeout(() => (clock.now() + 1 < due ? arm(due) : fire(due)), wait);
     };
 
     const fire = (due: number): void => {
-      arm(dueAfter(Math.max(due, Date.now())));
+      arm(dueAfter(Math.max(due, clock.now())));
       if (running > 0 && !s.overlap) {
         ctx.log.debug('schedule tick skipped: the previous run is still going', { scheduledAt: new Date(due).toISOString() });
         return;
@@ -34,11 +37,11 @@ export const scheduleSource = implementSource(
     return {
       async start() {
         active = true;
-        arm(dueAfter(Date.now()));
+        arm(dueAfter(clock.now()));
       },
       async stop() {
         active = false;
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
       },
       describe: () => ({ schedule: s.cron ?? `every ${s.interval} ms`, timezone: cron ? s.timezone : undefined }),
     };

@@ -27,6 +27,7 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
         // No nack on a topic (spec 1 §4.4): the delivery is acknowledged whatever the flow did.
         settle: (d) => acks.add(d.handle),
         log: ctx.log,
+        clock: ctx.host.clock,
       });
       consumer.start();
     },

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock, type Clock } from '../../../../shared/clock.ts';
 import type { Runtime } from '../../core/runtime.ts';
 import { problemsOf, startYaml } from '../../testing/load-yaml.ts';
 import { json, startRecordingServer, type RecordingServer } from './testing/recording-server.ts';
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 /** Starts a definition with one `api` connector (extra settings indented under it) and one flow `call`. */
-async function start(connector: string, steps = '- rest: {connector: api, path: /things}'): Promise<Runtime> {
+async function start(connector: string, steps = '- rest: {connector: api, path: /things}', clock?: Clock): Promise<Runtime> {
   ({ runtime } = await startYaml(`connectors:
   api:
     type: http-client
@@ -28,8 +29,27 @@ flows:
   call:
     steps:
 ${steps.replace(/^/gm, '      ')}
-`));
+`, {}, clock));
   return runtime;
+}
+
+const CALL = '- rest: {connector: api, path: /things}';
+
+/**
+ * Resolves once the runtime's clock holds exactly one timer and `due(ms from now)` says it is the
+ * one awaited (a retry wait after a 429, an attempt's timeout): polled in real time, bounded.
+ */
+async function timerSet(clock: ManualClock, due: (inMs: number) => boolean): Promise<void> {
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 5))) {
+    const next = clock.nextDue();
+    if (clock.pending === 1 && next !== undefined && due(next - clock.now())) return;
+  }
+  throw new Error(`no such timer within 5 s; next is due in ${(clock.nextDue() ?? NaN) - clock.now()} ms`);
+}
+
+/** Whether a run is still going after 50 ms of real time (for an early end to show over loopback). */
+async function stillRunning(run: Promise<unknown>): Promise<boolean> {
+  return Promise.race([run.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 50))]);
 }
 
 describe('http-client connector settings', () => {
@@ -58,34 +78,44 @@ describe('http-client connector settings', () => {
 });
 
 describe('retry on 429', () => {
+  // The waits run on a clock the test moves: each is checked to the millisecond, without waiting.
   it('waits as long as Retry-After says in seconds, then succeeds', async () => {
     server.handle((_req, res) => (server.arrivals.length === 1 ? json(res, 429, { slow: 'down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true })));
-    await start('retry: {maxAttempts: 3}');
-    const result = await runtime!.run('call');
+    const clock = new ManualClock();
+    await start('retry: {maxAttempts: 3}', CALL, clock);
+    const run = runtime!.run('call');
+    await timerSet(clock, (ms) => ms === 1000);
+    await clock.advance(999);
+    expect(await stillRunning(run)).toBe(true);
+    expect(server.arrivals).toHaveLength(1);
+    await clock.advance(1);
+    const result = await run;
     expect(result.outcome).toBe('completed');
     expect(result.message.body).toEqual({ ok: true });
     expect(server.arrivals).toHaveLength(2);
-    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(1000);
   });
 
   it('caps a long Retry-After at maxBackoff', async () => {
     server.handle((_req, res) => (server.arrivals.length === 1 ? json(res, 429, {}, { 'retry-after': '60' }) : json(res, 200, { ok: true })));
-    await start('retry: {maxBackoff: 200ms}');
-    const started = Date.now();
-    expect((await runtime!.run('call')).outcome).toBe('completed');
-    const waited = server.arrivals[1].at - server.arrivals[0].at;
-    expect(waited).toBeGreaterThanOrEqual(190);
-    expect(Date.now() - started).toBeLessThan(2000);
+    const clock = new ManualClock();
+    await start('retry: {maxBackoff: 200ms}', CALL, clock);
+    const run = runtime!.run('call');
+    await timerSet(clock, (ms) => ms === 200);
+    await clock.advance(200);
+    expect((await run).outcome).toBe('completed');
   });
 
   it('honours Retry-After given as an HTTP date', async () => {
+    const clock = new ManualClock();
     server.handle((_req, res) =>
-      server.arrivals.length === 1 ? json(res, 429, {}, { 'retry-after': new Date(Date.now() + 2000).toUTCString() }) : json(res, 200, { ok: true }),
+      server.arrivals.length === 1 ? json(res, 429, {}, { 'retry-after': new Date(clock.now() + 2000).toUTCString() }) : json(res, 200, { ok: true }),
     );
-    await start('retry: {maxBackoff: 5s}');
-    expect((await runtime!.run('call')).outcome).toBe('completed');
+    await start('retry: {maxBackoff: 5s}', CALL, clock);
+    const run = runtime!.run('call');
     // HTTP dates have whole seconds, so the wait is between one and two seconds.
-    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(900);
+    await timerSet(clock, (ms) => ms > 1000 && ms <= 2000);
+    await clock.advance(2000);
+    expect((await run).outcome).toBe('completed');
   });
 
   it('makes maxAttempts attempts in total with exponential backoff, then fails with the status', async () => {
@@ -263,18 +293,26 @@ describe('connection pool', () => {
 describe('timeout', () => {
   it('fails a request that takes longer than the timeout', async () => {
     server.handle((_req, res) => void setTimeout(() => json(res, 200, { late: true }), 500));
-    await start('timeout: 100ms');
-    const started = Date.now();
-    const result = await runtime!.run('call');
+    const clock = new ManualClock();
+    await start('timeout: 100ms', CALL, clock);
+    const run = runtime!.run('call');
+    await timerSet(clock, (ms) => ms === 100);
+    await clock.advance(99);
+    expect(await stillRunning(run)).toBe(true);
+    await clock.advance(1);
+    const result = await run;
     expect(result.outcome).toBe('failed');
     expect(result.error?.message).toBe('http-client api: GET /v1/things timed out after 100ms');
-    expect(Date.now() - started).toBeLessThan(450);
   });
 
   it('bounds each attempt, not the waits between retries', async () => {
     server.handle((_req, res) => (server.arrivals.length === 1 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, { ok: true })));
-    await start('timeout: 500ms');
-    expect((await runtime!.run('call')).outcome).toBe('completed');
+    const clock = new ManualClock();
+    await start('timeout: 500ms', CALL, clock);
+    const run = runtime!.run('call');
+    await timerSet(clock, (ms) => ms === 1000); // the retry wait, with no attempt's timeout running
+    await clock.advance(1000);
+    expect((await run).outcome).toBe('completed');
   });
 });
 

@@ -1,3 +1,4 @@
+import { sleepOn } from '../../../../shared/clock.ts';
 import { Agent, type Dispatcher } from 'undici';
 import { implementConnector, type BuildContext, type Connector, type Settings } from '../../core/component.ts';
 import { errorMessage, FlowError } from '../../core/errors.ts';
@@ -193,7 +194,7 @@ export class HttpClientConnector implements Connector {
     }
     const key = this.cache && req.method === 'GET' ? cacheKey(path, headers) : undefined;
     if (key !== undefined) {
-      const hit = this.cache!.get(key);
+      const hit = this.cache!.get(key, this.ctx.host.clock.now());
       if (hit) {
         if (tally) tally.cached = true;
         return hit;
@@ -209,7 +210,7 @@ export class HttpClientConnector implements Connector {
     }
     const res = await this.exchange(agent, req.method, path, headers, req.body, tally);
     if (credential !== undefined && res.status === 401) this.auth!.rejected(credential);
-    if (key !== undefined && res.status >= 200 && res.status < 300) this.cache!.set(key, res);
+    if (key !== undefined && res.status >= 200 && res.status < 300) this.cache!.set(key, res, this.ctx.host.clock.now());
     return res;
   }
 
@@ -228,15 +229,15 @@ export class HttpClientConnector implements Connector {
       const retryable = attempt < this.retry.maxAttempts;
       let res: Exchanged;
       try {
-        res = await exchange(agent, request, { cap: this.s.maxResponseBytes, timeoutMs: this.s.timeout, discard429: retryable });
+        res = await exchange(agent, request, { cap: this.s.maxResponseBytes, timeoutMs: this.s.timeout, discard429: retryable, clock: this.ctx.host.clock });
         if (tally) tally.responseHeaders = res.headers;
       } catch (err) {
         throw this.failure(err, method, path);
       }
       if (res.status === 429 && retryable) {
-        const wait = retryDelay(first(res.headers['retry-after']), attempt, this.retry);
+        const wait = retryDelay(first(res.headers['retry-after']), attempt, this.retry, this.ctx.host.clock.now());
         this.log.debug('upstream answered 429; retrying', { connector: this.name, method, path: withoutQuery(path), attempt, waitMs: wait });
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        await sleepOn(this.ctx.host.clock, wait);
         continue;
       }
       return { status: res.status, contentType: first(res.headers['content-type']), body: res.body };

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../../shared/clock.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
@@ -23,6 +24,8 @@ export interface ExchangeOptions {
   cap: number;
   /** Bounds the whole exchange, from queueing for a connection to the last body byte. */
   timeoutMs: number;
+  /** What the timeout runs on; default the system clock. */
+  clock?: Clock;
   /** A 429 that will be retried: its body is only drained, never kept. */
   discard429: boolean;
 }
@@ -55,7 +58,7 @@ export function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOpt
     const finish = (err: Error | undefined, value?: Exchanged): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       if (err) reject(err);
       else resolve(value!);
     };
@@ -64,7 +67,8 @@ export function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOpt
       // A request still queued for a connection is aborted as soon as it gets one.
       controller?.abort(reason);
     };
-    const timer = setTimeout(() => abort(new RequestTimeoutError(opts.timeoutMs)), opts.timeoutMs);
+    const clock = opts.clock ?? systemClock;
+    const timer = clock.setTimeout(() => abort(new RequestTimeoutError(opts.timeoutMs)), opts.timeoutMs);
 
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../../shared/clock.ts';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FlowResult } from '../../core/engine/chain.ts';
@@ -28,6 +29,8 @@ export interface RouteOptions {
   rawBody: boolean;
   /** 0 waits forever. */
   timeoutMs: number;
+  /** What the timeout runs on (a flow test's virtual clock); default the system clock. */
+  clock?: Clock;
   maxBodyBytes: number;
   response: ResponseRules;
   /** Set on SSE routes. */
@@ -109,9 +112,10 @@ export class HttpRoute implements Routable {
     const span = o.traces?.active ? serverSpanStart(req, msg, o.traces.spans) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
     // The timer answers 504 itself; a result arriving later finds the response sent and is dropped.
-    const timer = o.timeoutMs > 0 ? setTimeout(answerTimeout, o.timeoutMs, this, res) : undefined;
+    const clock = o.clock ?? systemClock;
+    const timer = o.timeoutMs > 0 ? clock.setTimeout(() => answerTimeout(this, res), o.timeoutMs) : undefined;
     const result = await o.submit(msg);
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     sendResult(res, result, o.response);
     if (span) this.reportServerSpan(span, req, res, msg, result);
   }
@@ -180,13 +184,14 @@ export class HttpRoute implements Routable {
 
   private firstOf(running: Promise<FlowResult>, stream: SseStream): Promise<FlowResult | 'committed' | undefined> {
     return new Promise((resolve) => {
-      const timer = this.o.timeoutMs > 0 ? setTimeout(resolve, this.o.timeoutMs, undefined) : undefined;
+      const clock = this.o.clock ?? systemClock;
+      const timer = this.o.timeoutMs > 0 ? clock.setTimeout(() => resolve(undefined), this.o.timeoutMs) : undefined;
       stream.onCommit = () => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         resolve('committed');
       };
       void running.then((r) => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         resolve(r);
       });
     });

@@ -31,6 +31,7 @@ export const routeSource = implementSource(
       rawBodyVar: s.rawBodyVar,
       rawBody: s.rawBody,
       timeoutMs: s.timeout ?? connector.requestTimeoutMs,
+      clock: ctx.host.clock,
       maxBodyBytes: s.maxBodyBytes,
       response,
       sse: s.sse?.enabled

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../../shared/clock.ts';
 import { createCelEnvironment, type CelEnvironment } from '../cel.ts';
 import type { Connector, Source } from '../component.ts';
 import type { FlowResult, RunContext } from '../engine/chain.ts';
@@ -36,6 +37,8 @@ export interface LoadOptions {
   redactor?: SecretRedactor;
   /** Stand-ins for what the flows reach outside (flow tests, stubbed re-runs). */
   sandbox?: RuntimeSandbox;
+  /** What the components' timers and timestamps run on; default the system clock. */
+  clock?: Clock;
 }
 
 export interface LoadedConnector {
@@ -107,6 +110,7 @@ function createLoadState(files: readonly YamlFile[], options: LoadOptions): Load
     services,
     exchanges,
     sandbox: options.sandbox,
+    clock: options.clock ?? systemClock,
     runFlow: (name: string, msg: Message, parent: RunContext): Promise<FlowResult> => {
       const flow = flows.get(name);
       if (!flow) return Promise.resolve({ outcome: 'failed', message: msg, error: { message: `no flow named "${name}"` } });

@@ -51,7 +51,7 @@ export async function runtimeOn(platform: PlatformAddress, yaml: string, o: Runt
   shipping.forwardTo(services.telemetry.logSink);
   let runtime: Runtime;
   try {
-    runtime = Runtime.load([{ file: 'flows.yaml', text: yaml }], { registry, env, log, redactor, services });
+    runtime = Runtime.load([{ file: 'flows.yaml', text: yaml }], { registry, env, log, redactor, services, clock: o.clock });
     if (o.start !== false) await runtime.start();
   } catch (err) {
     await services.close();
