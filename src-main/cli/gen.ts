@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { platformApiArtifacts } from '../platform/index.ts';
 import { generatedArtifacts } from '../runtime/index.ts';
 import { flowTestArtifacts } from '../studio/flow-tests/test-file-schema.ts';
 
-/** Writes the generated schemas (definitions, flow tests) and docs; with --check, fails when they are out of date. */
+/** Writes the generated schemas (definitions, flow tests), the platform's OpenAPI document and docs; with --check, fails when they are out of date. */
 export async function main(argv: string[]): Promise<number> {
   const check = argv.includes('--check');
   let stale = 0;
-  for (const { path, content } of [...generatedArtifacts(), ...flowTestArtifacts()]) {
+  for (const { path, content } of [...generatedArtifacts(), ...flowTestArtifacts(), ...platformApiArtifacts()]) {
     let current = '';
     try {
       current = readFileSync(path, 'utf8');

@@ -27,3 +27,4 @@ export { checkResourceName, checkSecretName } from './management/names.ts';
 export { filesOfBundle } from './management/bundle.ts';
 export { inClusterKubernetes, type KubernetesApiOptions } from './management/kubernetes-secret-object.ts';
 export { runtimeDeploymentManifest, CLUSTER_SECRET_OBJECT, MANAGED_VARIABLES, type RuntimeManifestInput } from './management/runtime-manifest.ts';
+export { platformApiArtifacts } from './openapi-artifact.ts';

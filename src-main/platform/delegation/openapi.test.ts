@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformApiArtifacts } from '../openapi-artifact.ts';
 import { startTestPlatform, type TestPlatform } from '../testing/platform-harness.ts';
 
 const documentPath = new URL('../../../shared/platform-openapi.json', import.meta.url);
@@ -18,6 +19,10 @@ beforeAll(async () => {
 afterAll(() => platform.close());
 
 describe('the OpenAPI document (shared/platform-openapi.json)', () => {
+  it('is what npm run gen writes from the route declarations in shared/platform-api/ (run `npm run gen` after changing one)', () => {
+    for (const artifact of platformApiArtifacts()) expect(readFileSync(artifact.path, 'utf8')).toBe(artifact.content);
+  });
+
   it('is OpenAPI 3.1 and is served at /v1/openapi.json', async () => {
     expect(doc.openapi).toBe('3.1.0');
     const res = await platform.call('GET', '/v1/openapi.json');
