@@ -37,7 +37,10 @@ export const AppendTurnsRequest = component(
   Type.Object({
     turns: Type.Array(
       Type.Object(
-        {},
+        {
+          seq: Type.Optional(Type.Never({ description: 'assigned by the server; leave it out' })),
+          createdAt: Type.Optional(Type.Never({ description: 'assigned by the server; leave it out' })),
+        },
         {
           description: 'Any JSON object without `seq` or `createdAt` (400 if present: the server assigns both).',
         },
@@ -134,6 +137,7 @@ export const SearchRequest = component(
     }),
     userId: Type.Optional(
       Type.String({
+        minLength: 1,
         description: "Only this person's conversations and memories.",
       }),
     ),

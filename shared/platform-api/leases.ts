@@ -117,6 +117,7 @@ export const releaseLease = defineRoute({
   summary: 'Free a name',
   description: '404 when the claim is already gone (released or expired): success.',
   parameters: [leaseId],
+  body: { required: false, description: 'Ignored; when sent, a JSON object.', content: { 'application/json': Type.Object({}) } },
   responses: { 204: { description: 'Released.' }, 404: NotFound },
 });
 

@@ -13,27 +13,27 @@ export const key = parameter('key', {
   name: 'key',
   in: 'query',
   required: true,
-  schema: Type.String({ minLength: 1 }),
+  schema: Type.String({ minLength: 1, examples: ['orders/42'] }),
   description: 'May contain slashes.',
 } as const);
 export const kind = parameter('kind', {
   name: 'kind',
   in: 'query',
   required: true,
-  schema: StringEnum(['env', 'template']),
+  schema: StringEnum(['env', 'template'], { examples: ['template'] }),
 } as const);
 export const resourceName = parameter('resourceName', {
   name: 'name',
   in: 'query',
   required: true,
-  schema: Type.String(),
+  schema: Type.String({ examples: ['emails/welcome.txt'] }),
   description: 'May contain slashes, e.g. emails/welcome.txt.',
 } as const);
 export const memoryName = parameter('memoryName', {
   name: 'name',
   in: 'query',
   required: true,
-  schema: Type.String(),
+  schema: Type.String({ examples: ['preferences/diet'] }),
   description: 'May contain slashes.',
 } as const);
 export const subject = parameter('subject', {

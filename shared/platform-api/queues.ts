@@ -45,7 +45,7 @@ export const QueueReceiveRequest = component(
     ),
     ackDeadlineSeconds: Type.Optional(
       Type.Number({
-        description: "This receive's own ack deadline; default queues.ackDeadlineSeconds.",
+        description: "This receive's own ack deadline; default queues.ackDeadlineSeconds, longer is cut to 43200 (12 h).",
         minimum: 1,
         maximum: 43200,
       }),
@@ -89,7 +89,7 @@ export const SettleRequest = component(
   'SettleRequest',
   Type.Object(
     {
-      handles: Type.Array(Type.String()),
+      handles: Type.Optional(Type.Array(Type.String(), { description: 'The handles to settle; required unless `handle` is sent.' })),
       handle: Type.Optional(
         Type.String({
           description: 'Shorthand for a single handle when `handles` is absent.',
@@ -144,7 +144,7 @@ export const RequestRequest = component(
 export const ReplyRequest = component(
   'ReplyRequest',
   Type.Object({
-    replyTo: Type.String(),
+    replyTo: Type.String({ minLength: 1 }),
     body: Type.Optional(
       Type.Unknown({
         description: 'Any JSON value; null when absent. Binary content is encoded by the client (e.g. {contentType, rawData} with base64).',
@@ -227,6 +227,7 @@ export const queueReceive = defineRoute({
       content: { 'application/json': QueueReceiveResponse },
     },
     204: { description: 'The poll expired empty.' },
+    503: Unavailable,
   },
 });
 

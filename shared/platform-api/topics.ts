@@ -3,7 +3,7 @@ import { component } from './contract.ts';
 import { defineRoute } from './route.ts';
 import { subject, subscriptionId } from './parameters.ts';
 import { Published } from './queues.ts';
-import { NotFound, TooLarge } from './common.ts';
+import { NotFound, TooLarge, Unavailable } from './common.ts';
 
 export const TopicPublishRequest = component(
   'TopicPublishRequest',
@@ -67,7 +67,7 @@ export const Subscription = component(
 export const TopicReceiveRequest = component(
   'TopicReceiveRequest',
   Type.Object({
-    subscriptionId: Type.String(),
+    subscriptionId: Type.String({ minLength: 1 }),
     waitSeconds: Type.Optional(
       Type.Number({
         description: 'As for queues (topics.pollTimeoutSeconds).',
@@ -110,8 +110,9 @@ export const TopicReceiveResponse = component('TopicReceiveResponse', Type.Objec
 export const TopicAckRequest = component(
   'TopicAckRequest',
   Type.Object({
-    subscriptionId: Type.String(),
-    handles: Type.Array(Type.String()),
+    subscriptionId: Type.String({ minLength: 1 }),
+    handles: Type.Optional(Type.Array(Type.String(), { description: 'The handles to settle; required unless `handle` is sent.' })),
+    handle: Type.Optional(Type.String({ description: 'Shorthand for a single handle when `handles` is absent.' })),
   }),
 );
 
@@ -173,6 +174,7 @@ export const topicReceive = defineRoute({
     },
     204: { description: 'The poll expired empty.' },
     404: NotFound,
+    503: Unavailable,
   },
 });
 

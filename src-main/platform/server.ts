@@ -20,6 +20,7 @@ import { PlatformEventFeed } from './events.ts';
 import { loadFeaturesFile, resolveFeatures, type FeatureOverrides, type Features } from './features.ts';
 import { ApiError } from './http/api-error.ts';
 import { bearerAuth } from './http/bearer-auth.ts';
+import { guardDeclaredStatuses } from './http/declared-statuses.ts';
 import { bodyIdleTimeouts, sendError } from './http/http-io.ts';
 import { Router } from './http/router.ts';
 import { parseStrictQuery } from './http/strict-query.ts';
@@ -76,6 +77,11 @@ export interface PlatformServerOptions {
    * On PostgreSQL, TTLs and deadlines are decided by the database's clock whatever this is.
    */
   clock?: Clock;
+  /**
+   * Answers with a status a route's declaration (shared/platform-api/) does not list become 500s
+   * reported to onInternalError, so a contract test catches them. Default: on under Vitest.
+   */
+  checkDeclaredStatuses?: boolean;
 }
 
 /**
@@ -237,7 +243,8 @@ async function serve(
   );
   const authorize = token === undefined ? undefined : bearerAuth(token);
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
-  const handler = requestHandler(router, authorize, onInternalError, limits.bodyIdleTimeoutMs);
+  const checkStatuses = options.checkDeclaredStatuses ?? process.env.VITEST !== undefined;
+  const handler = requestHandler(router, authorize, onInternalError, limits.bodyIdleTimeoutMs, checkStatuses);
 
   // Node bounds receiving a request only (a long poll whose request is in is not affected), and
   // checks its deadlines every connectionsCheckingInterval, so that interval is kept well below them.
@@ -333,6 +340,7 @@ function requestHandler(
   authorize: ((req: IncomingMessage) => void) | undefined,
   onInternalError: (err: Error, where: string) => void,
   bodyIdleTimeoutMs: number,
+  checkStatuses: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const noQuery = new URLSearchParams();
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
@@ -360,6 +368,7 @@ function requestHandler(
         });
       }
       const { route, params } = match;
+      if (checkStatuses) guardDeclaredStatuses(res, route, (err) => onInternalError(err, `${req.method} ${path}`));
       if (!route.enabled) {
         throw new ApiError(501, 'not_implemented', `${route.capability} is switched off on this platform server; the runtime degrades it per its unsupported policy`);
       }

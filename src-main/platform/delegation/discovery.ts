@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { getDiscovery, getOpenApi } from '../../../shared/platform-api/discovery.ts';
 import { ApiError } from '../http/api-error.ts';
+import { implement } from '../http/contract-route.ts';
 import { sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
 import { nothingImplemented, type Features } from '../features.ts';
@@ -18,27 +20,14 @@ export function discoveryRoutes(p: PlatformContext): Route[] {
   const nothing = nothingImplemented(p.features);
   let openapi: string | undefined;
   return [
-    {
-      method: 'GET',
-      path: '/v1/discovery',
-      capability: 'discovery',
-      enabled: true,
-      public: true,
-      handle(ctx) {
-        if (nothing) throw new ApiError(501, 'not_implemented', 'this server implements no capability of the delegation API (every feature is switched off)');
-        sendJson(ctx.res, 200, document);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/v1/openapi.json',
-      capability: 'discovery',
-      enabled: true,
-      handle(ctx) {
-        openapi ??= readFileSync(OPENAPI_URL, 'utf8');
-        sendJson(ctx.res, 200, openapi);
-      },
-    },
+    implement(getDiscovery, { capability: 'discovery', enabled: true }, (ctx) => {
+      if (nothing) throw new ApiError(501, 'not_implemented', 'this server implements no capability of the delegation API (every feature is switched off)');
+      sendJson(ctx.res, 200, document);
+    }),
+    implement(getOpenApi, { capability: 'discovery', enabled: true }, (ctx) => {
+      openapi ??= readFileSync(OPENAPI_URL, 'utf8');
+      sendJson(ctx.res, 200, openapi);
+    }),
   ];
 }
 

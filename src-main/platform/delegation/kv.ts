@@ -1,12 +1,11 @@
 import { conflict, notFound, tooLarge } from '../http/api-error.ts';
 import { readBody, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
-import { objectVersionHeader, requiredQuery } from '../http/request-fields.ts';
-import type { Route, RouteContext } from '../http/router.ts';
+import { kvDelete, kvGet, kvPut } from '../../../shared/platform-api/kv.ts';
+import { implement } from '../http/contract-route.ts';
+import { objectVersionHeader } from '../http/request-fields.ts';
+import type { Route } from '../http/router.ts';
 import type { PlatformContext } from './platform-context.ts';
 import { runOf } from './run-of.ts';
-
-const PATH = '/v1/kv/{namespace}/entry';
-const EXAMPLE = '/v1/kv/user/entry?key=orders%2F42';
 
 /**
  * KV entries (§4.1, §3.5): opaque bytes under a namespace and a key that may contain slashes,
@@ -17,57 +16,39 @@ export function kvRoutes(p: PlatformContext): Route[] {
   const enabled = features.kv.supported;
   const maxValueBytes = features.kv.maxValueBytes;
 
-  const address = (ctx: RouteContext): { ns: string; key: string } => ({
-    ns: ctx.params.namespace,
-    key: requiredQuery(ctx.query, 'key', EXAMPLE),
-  });
+  const binding = { capability: 'kv', enabled };
 
   return [
-    {
-      method: 'GET',
-      path: PATH,
-      capability: 'kv',
-      enabled,
-      async handle(ctx) {
-        const { ns, key } = address(ctx);
-        const entry = await kv.get(ns, key);
-        if (!entry) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}"`);
-        sendBytes(ctx.res, 200, entry.value, { 'x-object-version': entry.version });
-      },
-    },
-    {
-      method: 'PUT',
-      path: PATH,
-      capability: 'kv',
-      enabled,
-      async handle(ctx) {
-        const { ns, key } = address(ctx);
-        const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
-        const value = await readBody(ctx.req, maxValueBytes, (max) =>
-          tooLarge('value_too_large', `the value for "${key}" in namespace "${ns}" is larger than kv.maxValueBytes (${max} bytes); store less or split it`),
-        );
-        // Group commit: this write shares a WAL commit with the others of this turn; answered after it.
-        const outcome = await kv.putCommitted(ns, key, value, expected);
-        if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
-        if (events.active) {
-          events.emit({ type: 'kv.put', at: p.clock.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created, ...runOf(ctx.req) });
-        }
-        sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
-      },
-    },
-    {
-      method: 'DELETE',
-      path: PATH,
-      capability: 'kv',
-      enabled,
-      async handle(ctx) {
-        const { ns, key } = address(ctx);
-        const outcome = await kv.delete(ns, key, objectVersionHeader(ctx.req.headers['x-object-version']));
-        if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
-        if (!outcome.deleted) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}" (already absent: nothing to delete)`);
-        if (events.active) events.emit({ type: 'kv.delete', at: p.clock.now(), namespace: ns, key, ...runOf(ctx.req) });
-        sendEmpty(ctx.res, 204);
-      },
-    },
+    implement(kvGet, binding, async (ctx) => {
+      const { namespace: ns } = ctx.params;
+      const { key } = ctx.input;
+      const entry = await kv.get(ns, key);
+      if (!entry) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}"`);
+      sendBytes(ctx.res, 200, entry.value, { 'x-object-version': entry.version });
+    }),
+    implement(kvPut, binding, async (ctx) => {
+      const { namespace: ns } = ctx.params;
+      const { key } = ctx.input;
+      const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
+      const value = await readBody(ctx.req, maxValueBytes, (max) =>
+        tooLarge('value_too_large', `the value for "${key}" in namespace "${ns}" is larger than kv.maxValueBytes (${max} bytes); store less or split it`),
+      );
+      // Group commit: this write shares a WAL commit with the others of this turn; answered after it.
+      const outcome = await kv.putCommitted(ns, key, value, expected);
+      if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
+      if (events.active) {
+        events.emit({ type: 'kv.put', at: p.clock.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created, ...runOf(ctx.req) });
+      }
+      sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
+    }),
+    implement(kvDelete, binding, async (ctx) => {
+      const { namespace: ns } = ctx.params;
+      const { key } = ctx.input;
+      const outcome = await kv.delete(ns, key, objectVersionHeader(ctx.req.headers['x-object-version']));
+      if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
+      if (!outcome.deleted) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}" (already absent: nothing to delete)`);
+      if (events.active) events.emit({ type: 'kv.delete', at: p.clock.now(), namespace: ns, key, ...runOf(ctx.req) });
+      sendEmpty(ctx.res, 204);
+    }),
   ];
 }

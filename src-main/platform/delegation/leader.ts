@@ -1,6 +1,7 @@
 import { badRequest, notFound } from '../http/api-error.ts';
-import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
-import { optionalSeconds, optionalString, requiredString } from '../http/request-fields.ts';
+import { campaign, resign } from '../../../shared/platform-api/leader.ts';
+import { implement } from '../http/contract-route.ts';
+import { sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
 import { claimBody, grantFields, iso } from './leases.ts';
 import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
@@ -15,50 +16,36 @@ export function leaderRoutes(p: PlatformContext): Route[] {
   const enabled = p.features.leaderElection.supported;
   const { minTtlSeconds, maxTtlSeconds } = p.features.leases;
   const defaultTtl = p.features.leaderElection.leaseTtlSeconds;
+  const binding = { capability: 'leaderElection', enabled };
 
   return [
-    {
-      method: 'POST',
-      path: '/v1/leader/{key}/campaign',
-      capability: 'leaderElection',
-      enabled,
-      async handle(ctx) {
-        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-        const candidate = requiredString(body, 'candidate');
-        const ttlMs = Math.max(optionalSeconds(body, 'ttlSeconds', defaultTtl, 0, maxTtlSeconds), minTtlSeconds) * 1000;
-        const outcome = await leases.acquire('leader', ctx.params.key, candidate, ttlMs, true);
-        if (!outcome.granted) {
-          sendJson(ctx.res, 200, { leader: false, currentLeader: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
-          return;
-        }
-        const { claim } = outcome;
-        if (events.active) {
-          if (outcome.renewed) events.emit({ type: 'lease.renew', at: p.clock.now(), kind: 'leader', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, expiresAt: claim.expiresAt });
-          else events.emit({ type: 'lease.grant', at: p.clock.now(), ...grantFields(claim), previousHolder: outcome.previousHolder });
-        }
-        sendJson(ctx.res, 200, { leader: true, ...claimBody(claim) });
-      },
-    },
-    {
-      method: 'POST',
-      path: '/v1/leader/{key}/resign',
-      capability: 'leaderElection',
-      enabled,
-      async handle(ctx) {
-        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-        const { key } = ctx.params;
-        const leaseId = optionalString(body, 'leaseId');
-        const candidate = optionalString(body, 'candidate');
-        if (!leaseId && !candidate) throw badRequest('missing_field', 'the request body needs "leaseId" (from the campaign response) or "candidate"');
-        const holder = await leases.holderOf('leader', key);
-        const mine = holder && (leaseId ? holder.leaseId === leaseId : holder.holder === candidate);
-        if (!holder || !mine) {
-          throw notFound('not_leader', `${leaseId ? `lease ${leaseId}` : `candidate "${candidate}"`} does not lead "${key}" (${holder ? `"${holder.holder}" does` : 'nobody does'}): nothing to resign`);
-        }
-        await leases.release('leader', holder.leaseId);
-        if (events.active) events.emit({ type: 'lease.release', at: p.clock.now(), kind: 'leader', name: key, holder: holder.holder, leaseId: holder.leaseId });
-        sendEmpty(ctx.res, 204);
-      },
-    },
+    implement(campaign, binding, async (ctx) => {
+      const { candidate, ttlSeconds = defaultTtl } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const ttlMs = Math.max(Math.min(ttlSeconds, maxTtlSeconds), minTtlSeconds) * 1000;
+      const outcome = await leases.acquire('leader', ctx.params.key, candidate, ttlMs, true);
+      if (!outcome.granted) {
+        sendJson(ctx.res, 200, { leader: false, currentLeader: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
+        return;
+      }
+      const { claim } = outcome;
+      if (events.active) {
+        if (outcome.renewed) events.emit({ type: 'lease.renew', at: p.clock.now(), kind: 'leader', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, expiresAt: claim.expiresAt });
+        else events.emit({ type: 'lease.grant', at: p.clock.now(), ...grantFields(claim), previousHolder: outcome.previousHolder });
+      }
+      sendJson(ctx.res, 200, { leader: true, ...claimBody(claim) });
+    }),
+    implement(resign, binding, async (ctx) => {
+      const { leaseId, candidate } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { key } = ctx.params;
+      if (!leaseId && !candidate) throw badRequest('missing_field', 'the request body needs "leaseId" (from the campaign response) or "candidate"');
+      const holder = await leases.holderOf('leader', key);
+      const mine = holder && (leaseId ? holder.leaseId === leaseId : holder.holder === candidate);
+      if (!holder || !mine) {
+        throw notFound('not_leader', `${leaseId ? `lease ${leaseId}` : `candidate "${candidate}"`} does not lead "${key}" (${holder ? `"${holder.holder}" does` : 'nobody does'}): nothing to resign`);
+      }
+      await leases.release('leader', holder.leaseId);
+      if (events.active) events.emit({ type: 'lease.release', at: p.clock.now(), kind: 'leader', name: key, holder: holder.holder, leaseId: holder.leaseId });
+      sendEmpty(ctx.res, 204);
+    }),
   ];
 }

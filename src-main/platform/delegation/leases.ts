@@ -1,6 +1,7 @@
 import { conflict, notFound } from '../http/api-error.ts';
-import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
-import { optionalSeconds, optionalString, requiredString } from '../http/request-fields.ts';
+import { acquireLease, releaseLease, renewLease } from '../../../shared/platform-api/leases.ts';
+import { implement } from '../http/contract-route.ts';
+import { sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
 import type { LeaseClaim } from '../store/lease-store.ts';
 import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
@@ -14,63 +15,41 @@ import { runOf } from './run-of.ts';
 export function leaseRoutes(p: PlatformContext): Route[] {
   const { leases, events } = p;
   const { supported: enabled, minTtlSeconds, maxTtlSeconds, defaultTtlSeconds } = p.features.leases;
-  const ttlMs = (body: Record<string, unknown>, fallback?: number): number | undefined => {
-    if (body.ttlSeconds === undefined && fallback === undefined) return undefined;
-    const seconds = optionalSeconds(body, 'ttlSeconds', fallback ?? defaultTtlSeconds, 0, maxTtlSeconds);
-    return Math.max(seconds, minTtlSeconds) * 1000;
-  };
+  // A TTL is clamped into [minTtlSeconds, maxTtlSeconds].
+  const ttlMs = (seconds: number): number => Math.max(Math.min(seconds, maxTtlSeconds), minTtlSeconds) * 1000;
+  const binding = { capability: 'leases', enabled };
 
   return [
-    {
-      method: 'POST',
-      path: '/v1/leases/acquire',
-      capability: 'leases',
-      enabled,
-      async handle(ctx) {
-        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-        const name = requiredString(body, 'name');
-        const holder = optionalString(body, 'holder') ?? 'anonymous';
-        const outcome = await leases.acquire('lease', name, holder, ttlMs(body, defaultTtlSeconds)!, false);
-        if (!outcome.granted) {
-          sendJson(ctx.res, 200, { acquired: false, holder: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
-          return;
-        }
-        const { claim } = outcome;
-        if (events.active) events.emit({ type: 'lease.grant', at: p.clock.now(), ...grantFields(claim), previousHolder: outcome.previousHolder, ...runOf(ctx.req) });
-        sendJson(ctx.res, 200, { acquired: true, ...claimBody(claim) });
-      },
-    },
-    {
-      method: 'POST',
-      path: '/v1/leases/{leaseId}/renew',
-      capability: 'leases',
-      enabled,
-      async handle(ctx) {
-        const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-        const { leaseId } = ctx.params;
-        const outcome = await leases.renew('lease', leaseId, ttlMs(body));
-        if (!outcome.ok && outcome.reason === 'expired') {
-          throw conflict('lease_expired', `lease ${leaseId} on "${outcome.claim.name}" expired at ${iso(outcome.claim.expiresAt)}; acquire the name again`);
-        }
-        if (!outcome.ok) throw notFound('lease_not_found', `no lease ${leaseId}: it was released, or expired and was taken over; acquire the name again`);
-        const { claim } = outcome;
-        if (events.active) events.emit({ type: 'lease.renew', at: p.clock.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId, expiresAt: claim.expiresAt });
-        sendEmpty(ctx.res, 204);
-      },
-    },
-    {
-      method: 'POST',
-      path: '/v1/leases/{leaseId}/release',
-      capability: 'leases',
-      enabled,
-      async handle(ctx) {
-        await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-        const claim = await leases.release('lease', ctx.params.leaseId);
-        if (!claim) throw notFound('lease_not_found', `no live lease ${ctx.params.leaseId} (already released or expired): nothing to release`);
-        if (events.active) events.emit({ type: 'lease.release', at: p.clock.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, ...runOf(ctx.req) });
-        sendEmpty(ctx.res, 204);
-      },
-    },
+    implement(acquireLease, binding, async (ctx) => {
+      const { name, holder = 'anonymous', ttlSeconds = defaultTtlSeconds } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const outcome = await leases.acquire('lease', name, holder, ttlMs(ttlSeconds), false);
+      if (!outcome.granted) {
+        sendJson(ctx.res, 200, { acquired: false, holder: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
+        return;
+      }
+      const { claim } = outcome;
+      if (events.active) events.emit({ type: 'lease.grant', at: p.clock.now(), ...grantFields(claim), previousHolder: outcome.previousHolder, ...runOf(ctx.req) });
+      sendJson(ctx.res, 200, { acquired: true, ...claimBody(claim) });
+    }),
+    implement(renewLease, binding, async (ctx) => {
+      const { ttlSeconds } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { leaseId } = ctx.params;
+      const outcome = await leases.renew('lease', leaseId, ttlSeconds === undefined ? undefined : ttlMs(ttlSeconds));
+      if (!outcome.ok && outcome.reason === 'expired') {
+        throw conflict('lease_expired', `lease ${leaseId} on "${outcome.claim.name}" expired at ${iso(outcome.claim.expiresAt)}; acquire the name again`);
+      }
+      if (!outcome.ok) throw notFound('lease_not_found', `no lease ${leaseId}: it was released, or expired and was taken over; acquire the name again`);
+      const { claim } = outcome;
+      if (events.active) events.emit({ type: 'lease.renew', at: p.clock.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId, expiresAt: claim.expiresAt });
+      sendEmpty(ctx.res, 204);
+    }),
+    implement(releaseLease, binding, async (ctx) => {
+      await ctx.json(MAX_JSON_BODY_BYTES);
+      const claim = await leases.release('lease', ctx.params.leaseId);
+      if (!claim) throw notFound('lease_not_found', `no live lease ${ctx.params.leaseId} (already released or expired): nothing to release`);
+      if (events.active) events.emit({ type: 'lease.release', at: p.clock.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, ...runOf(ctx.req) });
+      sendEmpty(ctx.res, 204);
+    }),
   ];
 }
 

@@ -1,21 +1,25 @@
 import { tooLarge } from '../http/api-error.ts';
-import { optionalStringMap, type JsonObject } from '../http/request-fields.ts';
 import type { QueueDelivery } from '../store/queue-store.ts';
 import type { TopicMessage } from '../store/topic-store.ts';
 
-/** A message as publish and request carry it: `body` (any JSON value, null when absent) and optional string `headers`. */
+/** A message as publish, request and reply carry it (their schemas in shared/platform-api/queues.ts and topics.ts). */
+export interface MessageFields {
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A message as stored: `body` (any JSON value, null when absent) and optional string `headers`, as JSON texts. */
 export interface MessageText {
   body: string;
   headers: string | null;
 }
 
-export function messageText(body: JsonObject, maxBytes: number, subject: string): MessageText {
+export function messageText(body: MessageFields, maxBytes: number, subject: string): MessageText {
   const text = JSON.stringify(body.body ?? null);
   if (Buffer.byteLength(text) > maxBytes) {
     throw tooLarge('message_too_large', `the message body for "${subject}" is ${Buffer.byteLength(text)} bytes of JSON; this server accepts at most ${maxBytes}`);
   }
-  const headers = optionalStringMap(body, 'headers');
-  return { body: text, headers: headers ? JSON.stringify(headers) : null };
+  return { body: text, headers: body.headers ? JSON.stringify(body.headers) : null };
 }
 
 /**

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, notFound } from '../http/api-error.ts';
-import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
-import { checkName, optionalSeconds, requiredString } from '../http/request-fields.ts';
+import { queueReply, queueRequest } from '../../../shared/platform-api/queues.ts';
+import { implement } from '../http/contract-route.ts';
+import { sendEmpty, sendJson } from '../http/http-io.ts';
+import { checkName } from '../http/request-fields.ts';
 import type { Route } from '../http/router.ts';
 import type { PlatformContext } from './platform-context.ts';
 import type { QueueDispatch } from './queue-dispatch.ts';
@@ -36,51 +38,39 @@ export class RequestReply {
 
   routes(): Route[] {
     const q = this.p.features.queues;
-    const enabled = q.supported && q.requestReply;
+    const binding = { capability: q.supported ? 'queues.requestReply' : 'queues', enabled: q.supported && q.requestReply };
     return [
-      {
-        method: 'POST',
-        path: '/v1/queues/{subject}/request',
-        capability: q.supported ? 'queues.requestReply' : 'queues',
-        enabled,
-        handle: async (ctx) => {
-          const subject = checkName(ctx.params.subject, 'the subject');
-          const body = await readJsonObject(ctx.req, q.maxMessageBytes + 64 * 1024);
-          const message = messageText(body, q.maxMessageBytes, subject);
-          const timeoutSeconds = optionalSeconds(body, 'timeoutSeconds', 30, 0, q.maxRequestTimeoutSeconds);
-          if (!(await this.dispatch.hasConsumers(subject))) {
-            throw new ApiError(503, 'no_consumers', `nobody is consuming "${subject}": no receive on it in the last ${q.ackDeadlineSeconds} s`);
-          }
-          const reply = await this.await(subject, message, timeoutSeconds * 1000, ctx.res);
-          sendJson(ctx.res, 200, `{"body":${reply.body}${reply.headers ? `,"headers":${reply.headers}` : ''}}`);
-        },
-      },
-      {
-        method: 'POST',
-        path: '/v1/queues/reply',
-        capability: q.supported ? 'queues.requestReply' : 'queues',
-        enabled,
-        handle: async (ctx) => {
-          const body = await readJsonObject(ctx.req, q.maxMessageBytes + 64 * 1024);
-          const replyTo = requiredString(body, 'replyTo');
-          const request = this.pending.get(replyTo);
-          const missing = (): ApiError =>
-            notFound('request_not_found', `no request is waiting for reply ${replyTo}: it was answered already, timed out or its caller went away`);
-          const exchange = this.p.queues.replies;
-          const reply = messageText(body, q.maxMessageBytes, request?.subject ?? 'the reply');
-          if (!exchange) {
-            if (!request) throw missing();
-            request.finish('replied', reply);
-          } else if (request) {
-            // Held here, yet another replica may have answered it already: the store decides.
-            if (!(await exchange.claim(replyTo))) throw missing();
-            request.finish('replied', reply);
-          } else if (!(await exchange.deliver(replyTo, reply.body, reply.headers))) {
-            throw missing();
-          }
-          sendEmpty(ctx.res, 204);
-        },
-      },
+      implement(queueRequest, binding, async (ctx) => {
+        const subject = checkName(ctx.params.subject, 'the subject');
+        const body = await ctx.json(q.maxMessageBytes + 64 * 1024);
+        const message = messageText(body, q.maxMessageBytes, subject);
+        const timeoutSeconds = Math.min(body.timeoutSeconds ?? 30, q.maxRequestTimeoutSeconds);
+        if (!(await this.dispatch.hasConsumers(subject))) {
+          throw new ApiError(503, 'no_consumers', `nobody is consuming "${subject}": no receive on it in the last ${q.ackDeadlineSeconds} s`);
+        }
+        const reply = await this.await(subject, message, timeoutSeconds * 1000, ctx.res);
+        sendJson(ctx.res, 200, `{"body":${reply.body}${reply.headers ? `,"headers":${reply.headers}` : ''}}`);
+      }),
+      implement(queueReply, binding, async (ctx) => {
+        const body = await ctx.json(q.maxMessageBytes + 64 * 1024);
+        const { replyTo } = body;
+        const request = this.pending.get(replyTo);
+        const missing = (): ApiError =>
+          notFound('request_not_found', `no request is waiting for reply ${replyTo}: it was answered already, timed out or its caller went away`);
+        const exchange = this.p.queues.replies;
+        const reply = messageText(body, q.maxMessageBytes, request?.subject ?? 'the reply');
+        if (!exchange) {
+          if (!request) throw missing();
+          request.finish('replied', reply);
+        } else if (request) {
+          // Held here, yet another replica may have answered it already: the store decides.
+          if (!(await exchange.claim(replyTo))) throw missing();
+          request.finish('replied', reply);
+        } else if (!(await exchange.deliver(replyTo, reply.body, reply.headers))) {
+          throw missing();
+        }
+        sendEmpty(ctx.res, 204);
+      }),
     ];
   }
 

@@ -1,18 +1,21 @@
 import { notFound } from '../http/api-error.ts';
-import { readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
-import { checkName, optionalBoolean, optionalCount, optionalSeconds, optionalString, requiredString, settleHandles, type JsonObject } from '../http/request-fields.ts';
+import { subscribe, topicAck, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
+import { implement } from '../http/contract-route.ts';
+import { sendEmpty, sendJson } from '../http/http-io.ts';
+import { checkName } from '../http/request-fields.ts';
 import type { Route } from '../http/router.ts';
 import type { Subscription, TopicMessage } from '../store/topic-store.ts';
 import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
 import { messageText, topicMessagesJson } from './queue-messages.ts';
+import { settleHandles } from './queues.ts';
 import { WaitingReceivers } from './waiting-receivers.ts';
 
 /**
  * The plane a topic lives on: `system: true` routes to the platform plane, anything else to the
  * publishing deployment's own. The subject name is never parsed to decide.
  */
-export function topicPlane(body: JsonObject): string {
-  return optionalBoolean(body, 'system') ? 'platform' : `deployment/${optionalString(body, 'deploymentId') ?? ''}`;
+export function topicPlane(body: { system?: boolean; deploymentId?: string }): string {
+  return body.system ? 'platform' : `deployment/${body.deploymentId ?? ''}`;
 }
 
 /**
@@ -61,112 +64,83 @@ export class TopicRoutes {
       return sub;
     };
 
+    const binding = { capability: 'topics', enabled };
     return [
-      {
-        method: 'POST',
-        path: '/v1/topics/{subject}/publish',
-        capability: 'topics',
-        enabled,
-        handle: async (ctx) => {
-          const subject = checkName(ctx.params.subject, 'the subject');
-          const body = await readJsonObject(ctx.req, t.maxMessageBytes + 64 * 1024);
-          const message = messageText(body, t.maxMessageBytes, subject);
-          const plane = topicPlane(body);
-          const id = await topics.publish(plane, subject, message.body, message.headers);
-          if (events.active) events.emit({ type: 'topic.publish', at: this.p.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body) });
-          this.wakeStream(plane, subject);
-          sendJson(ctx.res, 202, `{"messageId":"${id}"}`);
-        },
-      },
-      {
-        method: 'POST',
-        path: '/v1/topics/{subject}/subscriptions',
-        capability: 'topics',
-        enabled,
-        handle: async (ctx) => {
-          const subject = checkName(ctx.params.subject, 'the subject');
-          const plane = topicPlane(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES));
-          const sub = await topics.subscribe(plane, subject);
-          if (events.active) events.emit({ type: 'topic.subscribe', at: this.p.clock.now(), plane, subject, subscriptionId: sub.id });
-          sendJson(ctx.res, 201, {
-            subscriptionId: sub.id,
-            subject,
-            system: plane === 'platform',
-            createdAt: new Date(sub.createdAt).toISOString(),
-            idleExpirySeconds: t.subscriptionIdleSeconds,
-          });
-        },
-      },
-      {
-        method: 'POST',
-        path: '/v1/topics/{subject}/receive',
-        capability: 'topics',
-        enabled,
-        handle: async (ctx) => {
-          const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-          const sub = await subscription(requiredString(body, 'subscriptionId'), ctx.params.subject);
-          const waitSeconds = optionalSeconds(body, 'waitSeconds', t.pollTimeoutSeconds, 0, t.pollTimeoutSeconds);
-          const maxMessages = optionalCount(body, 'maxMessages', 1, 1, t.maxBatch);
-          await topics.touch(sub.id);
-          const delivered = (batch: TopicMessage[]): TopicMessage[] => {
-            if (events.active && batch.length > 0) {
-              events.emit({ type: 'topic.deliver', at: this.p.clock.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, messageIds: batch.map((m) => String(m.id)) });
-            }
-            return batch;
-          };
-          const stream = streamKey(sub.plane, sub.subject);
-          this.track(stream, sub.id, +1);
-          const pending = this.waiting.receive(sub.id, waitSeconds * 1000, () => {
-            const batch = topics.take(sub.id, maxMessages, ackDeadlineMs);
-            return batch instanceof Promise ? batch.then(delivered) : delivered(batch);
-          });
-          ctx.res.once('close', pending.cancel);
-          let batch: TopicMessage[];
-          try {
-            batch = await pending.result;
-          } finally {
-            this.track(stream, sub.id, -1);
+      implement(topicPublish, binding, async (ctx) => {
+        const subject = checkName(ctx.params.subject, 'the subject');
+        const body = await ctx.json(t.maxMessageBytes + 64 * 1024);
+        const message = messageText(body, t.maxMessageBytes, subject);
+        const plane = topicPlane(body);
+        const id = await topics.publish(plane, subject, message.body, message.headers);
+        if (events.active) events.emit({ type: 'topic.publish', at: this.p.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body) });
+        this.wakeStream(plane, subject);
+        sendJson(ctx.res, 202, `{"messageId":"${id}"}`);
+      }),
+      implement(subscribe, binding, async (ctx) => {
+        const subject = checkName(ctx.params.subject, 'the subject');
+        const plane = topicPlane(await ctx.json(MAX_JSON_BODY_BYTES));
+        const sub = await topics.subscribe(plane, subject);
+        if (events.active) events.emit({ type: 'topic.subscribe', at: this.p.clock.now(), plane, subject, subscriptionId: sub.id });
+        sendJson(ctx.res, 201, {
+          subscriptionId: sub.id,
+          subject,
+          system: plane === 'platform',
+          createdAt: new Date(sub.createdAt).toISOString(),
+          idleExpirySeconds: t.subscriptionIdleSeconds,
+        });
+      }),
+      implement(topicReceive, binding, async (ctx) => {
+        const body = await ctx.json(MAX_JSON_BODY_BYTES);
+        const sub = await subscription(body.subscriptionId, ctx.params.subject);
+        const waitSeconds = Math.min(body.waitSeconds ?? t.pollTimeoutSeconds, t.pollTimeoutSeconds);
+        const maxMessages = Math.min(body.maxMessages ?? 1, t.maxBatch);
+        await topics.touch(sub.id);
+        const delivered = (batch: TopicMessage[]): TopicMessage[] => {
+          if (events.active && batch.length > 0) {
+            events.emit({ type: 'topic.deliver', at: this.p.clock.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, messageIds: batch.map((m) => String(m.id)) });
           }
-          await topics.touch(sub.id);
-          if (batch.length === 0) sendEmpty(ctx.res, 204);
-          else sendJson(ctx.res, 200, topicMessagesJson(batch));
-        },
-      },
-      {
-        method: 'POST',
-        path: '/v1/topics/{subject}/ack',
-        capability: 'topics',
-        enabled,
-        handle: async (ctx) => {
-          const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-          const handles = settleHandles(body);
-          const sub = await topics.get(requiredString(body, 'subscriptionId'));
-          // Like a queue ack, an ack that settles nothing (unknown subscription or handle) is still 204.
-          if (sub && sub.subject === ctx.params.subject) {
-            const moved = await topics.ack(sub.id, handles.map(Number).filter(Number.isSafeInteger));
-            if (events.active && moved && moved.cursor !== moved.before) {
-              events.emit({ type: 'topic.ack', at: this.p.clock.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, cursor: String(moved.cursor) });
-            }
+          return batch;
+        };
+        const stream = streamKey(sub.plane, sub.subject);
+        this.track(stream, sub.id, +1);
+        const pending = this.waiting.receive(sub.id, waitSeconds * 1000, () => {
+          const batch = topics.take(sub.id, maxMessages, ackDeadlineMs);
+          return batch instanceof Promise ? batch.then(delivered) : delivered(batch);
+        });
+        ctx.res.once('close', pending.cancel);
+        let batch: TopicMessage[];
+        try {
+          batch = await pending.result;
+        } finally {
+          this.track(stream, sub.id, -1);
+        }
+        await topics.touch(sub.id);
+        if (batch.length === 0) sendEmpty(ctx.res, 204);
+        else sendJson(ctx.res, 200, topicMessagesJson(batch));
+      }),
+      implement(topicAck, binding, async (ctx) => {
+        const body = await ctx.json(MAX_JSON_BODY_BYTES);
+        const handles = settleHandles(body);
+        const sub = await topics.get(body.subscriptionId);
+        // Like a queue ack, an ack that settles nothing (unknown subscription or handle) is still 204.
+        if (sub && sub.subject === ctx.params.subject) {
+          const moved = await topics.ack(sub.id, handles.map(Number).filter(Number.isSafeInteger));
+          if (events.active && moved && moved.cursor !== moved.before) {
+            events.emit({ type: 'topic.ack', at: this.p.clock.now(), plane: sub.plane, subject: sub.subject, subscriptionId: sub.id, cursor: String(moved.cursor) });
           }
-          sendEmpty(ctx.res, 204);
-        },
-      },
-      {
-        method: 'DELETE',
-        path: '/v1/topics/{subject}/subscriptions/{subscriptionId}',
-        capability: 'topics',
-        enabled,
-        handle: async (ctx) => {
-          const { subject, subscriptionId } = ctx.params;
-          const existing = await topics.get(subscriptionId);
-          if (!existing || existing.subject !== subject) throw notFound('subscription_not_found', `no subscription ${subscriptionId} on topic "${subject}" (already removed or expired)`);
-          await topics.unsubscribe(subscriptionId);
-          // A receive still waiting on the removed subscription ends now, empty.
-          this.waiting.endAll(subscriptionId);
-          if (events.active) events.emit({ type: 'topic.unsubscribe', at: this.p.clock.now(), plane: existing.plane, subject, subscriptionId });
-          sendEmpty(ctx.res, 204);
-        },
-      },
+        }
+        sendEmpty(ctx.res, 204);
+      }),
+      implement(unsubscribe, binding, async (ctx) => {
+        const { subject, subscriptionId } = ctx.params;
+        const existing = await topics.get(subscriptionId);
+        if (!existing || existing.subject !== subject) throw notFound('subscription_not_found', `no subscription ${subscriptionId} on topic "${subject}" (already removed or expired)`);
+        await topics.unsubscribe(subscriptionId);
+        // A receive still waiting on the removed subscription ends now, empty.
+        this.waiting.endAll(subscriptionId);
+        if (events.active) events.emit({ type: 'topic.unsubscribe', at: this.p.clock.now(), plane: existing.plane, subject, subscriptionId });
+        sendEmpty(ctx.res, 204);
+      }),
     ];
   }
 

@@ -1,8 +1,10 @@
 import { badRequest } from './api-error.ts';
 
 /**
- * Readers for the fields of a JSON request body and for query parameters. Each failure names
- * the field and what it should have been, because the runtime quotes it to a person debugging.
+ * Readers the route schemas (shared/platform-api/, checked by request-validation.ts) do not
+ * replace: the management routes' body fields and query parameters (not yet moved onto their
+ * schemas), X-Object-Version's int64 rule, counting headers, and the NUL rule of in-process
+ * names. Each failure names the field and what it should have been.
  */
 export type JsonObject = Record<string, unknown>;
 
@@ -24,67 +26,10 @@ function checkString(value: unknown, field: string, maxLength: number): string {
   return value;
 }
 
-/** A number of seconds (fractions allowed) within [min, max]; larger values are cut to max. */
-export function optionalSeconds(body: JsonObject, field: string, fallback: number, min: number, max: number): number {
-  const value = body[field];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw badRequest('invalid_field', `"${field}" must be a number of seconds >= ${min}, got ${JSON.stringify(value)}`);
-  }
-  return Math.min(value, max);
-}
-
-/** An integer within [min, max]; larger values are cut to max. */
-export function optionalCount(body: JsonObject, field: string, fallback: number, min: number, max: number): number {
-  const value = body[field];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw badRequest('invalid_field', `"${field}" must be an integer >= ${min}, got ${JSON.stringify(value)}`);
-  }
-  return Math.min(value, max);
-}
-
-export function optionalBoolean(body: JsonObject, field: string): boolean {
-  const value = body[field];
-  if (value === undefined || value === null) return false;
-  if (typeof value !== 'boolean') throw badRequest('invalid_field', `"${field}" must be true or false, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-/** Optional map of string to string, e.g. message headers. */
-export function optionalStringMap(body: JsonObject, field: string): Record<string, string> | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('invalid_field', `"${field}" must be an object of string values`);
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'string') throw badRequest('invalid_field', `"${field}.${k}" must be a string, got ${JSON.stringify(v)}`);
-  }
-  return value as Record<string, string>;
-}
-
-/** Settle handles: `handles: string[]`, or a single `handle` for convenience. */
-export function settleHandles(body: JsonObject): string[] {
-  if (typeof body.handle === 'string' && body.handles === undefined) return [body.handle];
-  const handles = body.handles;
-  if (!Array.isArray(handles) || handles.some((h) => typeof h !== 'string')) {
-    throw badRequest('missing_field', 'the request body needs "handles": an array of the handle strings returned by receive');
-  }
-  return handles as string[];
-}
-
 export function requiredQuery(query: URLSearchParams, name: string, example: string): string {
   const value = query.get(name);
   if (value === null || value === '') throw badRequest('missing_parameter', `the query parameter "${name}" is required, e.g. ${example}`);
   return value;
-}
-
-/** `limit` of a listing: absent means the server's default; an integer >= 1 otherwise, cut to max. */
-export function queryLimit(query: URLSearchParams, fallback: number, max: number): number {
-  const raw = query.get('limit');
-  if (raw === null) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < 1) throw badRequest('invalid_parameter', `the query parameter "limit" must be an integer >= 1, got "${raw}"`);
-  return Math.min(value, max);
 }
 
 const INT64_MAX = 9223372036854775807n;

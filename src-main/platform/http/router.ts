@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiRoute } from '../../../shared/platform-api/contract.ts';
+import { platformRoutes } from '../../../shared/platform-api/index.ts';
 import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, type RoutePattern } from '../../../shared/route-pattern.ts';
 import { badRequest } from './api-error.ts';
 
@@ -22,6 +24,8 @@ export interface Route {
   enabled: boolean;
   /** Answers without a bearer token (discovery only). */
   public?: boolean;
+  /** Its declaration in shared/platform-api/ (set by `implement`): the statuses it may answer. */
+  contract?: ApiRoute;
   handle(ctx: RouteContext): void | Promise<void>;
 }
 
@@ -47,6 +51,8 @@ export class Router {
 
   add(...routes: Route[]): this {
     for (const route of routes) {
+      // Routes not built with `implement` (management) still answer for their declaration.
+      route.contract ??= declarations.get(`${route.method} ${route.path}`);
       const pattern = parseRoutePattern(route.path);
       const list = this.byLength.get(pattern.segments.length) ?? [];
       list.push({ route, pattern });
@@ -73,6 +79,8 @@ export class Router {
     return allow.length > 0 ? { kind: 'wrong-method', allow } : { kind: 'none' };
   }
 }
+
+const declarations = new Map<string, ApiRoute>(platformRoutes.map((r) => [`${r.method} ${r.path}`, r]));
 
 function paramsOf(pattern: RoutePattern, parts: readonly string[]): Record<string, string> | undefined {
   try {

@@ -1,0 +1,47 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { ApiRoute, JsonBody, PathOf, QueryOf } from '../../../shared/platform-api/contract.ts';
+import { readJson, readJsonObject } from './http-io.ts';
+import { compileSchemas, validBody, validQuery } from './request-validation.ts';
+import type { Route, RouteContext } from './router.ts';
+
+/** What a handler of a declared route gets: the request, its checked query and a reader of its checked body. */
+export interface ContractContext<R extends ApiRoute> extends RouteContext {
+  readonly params: PathOf<R> & Record<string, string>;
+  /** The declared query parameters, checked and converted (shared/platform-api/parameters.ts). */
+  readonly input: QueryOf<R>;
+  /** Reads the JSON body (up to `maxBytes`, else 413) and checks it against the route's schema (400 naming the field). */
+  json(maxBytes: number): Promise<JsonBody<R>>;
+}
+
+export interface Binding {
+  /** The capability named in the 501 a switched-off route answers. */
+  capability: string;
+  enabled: boolean;
+}
+
+/**
+ * Serves a route declared in shared/platform-api/: method, path and whether it is public come
+ * from the declaration, the query is checked before the handler runs, and the body when the
+ * handler reads it. The schemas are compiled here, once, when the server starts.
+ */
+export function implement<R extends ApiRoute>(contract: R, binding: Binding, handle: (ctx: ContractContext<R>) => void | Promise<void>): Route {
+  const bodySchema = contract.body?.content['application/json'] as TSchema | undefined;
+  compileSchemas([...(bodySchema ? [bodySchema] : []), ...(contract.parameters ?? []).map((p) => p.schema)]);
+  return {
+    method: contract.method,
+    path: contract.path,
+    public: contract.public,
+    contract,
+    ...binding,
+    handle(ctx) {
+      const input = validQuery(contract.parameters, ctx.query) as QueryOf<R>;
+      const json = async (maxBytes: number): Promise<JsonBody<R>> => {
+        if (!bodySchema) throw new Error(`${contract.operationId} declares no JSON body`);
+        // An object schema reads an empty body as {} (bodiless POSTs stay valid); others read any JSON value.
+        const body = bodySchema.type === 'object' ? await readJsonObject(ctx.req, maxBytes) : await readJson(ctx.req, maxBytes);
+        return validBody<JsonBody<R>>(bodySchema, body);
+      };
+      return handle({ ...ctx, params: ctx.params as PathOf<R> & Record<string, string>, input, json });
+    },
+  };
+}
