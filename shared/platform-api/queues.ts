@@ -95,6 +95,9 @@ export const SettleRequest = component(
           description: 'Shorthand for a single handle when `handles` is absent.',
         }),
       ),
+      consumerGroup: Type.Optional(
+        Type.String({ description: 'The receiving deployment; the runtime sends it for platforms that want it, this server ignores it.' }),
+      ),
     },
     {
       description: 'Extra fields (e.g. consumerGroup) are ignored: a handle identifies its delivery.',

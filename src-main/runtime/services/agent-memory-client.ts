@@ -1,21 +1,16 @@
-import { intHeader, seg, versionHeader, type HttpMethod, type PlatformResponse, type PlatformTransport } from './api-http.ts';
+import * as api from '../../../shared/platform-api/agent-memory.ts';
+import type { ApiRoute, JsonBody } from '../../../shared/platform-api/contract.ts';
+import { intHeader, versionHeader, type PlatformResponse, type PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError, VersionConflictError } from './platform-error.ts';
 import type { AgentCallOptions, AgentFeatures, AgentMemory, WorkingMemory } from './platform-services.ts';
+import { callRoute, type RouteCall } from './route-call.ts';
 
 /** Search may touch every conversation of an agent (spec 1 §4.5 rule 5): it gets longer. */
 const SEARCH_TIMEOUT_MS = 60_000;
 
-interface Call {
-  method: HttpMethod;
-  path: string;
-  options?: AgentCallOptions;
-  query?: Record<string, string | number | undefined>;
-  headers?: Record<string, string>;
-  json?: unknown;
-  bytes?: Uint8Array;
-  timeoutMs?: number;
-}
+/** A call of an agent-memory route: its typed parts, plus the context and user every call may carry. */
+type Call<R extends ApiRoute> = RouteCall<R> & { options?: AgentCallOptions };
 
 /**
  * Agent memory over /v1/agent-memory (spec 1 §4.5). The agent context travels in
@@ -33,7 +28,7 @@ export class AgentMemoryClient implements AgentMemory {
   async loadWorking(agentId: string, threadKey: string, options: AgentCallOptions = {}): Promise<WorkingMemory | undefined> {
     const op = `agent memory load ${agentId}/${threadKey}`;
     if (!this.cap.usable) return this.degradedRead(op);
-    const res = await this.call({ method: 'GET', path: working(agentId, threadKey), options });
+    const res = await this.call(api.loadWorking, { params: { agentId, threadKey }, options });
     if (res.status === 200) {
       return {
         data: res.body,
@@ -58,7 +53,7 @@ export class AgentMemoryClient implements AgentMemory {
     const headers: Record<string, string> = { ...versionHeader(options.version) };
     if (options.iteration !== undefined) headers['x-agent-iteration'] = String(options.iteration);
     if (options.tokens !== undefined) headers['x-agent-tokens'] = String(options.tokens);
-    const res = await this.call({ method: 'PUT', path: working(agentId, threadKey), options, headers, bytes: data });
+    const res = await this.call(api.saveWorking, { params: { agentId, threadKey }, options, headers, bytes: data });
     if (res.status === 200 || res.status === 201) return intHeader(res, 'x-object-version');
     return this.writeFailed(op, res, options.version);
   }
@@ -66,7 +61,7 @@ export class AgentMemoryClient implements AgentMemory {
   async appendTurns(agentId: string, threadKey: string, turns: unknown[], options: AgentCallOptions = {}): Promise<unknown> {
     const op = `agent memory append ${agentId}/${threadKey}`;
     this.requireUsable(op);
-    const res = await this.call({ method: 'POST', path: `${thread(agentId, threadKey)}/turns`, options, json: { turns } });
+    const res = await this.call(api.appendTurns, { params: { agentId, threadKey }, options, json: { turns: turns as JsonBody<typeof api.appendTurns>['turns'] } });
     if (res.status === 200 || res.status === 201) return jsonOrNull(res);
     return this.writeFailed(op, res);
   }
@@ -75,7 +70,7 @@ export class AgentMemoryClient implements AgentMemory {
     const op = `agent memory list threads ${agentId}`;
     this.requireFlag('listThreads', op);
     if (!this.cap.usable) return this.degradedRead(op);
-    const res = await this.call({ method: 'GET', path: `${agent(agentId)}/threads`, options, query: { cursor: options.cursor, limit: options.limit } });
+    const res = await this.call(api.listThreads, { params: { agentId }, options, query: { cursor: options.cursor, limit: options.limit } });
     if (res.status === 200) return jsonOrNull(res);
     if (res.status === 501) return this.degradedRead(op);
     throw new PlatformError(res.route, res.status, res.body, op);
@@ -85,7 +80,7 @@ export class AgentMemoryClient implements AgentMemory {
     const op = `agent memory read thread ${agentId}/${threadKey}`;
     this.requireFlag('readThread', op);
     if (!this.cap.usable) return this.degradedRead(op);
-    const res = await this.call({ method: 'GET', path: thread(agentId, threadKey), options, query: { cursor: options.cursor, limit: options.limit } });
+    const res = await this.call(api.readThread, { params: { agentId, threadKey }, options, query: { cursor: options.cursor, limit: options.limit } });
     if (res.status === 200) return jsonOrNull(res);
     if (res.status === 404) return undefined;
     if (res.status === 501) return this.degradedRead(op);
@@ -95,7 +90,7 @@ export class AgentMemoryClient implements AgentMemory {
   async deleteThread(agentId: string, threadKey: string, options: AgentCallOptions = {}): Promise<void> {
     const op = `agent memory delete thread ${agentId}/${threadKey}`;
     if (!this.cap.usable) return this.cap.refuseIfError(op);
-    const res = await this.call({ method: 'DELETE', path: thread(agentId, threadKey), options });
+    const res = await this.call(api.deleteThread, { params: { agentId, threadKey }, options });
     if (res.status === 204 || res.status === 200 || res.status === 404) return;
     if (res.status === 501) return this.cap.refuseIfError(op);
     throw new PlatformError(res.route, res.status, res.body, op);
@@ -104,7 +99,7 @@ export class AgentMemoryClient implements AgentMemory {
   async setTitle(agentId: string, threadKey: string, title: string, options: AgentCallOptions = {}): Promise<void> {
     const op = `agent memory title ${agentId}/${threadKey}`;
     this.requireUsable(op);
-    const res = await this.call({ method: 'PUT', path: `${thread(agentId, threadKey)}/title`, options, json: { title } });
+    const res = await this.call(api.setTitle, { params: { agentId, threadKey }, options, json: { title } });
     if (res.status === 204 || res.status === 200) return;
     this.writeFailed(op, res);
   }
@@ -112,7 +107,7 @@ export class AgentMemoryClient implements AgentMemory {
   async listMemories(agentId: string, userId: string, options: AgentCallOptions = {}): Promise<unknown> {
     const op = `agent memory list memories ${agentId}/${userId}`;
     if (!this.cap.usable) return this.degradedRead(op);
-    const res = await this.call({ method: 'GET', path: memories(agentId, userId), options: { ...options, userId: undefined } });
+    const res = await this.call(api.listMemories, { params: { agentId, userId }, options: { ...options, userId: undefined } });
     if (res.status === 200) return jsonOrNull(res);
     if (res.status === 501) return this.degradedRead(op);
     throw new PlatformError(res.route, res.status, res.body, op);
@@ -121,13 +116,12 @@ export class AgentMemoryClient implements AgentMemory {
   async putMemory(agentId: string, userId: string, name: string, content: unknown, options: AgentCallOptions & { version: number }): Promise<number> {
     const op = `agent memory remember ${agentId}/${userId}/${name}`;
     this.requireUsable(op);
-    const res = await this.call({
-      method: 'PUT',
-      path: memories(agentId, userId),
+    const res = await this.call(api.putMemory, {
+      params: { agentId, userId },
       options: { ...options, userId: undefined },
       query: { name },
       headers: versionHeader(options.version),
-      json: content,
+      json: content as JsonBody<typeof api.putMemory>,
     });
     if (res.status === 200 || res.status === 201) return intHeader(res, 'x-object-version');
     return this.writeFailed(op, res, options.version);
@@ -136,7 +130,7 @@ export class AgentMemoryClient implements AgentMemory {
   async deleteMemory(agentId: string, userId: string, name: string, options: AgentCallOptions = {}): Promise<void> {
     const op = `agent memory forget ${agentId}/${userId}/${name}`;
     if (!this.cap.usable) return this.cap.refuseIfError(op);
-    const res = await this.call({ method: 'DELETE', path: memories(agentId, userId), options: { ...options, userId: undefined }, query: { name } });
+    const res = await this.call(api.deleteMemory, { params: { agentId, userId }, options: { ...options, userId: undefined }, query: { name } });
     if (res.status === 204 || res.status === 200 || res.status === 404) return;
     if (res.status === 501) return this.cap.refuseIfError(op);
     throw new PlatformError(res.route, res.status, res.body, op);
@@ -146,11 +140,11 @@ export class AgentMemoryClient implements AgentMemory {
     const op = `agent memory search ${agentId}`;
     this.requireFlag('search', op);
     if (!this.cap.usable) return this.degradedRead(op);
-    const res = await this.call({
-      method: 'POST',
-      path: `${agent(agentId)}/search`,
+    const res = await this.call(api.search, {
+      params: { agentId },
       options: { ...options, userId: undefined },
-      json: request,
+      // The flow composes the request; the platform checks it against SearchRequest.
+      json: request as JsonBody<typeof api.search>,
       timeoutMs: SEARCH_TIMEOUT_MS,
     });
     if (res.status === 200) return jsonOrNull(res);
@@ -158,11 +152,12 @@ export class AgentMemoryClient implements AgentMemory {
     throw new PlatformError(res.route, res.status, res.body, op);
   }
 
-  private call(c: Call): Promise<PlatformResponse> {
+  private call<R extends ApiRoute>(route: R, { options, ...c }: Call<R>): Promise<PlatformResponse> {
     const headers = { ...c.headers };
-    if (c.options?.context) headers['x-flow-agent-context'] = encodeAgentContext(c.options.context);
-    const query = { ...c.query, userId: c.options?.userId };
-    return this.http.call({ method: c.method, path: c.path, query, headers, json: c.json, bytes: c.bytes, timeoutMs: c.timeoutMs, capability: this.cap });
+    if (options?.context) headers['x-flow-agent-context'] = encodeAgentContext(options.context);
+    // userId rides on every thread route as a query parameter (spec 1 rule 5).
+    const query = { ...c.query, userId: options?.userId } as RouteCall<R>['query'];
+    return callRoute(this.http, route, { ...c, query, headers, capability: this.cap });
   }
 
   /** A failed write: 409 conflict, 404 means agent memory is not implemented (spec 1 §7). */
@@ -200,8 +195,3 @@ export function encodeAgentContext(context: Record<string, string>): string {
 function jsonOrNull(res: PlatformResponse): unknown {
   return res.body.length === 0 ? null : res.json();
 }
-
-const agent = (agentId: string): string => `/v1/agent-memory/${seg(agentId)}`;
-const thread = (agentId: string, threadKey: string): string => `${agent(agentId)}/threads/${seg(threadKey)}`;
-const working = (agentId: string, threadKey: string): string => `${thread(agentId, threadKey)}/working`;
-const memories = (agentId: string, userId: string): string => `${agent(agentId)}/users/${seg(userId)}/memories`;

@@ -4,7 +4,7 @@ import { AgentMemoryClient } from './agent-memory-client.ts';
 import type { Identity } from './api-config.ts';
 import type { PlatformTransport } from './api-http.ts';
 import { Capability, CAPABILITY_NAMES, defaultPolicy, type CapabilityName, type CapabilityStatus } from './capability.ts';
-import { featureFlag, featureNumber, type Discovery } from './discovery.ts';
+import { featureFlag, featureNumber, type DeclaredBlock, type DeclaredFeatures, type Discovery } from './discovery.ts';
 import { KvClient } from './kv-client.ts';
 import { DEFAULT_LEADER_TIMINGS, LeaderClient } from './leader-client.ts';
 import { LeaseClient } from './lease-client.ts';
@@ -54,7 +54,8 @@ export function assembleServices(o: AssembleOptions): AssembledServices {
     caps.set(name, new Capability(name, supported, block?.unsupported ?? defaultPolicy(name), reasonOff(name, discovery), log, discovery !== undefined));
   }
   const cap = (name: CapabilityName): Capability => caps.get(name)!;
-  const f = (name: CapabilityName) => discovery?.features[name];
+  // Typed by the contract's feature blocks, so a field renamed there breaks the reads below.
+  const f = <C extends CapabilityName & keyof DeclaredFeatures>(name: C) => discovery?.features[name] as DeclaredBlock<C> | undefined;
 
   const kv = new KvClient(http, cap('kv'), cap('secrets'), numberOrUndefined(f('kv')?.maxValueBytes));
   const leader = new LeaderClient(

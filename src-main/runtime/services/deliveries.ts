@@ -1,17 +1,23 @@
 import { systemClock, type Clock } from '../../../shared/clock.ts';
+import type { Static } from '@sinclair/typebox';
+import type { QueueMessage, QueueReceiveResponse } from '../../../shared/platform-api/queues.ts';
+import type { TopicReceiveResponse } from '../../../shared/platform-api/topics.ts';
 import type { Delivery } from './platform-services.ts';
+
+/** A delivered message as the contract names its fields, plus the names other platforms use (`ackId`, `id`). */
+type WireMessage = Partial<Static<typeof QueueMessage>> & { ackId?: unknown; id?: unknown };
 
 /**
  * A receive response: `{messages: [...]}` (or a bare array), each message with the handle that
  * settles it. A message without a handle cannot be settled and is skipped rather than guessed at.
  */
-export function parseDeliveries(doc: unknown): Delivery[] {
-  const list = Array.isArray(doc) ? doc : doc && typeof doc === 'object' ? (doc as { messages?: unknown }).messages : undefined;
+export function parseDeliveries(doc: Static<typeof QueueReceiveResponse> | Static<typeof TopicReceiveResponse> | unknown[]): Delivery[] {
+  const list: unknown = Array.isArray(doc) ? doc : doc && typeof doc === 'object' ? doc.messages : undefined;
   if (!Array.isArray(list)) return [];
   const out: Delivery[] = [];
   for (const item of list) {
     if (!item || typeof item !== 'object') continue;
-    const m = item as Record<string, unknown>;
+    const m = item as WireMessage;
     const handle = typeof m.handle === 'string' ? m.handle : typeof m.ackId === 'string' ? m.ackId : undefined;
     if (!handle) continue;
     out.push({

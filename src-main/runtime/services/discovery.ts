@@ -1,11 +1,17 @@
 import { sleepOn, systemClock, type Clock } from '../../../shared/clock.ts';
+import type { Static } from '@sinclair/typebox';
+import { getDiscovery, type Discovery as DiscoveryDocument } from '../../../shared/platform-api/discovery.ts';
 import type { Logger } from '../core/logger.ts';
 import type { PlatformTransport } from './api-http.ts';
 import { CAPABILITY_NAMES, type CapabilityName, type UnsupportedPolicy } from './capability.ts';
 import { PlatformError } from './platform-error.ts';
+import { callRoute, responseJson } from './route-call.ts';
 
 /** The contract version this runtime speaks (spec 1 §9). */
 export const SPEC_VERSION = '1.0';
+
+/** The feature blocks as the contract declares them (shared/platform-api/discovery.ts). */
+export type DeclaredFeatures = NonNullable<Static<typeof DiscoveryDocument>['features']>;
 
 /** One feature block: the common fields plus whatever numbers and flags the capability has. */
 export interface FeatureBlock {
@@ -46,8 +52,8 @@ export async function discover(transport: PlatformTransport, baseUrl: string, op
     attempt++;
     let failure: Error;
     try {
-      const res = await transport.call({ method: 'GET', path: '/v1/discovery', timeoutMs: Math.max(1000, Math.min(10_000, deadline - clock.now())) });
-      if (res.status === 200) return parseDiscovery(res.json(), log);
+      const res = await callRoute(transport, getDiscovery, { timeoutMs: Math.max(1000, Math.min(10_000, deadline - clock.now())) });
+      if (res.status === 200) return parseDiscovery(responseJson(res, getDiscovery, 200), log);
       if (res.status === 501) return { implemented: false, features: {} };
       const refused = new PlatformError(res.route, res.status, res.body, `discovery at ${baseUrl}`);
       if (!transient(res.status)) throw withHint(refused, res.status);
@@ -79,8 +85,11 @@ function withHint(err: PlatformError, status: number): Error {
   return err;
 }
 
-/** Unknown fields and features are ignored (spec 1 §9); a malformed block reads as unsupported. */
-export function parseDiscovery(doc: unknown, log: Logger): Discovery {
+/**
+ * Unknown fields and features are ignored (spec 1 §9); a malformed block reads as unsupported.
+ * Typed as the contract declares the document, read as any platform might send it.
+ */
+export function parseDiscovery(doc: Static<typeof DiscoveryDocument> | undefined, log: Logger): Discovery {
   const d = (doc && typeof doc === 'object' ? doc : {}) as Record<string, unknown>;
   const specVersion = typeof d.specVersion === 'string' ? d.specVersion : undefined;
   if (specVersion !== SPEC_VERSION) {
@@ -110,12 +119,15 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** A feature block's fields by the names the contract declares for that capability. */
+export type DeclaredBlock<C extends keyof DeclaredFeatures> = Omit<Partial<NonNullable<DeclaredFeatures[C]>>, 'supported' | 'unsupported'> & Pick<FeatureBlock, 'supported' | 'unsupported'>;
+
 /** A numeric field of a feature block, or the fallback when absent or not a positive number. */
-export function featureNumber(block: FeatureBlock | undefined, field: string, fallback: number): number {
-  const v = block?.[field];
+export function featureNumber<B extends object>(block: B | undefined, field: keyof B & string, fallback: number): number {
+  const v: unknown = block?.[field];
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-export function featureFlag(block: FeatureBlock | undefined, field: string): boolean {
+export function featureFlag<B extends object>(block: B | undefined, field: keyof B & string): boolean {
   return block?.[field] === true;
 }

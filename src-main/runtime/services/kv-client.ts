@@ -1,8 +1,10 @@
-import { intHeader, seg, versionHeader, type PlatformTransport } from './api-http.ts';
+import { kvDelete, kvGet, kvPut } from '../../../shared/platform-api/kv.ts';
+import { intHeader, versionHeader, type PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError, VersionConflictError } from './platform-error.ts';
 import { RUN_ID_HEADER } from '../../../shared/run-id-header.ts';
 import type { KvEntry, KvStore, KvWriteOptions } from './platform-services.ts';
+import { callRoute } from './route-call.ts';
 
 /** A write without an expected version reads the version and writes; a race is retried this often. */
 const UPSERT_ATTEMPTS = 8;
@@ -24,7 +26,7 @@ export class KvClient implements KvStore {
     const op = `kv get ${namespace}/${key}`;
     this.checkSecrets(namespace, op);
     if (!this.cap.usable) return this.degradedRead(op);
-    const res = await this.http.call({ method: 'GET', path: entryPath(namespace), query: { key }, capability: this.cap });
+    const res = await callRoute(this.http, kvGet, { params: { namespace }, query: { key }, capability: this.cap });
     if (res.status === 200) return { value: res.body, version: intHeader(res, 'x-object-version') };
     if (res.status === 404) return undefined;
     if (res.status === 501) return this.degradedRead(op);
@@ -54,9 +56,8 @@ export class KvClient implements KvStore {
     const op = `kv delete ${namespace}/${key}`;
     this.checkSecrets(namespace, op);
     if (!this.cap.usable) return this.cap.refuseIfError(op);
-    const res = await this.http.call({
-      method: 'DELETE',
-      path: entryPath(namespace),
+    const res = await callRoute(this.http, kvDelete, {
+      params: { namespace },
       query: { key },
       headers: { ...versionHeader(options.expectedVersion), ...runHeader(options.runId) },
       capability: this.cap,
@@ -68,9 +69,8 @@ export class KvClient implements KvStore {
   }
 
   private async write(op: string, namespace: string, key: string, value: Uint8Array, version: number, runId: string | undefined): Promise<number> {
-    const res = await this.http.call({
-      method: 'PUT',
-      path: entryPath(namespace),
+    const res = await callRoute(this.http, kvPut, {
+      params: { namespace },
       query: { key },
       headers: { ...versionHeader(version), ...runHeader(runId) },
       bytes: value,
@@ -96,10 +96,6 @@ export class KvClient implements KvStore {
       throw this.secrets.unavailable(op, 'secret namespaces are refused while the platform does not keep secrets');
     }
   }
-}
-
-function entryPath(namespace: string): string {
-  return `/v1/kv/${seg(namespace)}/entry`;
 }
 
 function runHeader(runId: string | undefined): Record<string, string> {

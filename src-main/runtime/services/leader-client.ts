@@ -1,10 +1,12 @@
 import { systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
-import { seg, type PlatformTransport } from './api-http.ts';
+import { campaign, resign } from '../../../shared/platform-api/leader.ts';
+import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError } from './platform-error.ts';
 import type { Candidacy, LeaderElection } from './platform-services.ts';
+import { callRoute, responseJson } from './route-call.ts';
 
 export interface LeaderTimings {
   ttlMs: number;
@@ -100,9 +102,8 @@ class Campaign implements Candidacy {
     if (!this.lead) return;
     this.lead = false;
     try {
-      await this.http.call({
-        method: 'POST',
-        path: `/v1/leader/${seg(this.key)}/resign`,
+      await callRoute(this.http, resign, {
+        params: { key: this.key },
         json: { candidate: this.identity.instanceId, leaseId: this.leaseId },
         capability: this.cap,
         timeoutMs: 3000,
@@ -130,9 +131,8 @@ class Campaign implements Candidacy {
   private async campaign(): Promise<void> {
     const sentAt = this.clock.now();
     try {
-      const res = await this.http.call({
-        method: 'POST',
-        path: `/v1/leader/${seg(this.key)}/campaign`,
+      const res = await callRoute(this.http, campaign, {
+        params: { key: this.key },
         json: { candidate: this.identity.instanceId, ttlSeconds: this.t.ttlMs / 1000 },
         capability: this.cap,
         timeoutMs: Math.max(1000, this.t.renewMs),
@@ -140,7 +140,7 @@ class Campaign implements Candidacy {
       if (this.stopped) return;
       if (res.status === 501) return this.turnedOff();
       if (res.status !== 200) throw new PlatformError(res.route, res.status, res.body, `leader campaign ${this.key}`);
-      const body = res.json<{ leader?: boolean; leaseId?: string; currentLeader?: string }>();
+      const body = responseJson(res, campaign, 200);
       if (body.leader === true) {
         this.leaseId = body.leaseId;
         this.confirmedAt = sentAt;

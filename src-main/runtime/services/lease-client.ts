@@ -1,11 +1,13 @@
 import { systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
-import { seg, type PlatformTransport } from './api-http.ts';
+import { acquireLease, releaseLease, renewLease } from '../../../shared/platform-api/leases.ts';
+import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError } from './platform-error.ts';
 import { RUN_ID_HEADER } from '../../../shared/run-id-header.ts';
 import type { HeldLease, LeaseOptions, LeaseService } from './platform-services.ts';
+import { callRoute, responseJson } from './route-call.ts';
 
 export interface LeaseBounds {
   minTtlSeconds?: number;
@@ -39,9 +41,7 @@ export class LeaseClient implements LeaseService {
     const ttlSeconds = this.clamp(ttlMs / 1000);
     const sentAt = this.clock.now();
     const runHeaders = options.runId ? { [RUN_ID_HEADER]: options.runId } : undefined;
-    const res = await this.http.call({
-      method: 'POST',
-      path: '/v1/leases/acquire',
+    const res = await callRoute(this.http, acquireLease, {
       json: { name, holder: this.identity.instanceId, ttlSeconds },
       headers: runHeaders,
       capability: this.cap,
@@ -49,7 +49,8 @@ export class LeaseClient implements LeaseService {
     if (res.status === 501) return this.acquireLocally(op, name);
     if (res.status === 409) return undefined;
     if (res.status !== 200) throw new PlatformError(res.route, res.status, res.body, op);
-    const body = res.json<{ acquired?: boolean; leaseId?: string }>();
+    const body = responseJson(res, acquireLease, 200);
+    // Another implementation of the contract may answer less than it declares: anything but a grant is none.
     if (body.acquired !== true || typeof body.leaseId !== 'string') return undefined;
     return new RenewedLease(this.http, this.cap, name, body.leaseId, ttlSeconds * 1000, sentAt, this.log, this.clock, runHeaders);
   }
@@ -110,9 +111,8 @@ class RenewedLease implements HeldLease {
     this.clock.clearTimeout(this.timer);
     if (this.controller.signal.aborted) return;
     try {
-      const res = await this.http.call({
-        method: 'POST',
-        path: `/v1/leases/${seg(this.leaseId)}/release`,
+      const res = await callRoute(this.http, releaseLease, {
+        params: { leaseId: this.leaseId },
         headers: this.runHeaders,
         capability: this.cap,
         timeoutMs: 3000,
@@ -134,9 +134,8 @@ class RenewedLease implements HeldLease {
     const sentAt = this.clock.now();
     let problem: string;
     try {
-      const res = await this.http.call({
-        method: 'POST',
-        path: `/v1/leases/${seg(this.leaseId)}/renew`,
+      const res = await callRoute(this.http, renewLease, {
+        params: { leaseId: this.leaseId },
         json: { ttlSeconds: this.ttlMs / 1000 },
         capability: this.cap,
         timeoutMs: Math.max(1000, this.ttlMs / 3),

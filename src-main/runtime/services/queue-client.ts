@@ -1,9 +1,12 @@
 import type { Identity } from './api-config.ts';
-import { seg, type PlatformResponse, type PlatformTransport } from './api-http.ts';
+import type { ApiRoute, JsonResponse } from '../../../shared/platform-api/contract.ts';
+import { queueAck, queueNack, queuePublish, queueReceive, queueReply, queueRequest } from '../../../shared/platform-api/queues.ts';
+import type { PlatformResponse, PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { parseDeliveries, sleep } from './deliveries.ts';
 import { PlatformError } from './platform-error.ts';
 import type { Delivery, QueueReply, QueueService, ReceiveOptions } from './platform-services.ts';
+import { callRoute, responseJson, type RouteCall } from './route-call.ts';
 
 export interface QueueLimits {
   requestReply: boolean;
@@ -46,7 +49,7 @@ export class QueueClient implements QueueService {
   async publish(subject: string, body: unknown, headers?: Record<string, string>): Promise<void> {
     const op = `queue publish ${subject}`;
     if (!this.cap.usable) throw this.cap.unavailable(op);
-    const res = await this.post(`/v1/queues/${seg(subject)}/publish`, { body, headers });
+    const res = await this.send(queuePublish, { params: { subject }, json: { body, headers } });
     if (res.status === 202 || res.status === 200) return;
     if (res.status === 501) throw this.cap.unavailable(op);
     throw new PlatformError(res.route, res.status, res.body, op);
@@ -59,7 +62,7 @@ export class QueueClient implements QueueService {
       throw new Error(`${op}: the platform does not implement request/reply (features.queues.requestReply is false); publish and consume a reply subject instead`);
     }
     const timeoutSeconds = options.timeoutMs / 1000;
-    const res = await this.post(`/v1/queues/${seg(subject)}/request`, { body, headers: options.headers, timeoutSeconds }, options.timeoutMs + 5000);
+    const res = await this.send(queueRequest, { params: { subject }, json: { body, headers: options.headers, timeoutSeconds }, timeoutMs: options.timeoutMs + 5000 });
     if (res.status === 200) return replyBody(res);
     if (res.status === 503) throw new QueueRequestError(503, `${op}: nobody is consuming "${subject}" (503)`);
     if (res.status === 504) throw new QueueRequestError(504, `${op}: no reply within ${timeoutSeconds} s (504)`);
@@ -70,39 +73,40 @@ export class QueueClient implements QueueService {
   async receive(subject: string, options: ReceiveOptions): Promise<Delivery[]> {
     const op = `queue receive ${subject}`;
     if (!this.cap.usable) return this.idle(op, options);
-    const res = await this.post(
-      `/v1/queues/${seg(subject)}/receive`,
-      { waitSeconds: options.waitMs / 1000, maxMessages: options.maxMessages, consumerGroup: this.identity.deploymentId },
-      options.waitMs + 10_000,
-      options.signal,
-    );
-    if (res.status === 200) return parseDeliveries(res.json());
+    const res = await this.send(queueReceive, {
+      params: { subject },
+      json: { waitSeconds: options.waitMs / 1000, maxMessages: options.maxMessages, consumerGroup: this.identity.deploymentId },
+      timeoutMs: options.waitMs + 10_000,
+      signal: options.signal,
+    });
+    if (res.status === 200) return parseDeliveries(responseJson(res, queueReceive, 200));
     if (res.status === 204) return [];
     if (res.status === 501) return this.idle(op, options);
     throw new PlatformError(res.route, res.status, res.body, op);
   }
 
   async ack(subject: string, handles: string[]): Promise<void> {
-    await this.settle('ack', subject, { handles, consumerGroup: this.identity.deploymentId });
+    const op = `queue ack ${subject}`;
+    if (!this.cap.usable) return this.cap.refuseIfError(op);
+    this.settled(op, await this.send(queueAck, { params: { subject }, json: { handles, consumerGroup: this.identity.deploymentId } }));
   }
 
   async nack(subject: string, handles: string[], delayMs: number): Promise<void> {
-    await this.settle('nack', subject, { handles, consumerGroup: this.identity.deploymentId, delaySeconds: delayMs / 1000 });
+    const op = `queue nack ${subject}`;
+    if (!this.cap.usable) return this.cap.refuseIfError(op);
+    this.settled(op, await this.send(queueNack, { params: { subject }, json: { handles, consumerGroup: this.identity.deploymentId, delaySeconds: delayMs / 1000 } }));
   }
 
   async reply(replyTo: string, body: unknown, headers?: Record<string, string>): Promise<void> {
     const op = 'queue reply';
     if (!this.cap.usable) throw this.cap.unavailable(op);
-    const res = await this.post('/v1/queues/reply', { replyTo, body, headers });
+    const res = await this.send(queueReply, { json: { replyTo, body, headers } });
     if (res.status === 204 || res.status === 200 || res.status === 202) return;
     if (res.status === 501) throw this.cap.unavailable(op);
     throw new PlatformError(res.route, res.status, res.body, op);
   }
 
-  private async settle(kind: 'ack' | 'nack', subject: string, json: Record<string, unknown>): Promise<void> {
-    const op = `queue ${kind} ${subject}`;
-    if (!this.cap.usable) return this.cap.refuseIfError(op);
-    const res = await this.post(`/v1/queues/${seg(subject)}/${kind}`, json);
+  private settled(op: string, res: PlatformResponse): void {
     if (res.status === 204 || res.status === 200) return;
     if (res.status === 501) return this.cap.refuseIfError(op);
     throw new PlatformError(res.route, res.status, res.body, op);
@@ -115,15 +119,15 @@ export class QueueClient implements QueueService {
     return [];
   }
 
-  private post(path: string, json: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<PlatformResponse> {
-    return this.http.call({ method: 'POST', path, json, capability: this.cap, timeoutMs, signal });
+  private send<R extends ApiRoute>(route: R, call: RouteCall<R>): Promise<PlatformResponse> {
+    return callRoute(this.http, route, { ...call, capability: this.cap });
   }
 }
 
 /** The reply as the platform relays it: `{body, headers}`. */
 function replyBody(res: PlatformResponse): QueueReply {
   if (res.body.length === 0) return { body: null, headers: {} };
-  const parsed = res.json<{ body?: unknown; headers?: unknown }>();
+  const parsed: Partial<JsonResponse<typeof queueRequest, 200>> = responseJson(res, queueRequest, 200);
   const headers: Record<string, string> = {};
   if (parsed.headers && typeof parsed.headers === 'object') {
     for (const [k, v] of Object.entries(parsed.headers)) if (typeof v === 'string') headers[k] = v;

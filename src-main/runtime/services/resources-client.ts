@@ -1,7 +1,10 @@
-import { seg, type PlatformTransport } from './api-http.ts';
+import { getResource } from '../../../shared/platform-api/resources.ts';
+import { getSnapshot, getSnapshotResource } from '../../../shared/platform-api/version-tags.ts';
+import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError } from './platform-error.ts';
 import type { ResourceKind, ResourceStore } from './platform-services.ts';
+import { callRoute, responseJson } from './route-call.ts';
 
 /**
  * GET /v1/resources/content?kind=&name= (spec 1 §4.1). There is no watch: callers read a
@@ -11,20 +14,19 @@ import type { ResourceKind, ResourceStore } from './platform-services.ts';
  * from GET /snapshots/{id}/resources/content instead (spec 2 §4.2), with the same query and answers.
  */
 export class ResourcesClient implements ResourceStore {
-  private readonly path: string;
-
   constructor(
     private readonly http: PlatformTransport,
     private readonly cap: Capability,
     private readonly snapshotId?: string,
-  ) {
-    this.path = snapshotId ? `/snapshots/${seg(snapshotId)}/resources/content` : '/v1/resources/content';
-  }
+  ) {}
 
   async read(kind: ResourceKind, name: string): Promise<string | undefined> {
     const op = `resource ${kind} ${name}`;
     if (!this.cap.usable) return this.degraded(op);
-    const res = await this.http.call({ method: 'GET', path: this.path, query: { kind, name }, capability: this.cap });
+    const res =
+      this.snapshotId === undefined
+        ? await callRoute(this.http, getResource, { query: { kind, name }, capability: this.cap })
+        : await callRoute(this.http, getSnapshotResource, { params: { id: this.snapshotId }, query: { kind, name }, capability: this.cap });
     if (res.status === 200) return Buffer.from(res.body).toString('utf8');
     // A missing snapshot is a misconfigured deployment, not a missing resource.
     if (res.status === 404 && !isSnapshotMissing(res.body)) return undefined;
@@ -35,11 +37,11 @@ export class ResourcesClient implements ResourceStore {
   /** GET /snapshots/{id}: the snapshot lists its frozen resources in declared order (spec 2 §4.2). */
   async snapshotEnvResources(): Promise<string[] | undefined> {
     if (this.snapshotId === undefined) return undefined;
-    const res = await this.http.call({ method: 'GET', path: `/snapshots/${seg(this.snapshotId)}` });
+    const res = await callRoute(this.http, getSnapshot, { params: { id: this.snapshotId } });
     if (res.status !== 200) {
       throw new PlatformError(res.route, res.status, res.body, `snapshot ${this.snapshotId} (FLOW_SNAPSHOT_ID)`);
     }
-    const resources = res.json<{ resources?: unknown }>().resources;
+    const resources: unknown = responseJson(res, getSnapshot, 200).resources;
     if (!Array.isArray(resources)) throw new Error(`platform GET /snapshots/${this.snapshotId} answered without a resources list`);
     return resources
       .filter((r): r is { kind: string; name: string } => typeof r === 'object' && r !== null && r.kind === 'env' && typeof r.name === 'string')

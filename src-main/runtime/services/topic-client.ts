@@ -1,6 +1,9 @@
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
-import { seg, type PlatformResponse, type PlatformTransport } from './api-http.ts';
+import type { ApiRoute, JsonResponse } from '../../../shared/platform-api/contract.ts';
+import { subscribe, topicAck, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
+import type { PlatformResponse, PlatformTransport } from './api-http.ts';
+import { callRoute, responseJson, type RouteCall } from './route-call.ts';
 import type { Capability } from './capability.ts';
 import { parseDeliveries, sleep } from './deliveries.ts';
 import { PlatformError } from './platform-error.ts';
@@ -35,11 +38,9 @@ export class TopicClient implements TopicService {
   async publish(subject: string, body: unknown, options: { system?: boolean; headers?: Record<string, string> } = {}): Promise<void> {
     const op = `topic publish ${subject}`;
     if (!this.cap.usable) throw this.cap.unavailable(op);
-    const res = await this.post(`/v1/topics/${seg(subject)}/publish`, {
-      body,
-      headers: options.headers,
-      system: options.system === true,
-      deploymentId: this.identity.deploymentId,
+    const res = await this.send(topicPublish, {
+      params: { subject },
+      json: { body, headers: options.headers, system: options.system === true, deploymentId: this.identity.deploymentId },
     });
     if (res.status === 202 || res.status === 200) return;
     if (res.status === 501) throw this.cap.unavailable(op);
@@ -57,24 +58,21 @@ export class TopicClient implements TopicService {
   /** The new subscription's id; undefined when the route answered 501 (capability now off). */
   async createSubscription(subject: string, system: boolean): Promise<string | undefined> {
     const op = `topic subscribe ${subject}`;
-    const res = await this.post(`/v1/topics/${seg(subject)}/subscriptions`, { system, deploymentId: this.identity.deploymentId });
+    const res = await this.send(subscribe, { params: { subject }, json: { system, deploymentId: this.identity.deploymentId } });
     if (res.status === 501) {
       this.cap.refuseIfError(op);
       return undefined;
     }
     if (res.status !== 201 && res.status !== 200) throw new PlatformError(res.route, res.status, res.body, op);
-    const body = res.json<{ subscriptionId?: unknown; id?: unknown }>();
+    // `id` is what some other platforms call it.
+    const body: Partial<JsonResponse<typeof subscribe, 201>> & { id?: unknown } = responseJson(res, subscribe, 201);
     const id = typeof body.subscriptionId === 'string' ? body.subscriptionId : typeof body.id === 'string' ? body.id : undefined;
     if (!id) throw new Error(`${op}: the platform answered ${res.status} without a subscription id`);
     return id;
   }
 
-  post(path: string, json: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<PlatformResponse> {
-    return this.http.call({ method: 'POST', path, json, capability: this.cap, timeoutMs, signal });
-  }
-
-  call(method: 'DELETE', path: string): Promise<PlatformResponse> {
-    return this.http.call({ method, path, capability: this.cap, timeoutMs: 3000 });
+  send<R extends ApiRoute>(route: R, call: RouteCall<R>): Promise<PlatformResponse> {
+    return callRoute(this.http, route, { ...call, capability: this.cap });
   }
 
   get capability(): Capability {
@@ -113,13 +111,13 @@ class ApiSubscription implements TopicSubscription {
     const op = `topic receive ${this.subject}`;
     const cap = this.client.capability;
     if (!cap.usable) return this.idle(op, options);
-    const res = await this.client.post(
-      `/v1/topics/${seg(this.subject)}/receive`,
-      { subscriptionId: this.current, waitSeconds: options.waitMs / 1000, maxMessages: options.maxMessages },
-      options.waitMs + 10_000,
-      options.signal,
-    );
-    if (res.status === 200) return parseDeliveries(res.json());
+    const res = await this.client.send(topicReceive, {
+      params: { subject: this.subject },
+      json: { subscriptionId: this.current, waitSeconds: options.waitMs / 1000, maxMessages: options.maxMessages },
+      timeoutMs: options.waitMs + 10_000,
+      signal: options.signal,
+    });
+    if (res.status === 200) return parseDeliveries(responseJson(res, topicReceive, 200));
     if (res.status === 204) return [];
     if (res.status === 404) {
       // The platform expired the subscription (idle too long): messages since then are gone.
@@ -137,7 +135,7 @@ class ApiSubscription implements TopicSubscription {
   async ack(handles: string[]): Promise<void> {
     const op = `topic ack ${this.subject}`;
     if (!this.client.capability.usable || handles.length === 0) return;
-    const res = await this.client.post(`/v1/topics/${seg(this.subject)}/ack`, { subscriptionId: this.current, handles });
+    const res = await this.client.send(topicAck, { params: { subject: this.subject }, json: { subscriptionId: this.current, handles } });
     if (res.status === 204 || res.status === 200 || res.status === 404 || res.status === 501) return;
     throw new PlatformError(res.route, res.status, res.body, op);
   }
@@ -145,7 +143,7 @@ class ApiSubscription implements TopicSubscription {
   async close(): Promise<void> {
     if (!this.client.capability.usable) return;
     try {
-      await this.client.call('DELETE', `/v1/topics/${seg(this.subject)}/subscriptions/${seg(this.current)}`);
+      await this.client.send(unsubscribe, { params: { subject: this.subject, subscriptionId: this.current }, timeoutMs: 3000 });
     } catch (err) {
       // The platform expires idle subscriptions on its own; a failed delete costs nothing lasting.
       this.log.debug('topic subscription delete failed', { subject: this.subject, error: (err as Error).message });

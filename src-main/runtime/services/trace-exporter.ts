@@ -1,7 +1,9 @@
+import { postLogs, postTraces } from '../../../shared/platform-api/telemetry.ts';
 import type { SecretRedactor } from '../core/logger.ts';
 import type { TraceEvent } from '../core/trace.ts';
 import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
+import { callRoute } from './route-call.ts';
 import type { RecordExporter } from './telemetry-pipeline.ts';
 
 /** Where trace records leave the runtime: the platform's /v1/traces, the embedded platform's store, OTLP. */
@@ -34,7 +36,8 @@ export class PlatformBatchExporter<T> implements RecordExporter<T> {
   ) {}
 
   async export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> {
-    const res = await this.http.call({ method: 'POST', path: `/v1/${this.kind}`, jsonText: serializeBatch(batch, redactor), capability: this.cap, timeoutMs: this.timeoutMs });
+    const route = this.kind === 'traces' ? postTraces : postLogs;
+    const res = await callRoute(this.http, route, { jsonText: serializeBatch(batch, redactor), capability: this.cap, timeoutMs: this.timeoutMs });
     return res.status === 202 || res.status === 200 || res.status === 204;
   }
 }
