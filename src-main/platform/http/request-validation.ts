@@ -82,6 +82,7 @@ export function describe(schema: TSchema, field = ''): string {
     case 'StringEnum':
       return `one of ${(schema.enum as string[]).join(', ')}`;
     case 'String':
+      if (schema.pattern) return `a string matching ${schema.pattern}`;
       return (schema.minLength ?? 0) > 0 ? 'a non-empty string' : 'a string';
     case 'Integer':
       return `an integer${min}`;
