@@ -11,6 +11,7 @@ import { ResourceStore } from './resource-store.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 import { TelemetryStore } from './telemetry-store.ts';
 import { TopicStore } from './topic-store.ts';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** The embedded store: one SQLite file in the data directory, one process. */
 export interface SqliteStore extends PlatformStore {
@@ -29,6 +30,9 @@ export interface SqliteStore extends PlatformStore {
 /** `clock` decides lease TTLs, ack deadlines, nack delays, subscription expiry and retention (tests move it). */
 export function openSqliteStore(dataDir: string, features: Features, cipher: SecretCipher, clock: Clock = systemClock): SqliteStore {
   const db = openDatabase(dataDir);
+  // Checkpoints (and their fsyncs) happen on a worker's connection, off the request path.
+  db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const checkpointer = startWalCheckpointer(db.name);
   try {
     const versions = new ObjectVersions(db);
     return {
@@ -43,10 +47,12 @@ export function openSqliteStore(dataDir: string, features: Features, cipher: Sec
       traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }, clock),
       logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }, clock),
       close: async () => {
+        await checkpointer.stop();
         db.close();
       },
     };
   } catch (err) {
+    void checkpointer.stop();
     db.close();
     throw err;
   }
