@@ -1,25 +1,13 @@
 import type { Statement } from 'better-sqlite3';
-import type { AgentInfo } from '../../../shared/platform-views.ts';
+import type { AgentInfo, ConversationInfo } from '../../../shared/platform-views.ts';
 import type { AgentMemoryStore, CuratedMemory, SearchHit, StoredTurn } from '../store/agent-memory-store.ts';
 import type { Db } from '../store/database.ts';
 
 /** An agent with its counts and newest write (to a conversation or memory), as the studio lists it. */
 export type AgentCounts = AgentInfo;
 
-/** A conversation with the size of its working memory (never its bytes: they are the agent's own state). */
-export interface ConversationRow {
-  threadKey: string;
-  userId: string | null;
-  title: string | null;
-  version: number;
-  turns: number;
-  /** Bytes of saved working memory; 0 when nothing was saved. */
-  workingBytes: number;
-  iteration: number;
-  tokens: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A conversation as stored: userId and title may be missing (null in the table). */
+type ConversationRow = Omit<ConversationInfo, 'userId' | 'title'> & { userId: string | null; title: string | null };
 
 export interface UserMemory extends CuratedMemory {
   userId: string;
@@ -64,12 +52,14 @@ export class AgentInspection {
   }
 
   /** Conversations of an agent, most recently active first. */
-  conversations(agentId: string, limit = MAX_CONVERSATIONS): ConversationRow[] {
-    return this.conversationsStmt.all(agentId, Math.min(Math.max(1, limit), MAX_CONVERSATIONS)) as ConversationRow[];
+  conversations(agentId: string, limit = MAX_CONVERSATIONS): ConversationInfo[] {
+    return (this.conversationsStmt.all(agentId, Math.min(Math.max(1, limit), MAX_CONVERSATIONS)) as ConversationRow[]).map(conversationInfo);
   }
 
-  conversation(agentId: string, threadKey: string): ConversationRow | undefined {
-    return this.conversationStmt.get(agentId, threadKey) as ConversationRow | undefined;
+  /** A conversation with the size of its working memory (never its bytes: they are the agent's own state). */
+  conversation(agentId: string, threadKey: string): ConversationInfo | undefined {
+    const row = this.conversationStmt.get(agentId, threadKey) as ConversationRow | undefined;
+    return row && conversationInfo(row);
   }
 
   /** Turns in order after `afterSeq`, as stored (JSON text of each turn). */
@@ -91,4 +81,9 @@ export class AgentInspection {
   deleteConversation(agentId: string, threadKey: string): boolean {
     return this.store.deleteThread(agentId, threadKey);
   }
+}
+
+/** The studio's ConversationInfo: a missing user or title is absent rather than null. */
+function conversationInfo({ userId, title, ...rest }: ConversationRow): ConversationInfo {
+  return { ...rest, ...(userId !== null ? { userId } : {}), ...(title !== null ? { title } : {}) };
 }

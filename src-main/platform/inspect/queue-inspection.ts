@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../../../shared/clock.ts';
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import type { QueueGroupStats } from '../../../shared/platform-views.ts';
+import type { QueueGroupStats, WaitingMessage } from '../../../shared/platform-views.ts';
 import type { QueueDispatch } from '../delegation/queue-dispatch.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
@@ -9,7 +9,7 @@ import { badRequest, tooLarge } from '../http/api-error.ts';
 import { checkName } from '../http/request-fields.ts';
 import type { Db } from '../store/database.ts';
 import type { QueueStore } from '../store/queue-store.ts';
-import { parseHeaders, previewText, requireName } from './stored-text.ts';
+import { parseHeaders, previewText, requireName, type StoredText } from './stored-text.ts';
 
 /**
  * What a consumer group has on a subject right now, as stored: the stored part of the studio's
@@ -18,23 +18,15 @@ import { parseHeaders, previewText, requireName } from './stored-text.ts';
  */
 export type QueueGroupCounts = Pick<QueueGroupStats, 'subject' | 'group' | 'waiting' | 'inFlight' | 'delayed'>;
 
-export type StoredQueueState = 'waiting' | 'in flight' | 'delayed';
+export type StoredQueueState = WaitingMessage['state'];
 
-/** A message as it waits in one consumer group. `body` is its JSON text, cut at `PREVIEW_BYTES`. */
-export interface StoredQueueMessage {
-  messageId: string;
-  group: string;
-  state: StoredQueueState;
-  publishedAt: number;
-  /** When it becomes visible again (in flight: its ack deadline; delayed: the end of the nack delay). */
-  visibleAt: number;
-  deliveryCount: number;
-  headers: Record<string, string>;
-  body: string;
-  bodyBytes: number;
-  truncated: boolean;
-  replyTo?: string;
-}
+/**
+ * A message as it waits in one consumer group: the studio's WaitingMessage with its body as
+ * stored (JSON text cut at `PREVIEW_BYTES`), before the studio turns it into a preview.
+ * `visibleAt` is when it becomes visible again (in flight: its ack deadline; delayed: the end of
+ * the nack delay).
+ */
+export type StoredQueueMessage = Omit<WaitingMessage, 'body'> & StoredText;
 
 export interface QueuePublishOptions {
   headers?: Record<string, string>;

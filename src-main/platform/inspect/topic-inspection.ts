@@ -7,7 +7,7 @@ import { tooLarge } from '../http/api-error.ts';
 import { checkName } from '../http/request-fields.ts';
 import type { Db } from '../store/database.ts';
 import type { TopicStore } from '../store/topic-store.ts';
-import { parseHeaders, previewText, requireName } from './stored-text.ts';
+import { parseHeaders, previewText, requireName, type StoredText } from './stored-text.ts';
 
 /** A topic subscription's position and liveness, as the platform holds it now. */
 export interface SubscriptionState {
@@ -37,14 +37,8 @@ export interface TopicStreamCounts {
   stored: number;
 }
 
-export interface StoredTopicMessage {
-  id: number;
-  publishedAt: number;
-  headers: Record<string, string>;
-  body: string;
-  bodyBytes: number;
-  truncated: boolean;
-}
+/** A stored topic message with its body as stored (JSON text cut at `PREVIEW_BYTES`), as queue messages are. */
+export type StoredTopicMessage = { id: number; publishedAt: number; headers: Record<string, string> } & StoredText;
 
 const PREVIEW_BYTES = 64 * 1024;
 

@@ -1,6 +1,6 @@
-import type { AgentSearchHit, ConversationInfo } from '../../../shared/platform-views.ts';
+import type { AgentSearchHit } from '../../../shared/platform-views.ts';
 import type { PlatformViewsApi } from '../../../shared/studio-api.ts';
-import type { ConversationRow, PlatformInspection } from '../../platform/index.ts';
+import type { PlatformInspection } from '../../platform/index.ts';
 import { previewText } from './value-preview.ts';
 
 const TURNS_SHOWN = 500;
@@ -16,7 +16,7 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
       if (chosen === undefined) return { agents: list, conversations: [], memories: [] };
       return {
         agents: list,
-        conversations: agents.conversations(chosen).map(conversationInfo),
+        conversations: agents.conversations(chosen),
         memories: agents.memories(chosen).map((m) => ({
           userId: m.userId,
           name: m.name,
@@ -27,12 +27,12 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
       };
     },
     async agentConversation(agentId, threadKey) {
-      const row = agents.conversation(agentId, threadKey);
-      if (!row) return null;
+      const conversation = agents.conversation(agentId, threadKey);
+      if (!conversation) return null;
       const stored = agents.turns(agentId, threadKey, 0, TURNS_SHOWN + 1);
       return {
         agentId,
-        conversation: conversationInfo(row),
+        conversation,
         turns: stored.slice(0, TURNS_SHOWN).map((t) => {
           const role = roleOf(t.turn);
           return { seq: t.seq, createdAt: t.createdAt, turn: previewText(t.turn), ...(role ? { role } : {}) };
@@ -56,21 +56,6 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
   };
 }
 
-function conversationInfo(r: ConversationRow): ConversationInfo {
-  const info: ConversationInfo = {
-    threadKey: r.threadKey,
-    version: r.version,
-    turns: r.turns,
-    workingBytes: r.workingBytes,
-    iteration: r.iteration,
-    tokens: r.tokens,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-  if (r.userId !== null) info.userId = r.userId;
-  if (r.title !== null) info.title = r.title;
-  return info;
-}
 
 function roleOf(turnJson: string): string | undefined {
   try {
