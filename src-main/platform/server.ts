@@ -29,8 +29,8 @@ import { Management } from './management/management.ts';
 import { managementRoutes } from './management/management-routes.ts';
 import { KubernetesSecretObject, type KubernetesApiOptions } from './management/kubernetes-secret-object.ts';
 import { keyFileProtection, type SecretKeyProtection } from './management/secret-key-protection.ts';
+import { kubernetesSecretValues, SealedFileSecretValues, type SecretValues } from './management/secret-values.ts';
 import { seedResourcesFromDir } from './management/seed-resources.ts';
-import { openDatabase } from './store/database.ts';
 import type { PlatformStore, ResourceBackend, TelemetryBackend } from './store/platform-store.ts';
 import { SecretCipher } from './store/secret-cipher.ts';
 import { openSqliteStore, type SqliteStore } from './store/sqlite-store.ts';
@@ -200,17 +200,16 @@ async function serve(
     clock,
   };
   if (options.seedResourcesDir) await seedResourcesFromDir(p.resources, options.seedResourcesDir);
-  // Management (integrations, tags, snapshots, deployments, cluster secrets) keeps its tables
-  // in the SQLite file of the data directory on either store; see docs/deploying.md.
-  const sqlite = store.kind === 'sqlite' ? (store as SqliteStore) : undefined;
-  const managementDb = sqlite?.db ?? openDatabase(options.dataDir);
   const kubernetesSecrets = options.kubernetesSecrets ? new KubernetesSecretObject(options.kubernetesSecrets) : undefined;
-  const management = new Management(managementDb, options.dataDir, options.secretKeyProtection ?? keyFileProtection(), kubernetesSecrets);
+  const secretValues: SecretValues = kubernetesSecrets
+    ? kubernetesSecretValues(kubernetesSecrets)
+    : (store.management.secretValues ??
+      new SealedFileSecretValues(options.dataDir, options.secretKeyProtection ?? keyFileProtection(), async () => (await store.management.secretNames.list()).map((s) => s.name)));
+  const management = new Management(store.management, secretValues);
   try {
     await management.secrets.ready();
   } catch (err) {
-    kubernetesSecrets?.close();
-    if (!sqlite) managementDb.close();
+    secretValues.close?.();
     throw err;
   }
 
@@ -263,8 +262,7 @@ async function serve(
   } catch (err) {
     // The store is closed by the caller; what serve() opened besides it is closed here.
     stopWakeups?.();
-    kubernetesSecrets?.close();
-    if (!sqlite) managementDb.close();
+    secretValues.close?.();
     throw err;
   }
   const address = server.address() as AddressInfo;
@@ -307,6 +305,7 @@ async function serve(
     management,
     routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),
     get inspect(): PlatformInspection {
+      const sqlite = store.kind === 'sqlite' ? (store as SqliteStore) : undefined;
       if (!sqlite) throw new Error('the studio\'s platform inspection reads the embedded SQLite store; this platform server runs on PostgreSQL');
       return (inspection ??= createPlatformInspection({ db: sqlite.db, store: sqlite, context: p, dispatch, topicRoutes: topics }));
     },
@@ -320,8 +319,7 @@ async function serve(
         requestReply.close();
         await stopListening(server);
         await store.close();
-        kubernetesSecrets?.close();
-        if (!sqlite) managementDb.close();
+        secretValues.close?.();
       })()),
   };
 }

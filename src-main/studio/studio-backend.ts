@@ -148,9 +148,9 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       runs: inspection.runs,
       registry: options.registry ?? defaultRegistry,
       captureDetail: (id) => inspection.captures.detail(id),
-      runEnv: (id) => {
+      runEnv: async (id) => {
         try {
-          return resources.runEnvironment(id).env;
+          return (await resources.runEnvironment(id)).env;
         } catch {
           // A binding that cannot resolve fails the re-run's load, naming the variable.
           return {};

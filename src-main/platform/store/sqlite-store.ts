@@ -1,5 +1,9 @@
 import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Features } from '../features.ts';
+import { SqliteSecretNames } from '../management/cluster-secret-store.ts';
+import { DeploymentStore } from '../management/deployment-store.ts';
+import { IntegrationStore } from '../management/integration-store.ts';
+import { SnapshotStore } from '../management/snapshot-store.ts';
 import { AgentMemoryStore } from './agent-memory-store.ts';
 import { openDatabase, type Db } from './database.ts';
 import { KvStore } from './kv-store.ts';
@@ -24,6 +28,14 @@ export interface SqliteStore extends PlatformStore {
   readonly agentMemory: AgentMemoryStore;
   readonly traces: TelemetryStore;
   readonly logs: TelemetryStore;
+  readonly management: SqliteManagement;
+}
+
+export interface SqliteManagement {
+  readonly integrations: IntegrationStore;
+  readonly snapshots: SnapshotStore;
+  readonly secretNames: SqliteSecretNames;
+  readonly deployments: DeploymentStore;
 }
 
 /** `clock` decides lease TTLs, ack deadlines, nack delays, subscription expiry and retention (tests move it). */
@@ -31,6 +43,7 @@ export function openSqliteStore(dataDir: string, features: Features, cipher: Sec
   const db = openDatabase(dataDir);
   try {
     const versions = new ObjectVersions(db);
+    const integrations = new IntegrationStore(db);
     return {
       kind: 'sqlite',
       db,
@@ -42,6 +55,7 @@ export function openSqliteStore(dataDir: string, features: Features, cipher: Sec
       agentMemory: new AgentMemoryStore(db, versions, clock),
       traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }, clock),
       logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }, clock),
+      management: { integrations, snapshots: new SnapshotStore(db, integrations), secretNames: new SqliteSecretNames(db), deployments: new DeploymentStore(db) },
       close: async () => {
         db.close();
       },
