@@ -49,8 +49,9 @@ export interface PlatformServerOptions {
    */
   store?: string;
   /**
-   * The 32-byte key sealing `*_secrets` values. Absent: a 0600 key file in `dataDir`. Replicas
-   * sharing a PostgreSQL store must share it too (FLOW_PLATFORM_SECRET_KEY in the CLI).
+   * The 32-byte key sealing `*_secrets` values (and, on PostgreSQL, cluster secret values).
+   * Absent: a 0600 key file in `dataDir`. Replicas sharing a PostgreSQL store must share it too
+   * (FLOW_PLATFORM_SECRET_KEY in the CLI).
    */
   secretKey?: Buffer;
   /** Bearer token every route but discovery requires. Absent: a fresh one is minted. `false`: no authentication. */

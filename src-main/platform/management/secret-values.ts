@@ -27,17 +27,22 @@ export interface SecretValues {
   close?(): void;
 }
 
-/** The values as keys of the Kubernetes Secret `flow-secrets` (read at start, patched on each write). */
+/**
+ * The values as keys of the Kubernetes Secret `flow-secrets` (read at start, patched on each
+ * write). Another replica may have written a key since this one last read the Secret: a key
+ * missing from the cache is looked up again before it is reported missing or skipped on delete.
+ */
 export function kubernetesSecretValues(object: KubernetesSecretObject): SecretValues {
+  const fresh = async (name: string): Promise<string | undefined> => object.cached(name) ?? (await object.load()).get(name);
   return {
     description: object.description,
     ready: async () => {
       await object.load();
     },
-    get: async (name) => object.cached(name),
+    get: fresh,
     put: (name, value) => object.put(name, value),
     delete: async (name) => {
-      if (object.cached(name) !== undefined) await object.delete(name);
+      if ((await fresh(name)) !== undefined) await object.delete(name);
     },
     close: () => object.close(),
   };
