@@ -33,7 +33,7 @@ import { kubernetesSecretValues, SealedFileSecretValues, type SecretValues } fro
 import { seedResourcesFromDir } from './management/seed-resources.ts';
 import type { PlatformStore, ResourceBackend, TelemetryBackend } from './store/platform-store.ts';
 import { SecretCipher } from './store/secret-cipher.ts';
-import { openSqliteStore, type SqliteStore } from './store/sqlite-store.ts';
+import { openSqliteStore } from './store/sqlite-store.ts';
 import type { TelemetryRecord } from './store/telemetry-store.ts';
 
 export interface PlatformServerOptions {
@@ -130,8 +130,8 @@ export interface PlatformServer {
   /** Every route served, and whether its capability is on (switched-off routes answer 501). */
   readonly routes: ReadonlyArray<{ method: string; path: string; capability: string; enabled: boolean }>;
   /**
-   * In-process views of what is stored, for the studio's panels (src-main/platform/inspect/).
-   * They read the embedded SQLite store; on PostgreSQL reading this throws.
+   * In-process views of what is stored, for the studio's panels (src-main/platform/inspect/), on
+   * either store.
    */
   readonly inspect: PlatformInspection;
   /** Stops listening, answers waiting long polls with 503, and closes the database. */
@@ -306,9 +306,7 @@ async function serve(
     management,
     routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),
     get inspect(): PlatformInspection {
-      const sqlite = store.kind === 'sqlite' ? (store as SqliteStore) : undefined;
-      if (!sqlite) throw new Error('the studio\'s platform inspection reads the embedded SQLite store; this platform server runs on PostgreSQL');
-      return (inspection ??= createPlatformInspection({ db: sqlite.db, store: sqlite, context: p, dispatch, topicRoutes: topics }));
+      return (inspection ??= createPlatformInspection({ store, context: p, dispatch, topicRoutes: topics }));
     },
     close: () =>
       (closing ??= (async () => {

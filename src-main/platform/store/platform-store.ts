@@ -1,5 +1,6 @@
 import type { LeaseKind } from '../events.ts';
 import type { AgentMemoryStore } from './agent-memory-store.ts';
+import type { InspectionBackend } from './inspection-backend.ts';
 import type { KvEntry } from './kv-store.ts';
 import type { ManagementBackend } from './management-backend.ts';
 import type { AcquireOutcome, LeaseClaim, RenewOutcome } from './lease-store.ts';
@@ -34,6 +35,8 @@ export interface PlatformStore {
   readonly logs: TelemetryBackend;
   /** Integrations, tags and snapshots, cluster secret names, deployments. */
   readonly management: ManagementBackend;
+  /** Bulk reads for the studio's platform views (platform/inspect/). */
+  readonly inspection: InspectionBackend;
   /** Wake-ups from other replicas (a publish there, a reply there); absent on a single-process store. */
   readonly wakeups?: CrossReplicaWakeups;
   close(): Promise<void>;

@@ -11,13 +11,13 @@ type AgentMethods = Pick<PlatformViewsApi, 'agentView' | 'agentConversation' | '
 export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethods {
   return {
     async agentView(agentId) {
-      const list = agents.agents();
+      const list = await agents.agents();
       const chosen = agentId ?? list[0]?.agentId; // null over the web transport, like undefined
       if (chosen === undefined) return { agents: list, conversations: [], memories: [] };
       return {
         agents: list,
-        conversations: agents.conversations(chosen),
-        memories: agents.memories(chosen).map((m) => ({
+        conversations: await agents.conversations(chosen),
+        memories: (await agents.memories(chosen)).map((m) => ({
           userId: m.userId,
           name: m.name,
           version: m.version,
@@ -27,9 +27,9 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
       };
     },
     async agentConversation(agentId, threadKey) {
-      const conversation = agents.conversation(agentId, threadKey);
+      const conversation = await agents.conversation(agentId, threadKey);
       if (!conversation) return null;
-      const stored = agents.turns(agentId, threadKey, 0, TURNS_SHOWN + 1);
+      const stored = await agents.turns(agentId, threadKey, 0, TURNS_SHOWN + 1);
       return {
         agentId,
         conversation,
@@ -41,7 +41,7 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
       };
     },
     async searchAgentMemory(agentId, query, userId) {
-      const hits = agents.search(agentId, query, userId || undefined);
+      const hits = await agents.search(agentId, query, userId || undefined);
       if (!hits) throw new Error(`"${query}" has no word to search for; type a word from a turn or a memory`);
       return hits.map(
         (h): AgentSearchHit =>

@@ -5,6 +5,7 @@ import { PostgresAgentMemory } from './postgres-agent-memory.ts';
 import { PostgresSecretNames, PostgresSecretValues } from './postgres-cluster-secrets.ts';
 import { createPool } from './postgres-connection.ts';
 import { PostgresDeployments } from './postgres-deployments.ts';
+import { PostgresInspection } from './postgres-inspection.ts';
 import { PostgresIntegrations } from './postgres-integrations.ts';
 import { PostgresKv } from './postgres-kv.ts';
 import { PostgresLeases } from './postgres-leases.ts';
@@ -48,12 +49,13 @@ export async function openPostgresStore(url: string, features: Features, cipher:
   await traces.recount();
   await logs.recount();
   const integrations = new PostgresIntegrations(pool);
+  const queues = new PostgresQueues(pool);
   return {
     kind: 'postgres',
     kv: new PostgresKv(pool, cipher),
     resources: new PostgresResources(pool),
     leases: new PostgresLeases(pool),
-    queues: new PostgresQueues(pool),
+    queues,
     topics: new PostgresTopics(pool, features.topics.subscriptionIdleSeconds * 1000),
     agentMemory: new PostgresAgentMemory(pool),
     traces,
@@ -65,6 +67,7 @@ export async function openPostgresStore(url: string, features: Features, cipher:
       deployments: new PostgresDeployments(pool),
       secretValues: new PostgresSecretValues(pool, cipher),
     },
+    inspection: new PostgresInspection(pool, queues),
     wakeups: listener,
     close: async () => {
       await listener.close();
