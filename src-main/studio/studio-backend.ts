@@ -69,7 +69,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     pushFeed: feed.push,
     emitProgress: (progress) => emit('requestProgress', progress),
     emitCaptures: (captures) => emit('captures', captures),
-    secretValueOf: (name) => platform.management?.secrets.reveal(name),
+    secretValueOf: async (name) => platform.management?.secrets.reveal(name),
   });
 
   const resources = startResources({
