@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../../server.ts';
 import { httpCaller, testDatabaseUrl, type Call } from '../../testing/platform-harness.ts';
+import { postgresMigrations } from './migrations.ts';
 
 const adminUrl = process.env.PLATFORM_TEST_POSTGRES_URL;
 const SKIP_REASON = 'skipped: PLATFORM_TEST_POSTGRES_URL is not set; run `bash .ci/postgres.sh with-server npx vitest run src-main/platform/store/postgres`';
@@ -99,5 +100,37 @@ describe.skipIf(!adminUrl)(`management across two platform replicas on one Postg
     expect(listed.map((r) => r.name).sort()).toEqual(['t0.txt', 't1.txt', 't2.txt', 't3.txt', 't4.txt']);
     const bundle = await callB('GET', '/integrations/race/bundle');
     expect(bundle.status).toBe(200);
+  });
+});
+
+describe.skipIf(!adminUrl)(`upgrading a platform database from before management moved to PostgreSQL${adminUrl ? '' : ` (${SKIP_REASON})`}`, () => {
+  it('migrates a schema-1 database to the management tables at start, keeping what it held', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'flow-mgmt-upgrade-'));
+    const storeUrl = await testDatabaseUrl(dataDir);
+    const db = new pg.Client({ connectionString: storeUrl });
+    await db.connect();
+    let server: PlatformServer | undefined;
+    try {
+      // The database as a server of schema 1 left it, with a KV entry.
+      await db.query('CREATE TABLE flow_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      await db.query(postgresMigrations[0]);
+      await db.query('INSERT INTO flow_schema_migrations (version) VALUES (1)');
+      await db.query("INSERT INTO kv_entries (namespace, key, value, version, updated_at) VALUES ('orders', 'o-1', 'kept', nextval('object_version'), 0)");
+
+      server = await startPlatformServer({ dataDir, store: storeUrl, token: 'upgrade', secretKey: randomBytes(32) });
+      const call = httpCaller(server.url, server.token);
+      const { rows } = await db.query<{ version: number }>('SELECT version FROM flow_schema_migrations ORDER BY version');
+      expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
+      expect((await call('GET', '/v1/kv/orders/entry?key=o-1')).text).toBe('kept');
+      expect((await call('PUT', '/integrations/shop/definitions/shop.yaml', { json: { content: definition } })).status).toBe(201);
+      expect((await call('POST', '/integrations/shop/tags', { json: { tag: 'v1' } })).status).toBe(201);
+    } finally {
+      await server?.close();
+      await db.end();
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${new URL(storeUrl).pathname.slice(1)} WITH (FORCE)`).finally(() => admin.end());
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
