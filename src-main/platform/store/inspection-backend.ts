@@ -3,11 +3,12 @@ import type { CuratedMemory } from './agent-memory-store.ts';
 import type { Awaitable } from './platform-store.ts';
 
 /**
- * The store seam's read side for the studio's platform views (platform/inspect/): what is stored
- * now, in bulk, which the delegation routes never ask for. SQLite answers at once
- * (store/sqlite-inspection.ts), PostgreSQL over the network (store/postgres/postgres-inspection.ts);
- * the inspect classes are written once over it. Bodies come cut to `previewBytes` with their full
- * size, so a large backlog is never read whole.
+ * The store seam's side for the studio's platform views (platform/inspect/): what is stored now,
+ * in bulk, which the delegation routes never ask for, and the few writes only the queue panel
+ * makes (a publish to one group, a purge). SQLite answers at once (store/sqlite-inspection.ts),
+ * PostgreSQL over the network (store/postgres/postgres-inspection.ts); the inspect classes are
+ * written once over it. Bodies come cut to `previewBytes` with their full size, so a large
+ * backlog is never read whole.
  */
 export interface InspectionBackend {
   /** Stored messages by subject and group and state; groups with none stored are not listed. */
