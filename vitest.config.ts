@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // driven by Playwright from e2e/*.test.ts so their results are counted here too.
 const include = ['bin/**/*.test.ts', 'src-main/**/*.test.ts', 'shared/**/*.test.ts', 'src-renderer/**/*.test.ts', 'e2e/**/*.test.ts', 'bench/**/*.test.ts'];
 
-// The platform's contract, concurrency, property and crash suites run once more on PostgreSQL
+// The platform's contract, concurrency, property, crash, management and inspection suites run once more on PostgreSQL
 // and once more on two replicas sharing one PostgreSQL database, when a cluster is at hand
 // (PLATFORM_TEST_POSTGRES_URL, set by `bash .ci/postgres.sh with-server …`). Without one,
 // src-main/platform/store/postgres/postgres-store.test.ts reports them as skipped, saying why.
@@ -15,6 +15,16 @@ const platformSuites = [
   'src-main/platform/platform-crash.test.ts',
   'src-main/platform/server.test.ts',
   'src-main/platform/events.test.ts',
+  // Management: integrations, resources, tags and snapshots, secrets, deployments. The key
+  // protection and Kubernetes secret suites are about where the embedded store keeps its key and
+  // values, and start their own SQLite servers.
+  'src-main/platform/management/bundle.test.ts',
+  'src-main/platform/management/managed-bindings.test.ts',
+  'src-main/platform/management/resources.test.ts',
+  'src-main/platform/management/secrets.test.ts',
+  'src-main/platform/management/tags.test.ts',
+  // The studio's platform views (queues, topics, KV, leases, agent memory) read either store.
+  'src-main/platform/inspect/*.test.ts',
 ];
 const onPostgres = process.env.PLATFORM_TEST_POSTGRES_URL
   ? (['postgres', 'postgres-replicas'] as const).map((store) => ({

@@ -336,6 +336,7 @@ export interface ConversationInfo {
   title?: string;
   version: number;
   turns: number;
+  /** Bytes of saved working memory (never its content: that is the agent's own state); 0 when nothing was saved. */
   workingBytes: number;
   iteration: number;
   tokens: number;

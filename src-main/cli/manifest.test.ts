@@ -115,8 +115,8 @@ describe('flow-studio manifest: a runtime Deployment from a version tag', () => 
   });
 });
 
-describe('deploy/kubernetes/platform.yaml', () => {
-  const all = parseAllDocuments(readFileSync('deploy/kubernetes/platform.yaml', 'utf8')).map((d) => d.toJSON() as { kind: string } & Record<string, never>);
+describe('docs/kubernetes/platform.yaml', () => {
+  const all = parseAllDocuments(readFileSync('docs/kubernetes/platform.yaml', 'utf8')).map((d) => d.toJSON() as { kind: string } & Record<string, never>);
   const docs = all.filter((d) => d.kind === 'Deployment' || d.kind === 'Service');
 
   it('holds a service account allowed to write flow-secrets, a Deployment and a Service, valid against the Kubernetes schemas', () => {

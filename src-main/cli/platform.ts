@@ -12,13 +12,15 @@ Serves the Platform Delegation API v1 until SIGINT/SIGTERM.
   --port P            port to listen on (default 7480; 0 picks a free one)
   --host H            interface to bind (default 127.0.0.1)
   --data-dir D        database and secret key file (default $XDG_DATA_HOME/flow-studio/platform)
-  --store URL         keep the delegation API's state in PostgreSQL (postgres://user:pass@host/db),
-                      shared by every replica started with the same URL; default: SQLite in the
-                      data dir. Also FLOW_PLATFORM_STORE. Replicas share the secret-value key
+  --store URL         keep the delegation API's state and management (integrations, tags,
+                      secrets, deployments) in PostgreSQL (postgres://user:pass@host/db), shared
+                      by every replica started with the same URL; default: SQLite in the data
+                      dir. Also FLOW_PLATFORM_STORE. Replicas share the secret-value key
                       through FLOW_PLATFORM_SECRET_KEY (32 bytes, base64)
   FLOW_CLUSTER_SECRETS=kubernetes keeps cluster secret values in the Kubernetes Secret
                       flow-secrets of the pod's namespace (needs a service account allowed to
-                      get, create and patch it); default: a sealed file in the data dir
+                      get, create and patch it); default: a sealed file in the data dir, or
+                      sealed in the database with --store
   --token T           bearer token clients must send
   --token-file F      read the bearer token from F
   --no-token          no authentication (only on a private network)

@@ -10,12 +10,13 @@ export type PlatformEvent = { at: number } & (
   | { type: 'lease.grant'; kind: LeaseKind; name: string; holder: string; leaseId: string; fencingToken: number; expiresAt: number; previousHolder?: string; runId?: string }
   | { type: 'lease.renew'; kind: LeaseKind; name: string; holder: string; leaseId: string; expiresAt: number }
   | { type: 'lease.release'; kind: LeaseKind; name: string; holder: string; leaseId: string; runId?: string }
-  | { type: 'queue.publish'; subject: string; messageId: string; consumerGroups: string[]; body: unknown; replyTo?: string }
+  /** `headers`: the headers the message was published with (for in-process listeners; the studio's feed leaves them out). */
+  | { type: 'queue.publish'; subject: string; messageId: string; consumerGroups: string[]; body: unknown; headers: Record<string, string>; replyTo?: string }
   | { type: 'queue.deliver' | 'queue.redeliver'; subject: string; consumerGroup: string; messageId: string; deliveryCount: number }
   | { type: 'queue.ack'; subject: string; consumerGroup: string; messageId: string }
   | { type: 'queue.nack'; subject: string; consumerGroup: string; messageId: string; delaySeconds: number }
   | { type: 'queue.reply'; subject: string; replyTo: string; outcome: 'replied' | 'timeout' | 'abandoned' }
-  | { type: 'topic.publish'; plane: string; subject: string; messageId: string; body: unknown }
+  | { type: 'topic.publish'; plane: string; subject: string; messageId: string; body: unknown; headers: Record<string, string> }
   | { type: 'topic.subscribe' | 'topic.unsubscribe' | 'topic.expire'; plane: string; subject: string; subscriptionId: string }
   | { type: 'topic.deliver'; plane: string; subject: string; subscriptionId: string; messageIds: string[] }
   | { type: 'topic.ack'; plane: string; subject: string; subscriptionId: string; cursor: string }

@@ -15,7 +15,7 @@ export type { QueueGroupCounts, StoredQueueMessage, StoredQueueState } from './i
 export type { StoredTopicMessage, SubscriptionState, TopicStreamCounts } from './inspect/topic-inspection.ts';
 export type { KvEntryRead, KvKeyRow, KvNamespaceCounts } from './inspect/kv-inspection.ts';
 export type { StoredClaim } from './inspect/lease-inspection.ts';
-export type { AgentCounts, ConversationRow, UserMemory } from './inspect/agent-inspection.ts';
+export type { AgentCounts, UserMemory } from './inspect/agent-inspection.ts';
 export { Management } from './management/management.ts';
 export { keyFileProtection, sealedKeyProtection, type KeySealer, type SealedKeyOptions, type SecretKeyProtection } from './management/secret-key-protection.ts';
 export type { IntegrationInfo, ResourceInfo, ResourceRecord, DefinitionInfo, IntegrationFiles } from './management/integration-store.ts';

@@ -29,11 +29,11 @@ import { Management } from './management/management.ts';
 import { managementRoutes } from './management/management-routes.ts';
 import { KubernetesSecretObject, type KubernetesApiOptions } from './management/kubernetes-secret-object.ts';
 import { keyFileProtection, type SecretKeyProtection } from './management/secret-key-protection.ts';
+import { kubernetesSecretValues, SealedFileSecretValues, type SecretValues } from './management/secret-values.ts';
 import { seedResourcesFromDir } from './management/seed-resources.ts';
-import { openDatabase } from './store/database.ts';
 import type { PlatformStore, ResourceBackend, TelemetryBackend } from './store/platform-store.ts';
 import { SecretCipher } from './store/secret-cipher.ts';
-import { openSqliteStore, type SqliteStore } from './store/sqlite-store.ts';
+import { openSqliteStore } from './store/sqlite-store.ts';
 import type { TelemetryRecord } from './store/telemetry-store.ts';
 
 export interface PlatformServerOptions {
@@ -49,8 +49,9 @@ export interface PlatformServerOptions {
    */
   store?: string;
   /**
-   * The 32-byte key sealing `*_secrets` values. Absent: a 0600 key file in `dataDir`. Replicas
-   * sharing a PostgreSQL store must share it too (FLOW_PLATFORM_SECRET_KEY in the CLI).
+   * The 32-byte key sealing `*_secrets` values (and, on PostgreSQL, cluster secret values).
+   * Absent: a 0600 key file in `dataDir`. Replicas sharing a PostgreSQL store must share it too
+   * (FLOW_PLATFORM_SECRET_KEY in the CLI).
    */
   secretKey?: Buffer;
   /** Bearer token every route but discovery requires. Absent: a fresh one is minted. `false`: no authentication. */
@@ -129,8 +130,8 @@ export interface PlatformServer {
   /** Every route served, and whether its capability is on (switched-off routes answer 501). */
   readonly routes: ReadonlyArray<{ method: string; path: string; capability: string; enabled: boolean }>;
   /**
-   * In-process views of what is stored, for the studio's panels (src-main/platform/inspect/).
-   * They read the embedded SQLite store; on PostgreSQL reading this throws.
+   * In-process views of what is stored, for the studio's panels (src-main/platform/inspect/), on
+   * either store.
    */
   readonly inspect: PlatformInspection;
   /** Stops listening, answers waiting long polls with 503, and closes the database. */
@@ -200,17 +201,16 @@ async function serve(
     clock,
   };
   if (options.seedResourcesDir) await seedResourcesFromDir(p.resources, options.seedResourcesDir);
-  // Management (integrations, tags, snapshots, deployments, cluster secrets) keeps its tables
-  // in the SQLite file of the data directory on either store; see docs/deploying.md.
-  const sqlite = store.kind === 'sqlite' ? (store as SqliteStore) : undefined;
-  const managementDb = sqlite?.db ?? openDatabase(options.dataDir);
   const kubernetesSecrets = options.kubernetesSecrets ? new KubernetesSecretObject(options.kubernetesSecrets) : undefined;
-  const management = new Management(managementDb, options.dataDir, options.secretKeyProtection ?? keyFileProtection(), kubernetesSecrets);
+  const secretValues: SecretValues = kubernetesSecrets
+    ? kubernetesSecretValues(kubernetesSecrets)
+    : (store.management.secretValues ??
+      new SealedFileSecretValues(options.dataDir, options.secretKeyProtection ?? keyFileProtection(), async () => (await store.management.secretNames.list()).map((s) => s.name)));
+  const management = new Management(store.management, secretValues);
   try {
     await management.secrets.ready();
   } catch (err) {
-    kubernetesSecrets?.close();
-    if (!sqlite) managementDb.close();
+    secretValues.close?.();
     throw err;
   }
 
@@ -263,8 +263,7 @@ async function serve(
   } catch (err) {
     // The store is closed by the caller; what serve() opened besides it is closed here.
     stopWakeups?.();
-    kubernetesSecrets?.close();
-    if (!sqlite) managementDb.close();
+    secretValues.close?.();
     throw err;
   }
   const address = server.address() as AddressInfo;
@@ -307,8 +306,7 @@ async function serve(
     management,
     routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),
     get inspect(): PlatformInspection {
-      if (!sqlite) throw new Error('the studio\'s platform inspection reads the embedded SQLite store; this platform server runs on PostgreSQL');
-      return (inspection ??= createPlatformInspection({ db: sqlite.db, store: sqlite, context: p, dispatch, topicRoutes: topics }));
+      return (inspection ??= createPlatformInspection({ store, context: p, dispatch, topicRoutes: topics }));
     },
     close: () =>
       (closing ??= (async () => {
@@ -320,8 +318,7 @@ async function serve(
         requestReply.close();
         await stopListening(server);
         await store.close();
-        kubernetesSecrets?.close();
-        if (!sqlite) managementDb.close();
+        secretValues.close?.();
       })()),
   };
 }

@@ -83,7 +83,8 @@ function forward(event: PlatformEvent, push: (e: FeedEvent) => void): void {
   const action = type.slice(dot + 1);
   const text = (k: string): string => (typeof rest[k] === 'string' ? (rest[k] as string) : '');
   const detail = (...omit: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(rest).filter(([k]) => !omit.includes(k)));
-  if (kind === 'queue' || kind === 'topic') push({ kind, at, subject: text('subject'), action, detail: detail('subject') });
+  // Message headers stay in process (the studio's traffic views keep them per message), as before.
+  if (kind === 'queue' || kind === 'topic') push({ kind, at, subject: text('subject'), action, detail: detail('subject', 'headers') });
   else if (kind === 'kv') push({ kind, at, namespace: text('namespace'), key: text('key'), action, detail: detail('namespace', 'key') });
   else if (kind === 'lease') push({ kind, at, name: text('name'), action, detail: detail('name') });
 }

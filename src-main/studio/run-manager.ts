@@ -48,7 +48,7 @@ export interface RunManagerOptions {
    * redactor) and its env resources in declared order. Throws, saying why, when it cannot start.
    * Default: no bindings and the files of the integration's env/ folder.
    */
-  runEnvironment?: (integration: string) => { env: Record<string, string>; secretValues: string[]; envResources: string[] };
+  runEnvironment?: (integration: string) => Promise<{ env: Record<string, string>; secretValues: string[]; envResources: string[] }>;
   /** How long a stopped or replaced runtime may take to finish in-flight messages. */
   graceMs?: number;
   log?: Logger;
@@ -223,7 +223,7 @@ export class RunManager {
     for (const kind of ['env', 'template']) workspace.pathIn(id, kind);
     platform.mirrorResources?.(dir);
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
-    const run = this.opts.runEnvironment?.(id) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
+    const run = (await this.opts.runEnvironment?.(id)) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
     // The studio is for debugging: every run is traced, whatever a deployment samples.
     const connection = { url: platform.url, token: platform.token, traceSampling: { ratio: 1, keepFailed: true }, inProcess: platform.inProcess };
     // The services' identity: queue sources consume as the group named after the integration.

@@ -69,7 +69,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     pushFeed: feed.push,
     emitProgress: (progress) => emit('requestProgress', progress),
     emitCaptures: (captures) => emit('captures', captures),
-    secretValueOf: (name) => platform.management?.secrets.reveal(name),
+    secretValueOf: async (name) => platform.management?.secrets.reveal(name),
   });
 
   const resources = startResources({
@@ -148,9 +148,9 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       runs: inspection.runs,
       registry: options.registry ?? defaultRegistry,
       captureDetail: (id) => inspection.captures.detail(id),
-      runEnv: (id) => {
+      runEnv: async (id) => {
         try {
-          return resources.runEnvironment(id).env;
+          return (await resources.runEnvironment(id)).env;
         } catch {
           // A binding that cannot resolve fails the re-run's load, naming the variable.
           return {};

@@ -4,6 +4,7 @@ import type { Features } from '../features.ts';
 import type { QueueBackend } from '../store/platform-store.ts';
 import type { QueueDelivery } from '../store/queue-store.ts';
 import { WaitingReceivers, type PendingReceive } from './waiting-receivers.ts';
+import { parseHeaders } from '../inspect/stored-text.ts';
 
 /**
  * Moves queue messages from publishers to waiting receivers: publish stores and wakes the
@@ -33,19 +34,19 @@ export class QueueDispatch {
   }
 
   async publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<string> {
-    return this.announce(subject, await this.store.publish(subject, body, headers, replyTo), body, replyTo);
+    return this.announce(subject, await this.store.publish(subject, body, headers, replyTo), body, headers, replyTo);
   }
 
   /** Like publish, durable when it resolves (the publish route; SQLite shares a group commit). */
   async publishCommitted(subject: string, body: string, headers: string | null): Promise<string> {
-    return this.announce(subject, await this.store.publishCommitted(subject, body, headers), body);
+    return this.announce(subject, await this.store.publishCommitted(subject, body, headers), body, headers);
   }
 
   /** Tells the feed and this process's waiting receivers about a message the store just took. */
-  announce(subject: string, published: { messageId: string; groups: readonly string[] }, body: string, replyTo?: string): string {
+  announce(subject: string, published: { messageId: string; groups: readonly string[] }, body: string, headers: string | null, replyTo?: string): string {
     const { messageId, groups } = published;
     if (this.events.active) {
-      this.events.emit({ type: 'queue.publish', at: this.clock.now(), subject, messageId, consumerGroups: [...groups], body: JSON.parse(body), ...(replyTo ? { replyTo } : {}) });
+      this.events.emit({ type: 'queue.publish', at: this.clock.now(), subject, messageId, consumerGroups: [...groups], body: JSON.parse(body), headers: parseHeaders(headers), ...(replyTo ? { replyTo } : {}) });
     }
     for (const group of groups) this.waiting.wake(queueKey(subject, group));
     return messageId;

@@ -9,6 +9,7 @@ import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts
 import { messageText, topicMessagesJson } from './queue-messages.ts';
 import { settleHandles } from './queues.ts';
 import { WaitingReceivers } from './waiting-receivers.ts';
+import { parseHeaders } from '../inspect/stored-text.ts';
 
 /**
  * The plane a topic lives on: `system: true` routes to the platform plane, anything else to the
@@ -72,7 +73,7 @@ export class TopicRoutes {
         const message = messageText(body, t.maxMessageBytes, subject);
         const plane = topicPlane(body);
         const id = await topics.publish(plane, subject, message.body, message.headers);
-        if (events.active) events.emit({ type: 'topic.publish', at: this.p.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body) });
+        if (events.active) events.emit({ type: 'topic.publish', at: this.p.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body), headers: parseHeaders(message.headers) });
         this.wakeStream(plane, subject);
         sendJson(ctx.res, 202, `{"messageId":"${id}"}`);
       }),

@@ -1,8 +1,7 @@
 import type { PlatformContext } from '../delegation/platform-context.ts';
 import type { QueueDispatch } from '../delegation/queue-dispatch.ts';
 import type { TopicRoutes } from '../delegation/topics.ts';
-import type { Db } from '../store/database.ts';
-import type { SqliteStore } from '../store/sqlite-store.ts';
+import type { PlatformStore } from '../store/platform-store.ts';
 import { AgentInspection } from './agent-inspection.ts';
 import { KvInspection } from './kv-inspection.ts';
 import { LeaseInspection } from './lease-inspection.ts';
@@ -11,9 +10,10 @@ import { TopicInspection } from './topic-inspection.ts';
 
 /**
  * What the studio's platform panels read from the store, in process: queues, topics, KV,
- * leases and agent memory as stored now. Reads never change state; the few writes (test
- * publishes, purge, subscription delete, versioned KV edits, conversation delete) go through
- * the store calls the delegation routes use and emit the same feed events.
+ * leases and agent memory as stored now, on SQLite or PostgreSQL (the store's
+ * InspectionBackend). Reads never change state; the few writes (test publishes, purge,
+ * subscription delete, versioned KV edits, conversation delete) go through the store calls the
+ * delegation routes use and emit the same feed events.
  */
 export interface PlatformInspection {
   readonly queues: QueueInspection;
@@ -24,20 +24,19 @@ export interface PlatformInspection {
 }
 
 export interface InspectionParts {
-  db: Db;
-  /** The embedded store's concrete parts: inspection reads SQLite directly. */
-  store: SqliteStore;
+  store: PlatformStore;
   context: PlatformContext;
   dispatch: QueueDispatch;
   topicRoutes: TopicRoutes;
 }
 
-export function createPlatformInspection({ db, store, context: p, dispatch, topicRoutes }: InspectionParts): PlatformInspection {
+export function createPlatformInspection({ store, context: p, dispatch, topicRoutes }: InspectionParts): PlatformInspection {
+  const reads = store.inspection;
   return {
-    queues: new QueueInspection(db, store.queues, dispatch, p.events, p.features, p.clock),
-    topics: new TopicInspection(db, store.topics, topicRoutes, p.events, p.features, p.clock),
-    kv: new KvInspection(db, store.kv, p.events, p.features, p.clock),
-    leases: new LeaseInspection(db),
-    agents: new AgentInspection(db, store.agentMemory),
+    queues: new QueueInspection(reads, store.queues, dispatch, p.events, p.features, p.clock),
+    topics: new TopicInspection(reads, store.topics, topicRoutes, p.events, p.features, p.clock),
+    kv: new KvInspection(reads, store.kv, p.events, p.features, p.clock),
+    leases: new LeaseInspection(reads),
+    agents: new AgentInspection(reads, store.agentMemory),
   };
 }

@@ -23,8 +23,8 @@ describe('queue inspection', () => {
     for (let i = 0; i < 4; i++) await publish('jobs', { n: i });
     const taken = await receive('jobs', 'workers', 2);
     await platform.call('POST', '/v1/queues/jobs/nack', { json: { handles: [taken!.messages[0].handle], delaySeconds: 60 } });
-    expect(q.counts().find((c) => c.subject === 'jobs')).toEqual({ subject: 'jobs', group: 'workers', waiting: 2, inFlight: 1, delayed: 1 });
-    const peeked = q.peek('jobs', 'workers');
+    expect((await q.counts()).find((c) => c.subject === 'jobs')).toEqual({ subject: 'jobs', group: 'workers', waiting: 2, inFlight: 1, delayed: 1 });
+    const peeked = await q.peek('jobs', 'workers');
     expect(peeked.map((m) => m.state)).toEqual(['waiting', 'waiting', 'in flight', 'delayed']);
     expect(JSON.parse(peeked[0].body)).toEqual({ n: 2 });
     expect(peeked[3].deliveryCount).toBe(1);
@@ -32,14 +32,13 @@ describe('queue inspection', () => {
 
   it('lists a group that has nothing stored with zeros', async () => {
     await receive('idle-subject', 'nobody-publishes');
-    expect(platform.server.inspect.queues.counts()).toContainEqual({ subject: 'idle-subject', group: 'nobody-publishes', waiting: 0, inFlight: 0, delayed: 0 });
+    expect(await platform.server.inspect.queues.counts()).toContainEqual({ subject: 'idle-subject', group: 'nobody-publishes', waiting: 0, inFlight: 0, delayed: 0 });
   });
 
   it('gives a publish listener the headers the message came with', async () => {
-    const q = platform.server.inspect.queues;
     const seen: Array<Record<string, string> | undefined> = [];
     const stop = platform.server.events.subscribe((e: PlatformEvent) => {
-      if (e.type === 'queue.publish' && e.subject === 'traced') seen.push(q.publishedHeaders(e.messageId));
+      if (e.type === 'queue.publish' && e.subject === 'traced') seen.push(e.headers);
     });
     await publish('traced', { a: 1 }, { 'x-correlation-id': 'c-1' });
     await publish('traced', { a: 2 });
@@ -54,7 +53,7 @@ describe('queue inspection', () => {
     const waiting = receive('orders', 'billing', 1, 5);
     await parked;
     const started = Date.now();
-    const { groups } = q.publish('orders', { id: 7 }, { headers: { tenant: 'a' } });
+    const { groups } = await q.publish('orders', { id: 7 }, { headers: { tenant: 'a' } });
     const got = await waiting;
     expect(groups).toEqual(['billing']);
     expect(got?.messages).toHaveLength(1);
@@ -65,14 +64,14 @@ describe('queue inspection', () => {
     const q = platform.server.inspect.queues;
     await receive('fanned', 'a');
     await receive('fanned', 'b');
-    const { groups } = q.publish('fanned', { only: 'b' }, { consumerGroup: 'b' });
+    const { groups } = await q.publish('fanned', { only: 'b' }, { consumerGroup: 'b' });
     expect(groups).toEqual(['b']);
     expect(await receive('fanned', 'a')).toBeUndefined();
     expect((await receive('fanned', 'b'))?.messages).toHaveLength(1);
   });
 
-  it('refuses a body over the queue limit, naming both sizes', () => {
-    expect(() => platform.server.inspect.queues.publish('big', 'x'.repeat(1024 * 1024 + 1))).toThrow(/bytes of JSON; queues accept at most 1048576/);
+  it('refuses a body over the queue limit, naming both sizes', async () => {
+    await expect(platform.server.inspect.queues.publish('big', 'x'.repeat(1024 * 1024 + 1))).rejects.toThrow(/bytes of JSON; queues accept at most 1048576/);
   });
 
   it('purges one group or the whole subject', async () => {
@@ -80,8 +79,8 @@ describe('queue inspection', () => {
     await receive('purged', 'x');
     await receive('purged', 'y');
     for (let i = 0; i < 3; i++) await publish('purged', i);
-    expect(q.purge('purged', 'x')).toBe(3);
-    expect(q.purge('purged')).toBe(3);
-    expect(q.counts().filter((c) => c.subject === 'purged').every((c) => c.waiting === 0)).toBe(true);
+    expect(await q.purge('purged', 'x')).toBe(3);
+    expect(await q.purge('purged')).toBe(3);
+    expect((await q.counts()).filter((c) => c.subject === 'purged').every((c) => c.waiting === 0)).toBe(true);
   });
 });

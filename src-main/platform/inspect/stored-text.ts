@@ -11,8 +11,15 @@ export function parseHeaders(text: string | null): Record<string, string> {
   }
 }
 
-/** A stored body cut by SQL to a preview: the text, its full size, and whether the cut hid some of it. */
-export function previewText(body: string, bodyBytes: number): { body: string; bodyBytes: number; truncated: boolean } {
+/** A stored body as inspection returns it: its text cut to a preview, its full size, and whether the cut hid some of it. */
+export interface StoredText {
+  body: string;
+  bodyBytes: number;
+  truncated: boolean;
+}
+
+/** A stored body cut by SQL to a preview, as StoredText. */
+export function previewText(body: string, bodyBytes: number): StoredText {
   return { body, bodyBytes, truncated: Buffer.byteLength(body) < bodyBytes };
 }
 

@@ -1,13 +1,12 @@
 import { systemClock, type Clock } from '../../../shared/clock.ts';
-import type { Statement } from 'better-sqlite3';
 import type { TopicRoutes } from '../delegation/topics.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import { tooLarge } from '../http/api-error.ts';
 import { checkName } from '../http/request-fields.ts';
-import type { Db } from '../store/database.ts';
-import type { TopicStore } from '../store/topic-store.ts';
-import { parseHeaders, previewText, requireName } from './stored-text.ts';
+import type { InspectionBackend } from '../store/inspection-backend.ts';
+import type { TopicBackend } from '../store/platform-store.ts';
+import { parseHeaders, previewText, requireName, type StoredText } from './stored-text.ts';
 
 /** A topic subscription's position and liveness, as the platform holds it now. */
 export interface SubscriptionState {
@@ -37,68 +36,45 @@ export interface TopicStreamCounts {
   stored: number;
 }
 
-export interface StoredTopicMessage {
-  id: number;
-  publishedAt: number;
-  headers: Record<string, string>;
-  body: string;
-  bodyBytes: number;
-  truncated: boolean;
-}
+/** A stored topic message with its body as stored (JSON text cut at `PREVIEW_BYTES`), as queue messages are. */
+export type StoredTopicMessage = { id: number; publishedAt: number; headers: Record<string, string> } & StoredText;
 
 const PREVIEW_BYTES = 64 * 1024;
 
 /**
  * Read-only views of topic streams and subscriptions for the studio, plus its panel's writes:
  * a test publish and deleting a subscription, done as the topic routes do them (events emitted,
- * waiting receives woken or ended).
+ * waiting receives woken or ended). On either store, through its InspectionBackend.
  */
 export class TopicInspection {
-  private readonly subsStmt: Statement<[]>;
-  private readonly storedStmt: Statement<[]>;
-  private readonly lagStmt: Statement<[string, string, number]>;
-  private readonly inFlightStmt: Statement<[string, string, number, number]>;
-  private readonly recentStmt: Statement<[string, string, number]>;
-  private readonly headersStmt: Statement<[number]>;
-
   constructor(
-    db: Db,
-    private readonly store: TopicStore,
+    private readonly reads: InspectionBackend,
+    private readonly store: TopicBackend,
     private readonly routes: TopicRoutes,
     private readonly events: PlatformEventFeed,
     private readonly features: Features,
     /** The platform's clock: what is in flight, delayed or expired is judged by it. */
     private readonly clock: Clock = systemClock,
-  ) {
-    this.subsStmt = db.prepare('SELECT id, plane, subject FROM topic_subscriptions ORDER BY plane, subject, created_at');
-    this.storedStmt = db.prepare('SELECT plane, subject, COUNT(*) AS stored FROM topic_messages GROUP BY plane, subject');
-    this.lagStmt = db.prepare('SELECT COUNT(*) FROM topic_messages WHERE plane = ? AND subject = ? AND id > ?').pluck();
-    this.inFlightStmt = db.prepare('SELECT COUNT(*) FROM topic_messages WHERE plane = ? AND subject = ? AND id > ? AND id <= ?').pluck();
-    this.recentStmt = db.prepare(
-      `SELECT id, published_at AS publishedAt, headers, substr(body, 1, ${PREVIEW_BYTES}) AS body, length(CAST(body AS BLOB)) AS bodyBytes
-       FROM topic_messages WHERE plane = ? AND subject = ? ORDER BY id DESC LIMIT ?`,
-    );
-    this.headersStmt = db.prepare('SELECT headers FROM topic_messages WHERE id = ?').pluck();
-  }
+  ) {}
 
   /** Every live subscription with cursor, lag and expiry. One found idle past its limit is expired now, as a sweep would. */
-  subscriptions(now = this.clock.now()): SubscriptionState[] {
+  async subscriptions(now = this.clock.now()): Promise<SubscriptionState[]> {
     const idleMs = this.features.topics.subscriptionIdleSeconds * 1000;
     const out: SubscriptionState[] = [];
-    for (const row of this.subsStmt.all() as Array<{ id: string; plane: string; subject: string }>) {
+    for (const row of await this.reads.topicSubscriptions()) {
       const receiving = this.routes.waiting.has(row.id);
-      const sub = this.store.get(row.id);
+      const sub = await this.store.get(row.id);
       if (!sub) {
         if (this.events.active) this.events.emit({ type: 'topic.expire', at: now, plane: row.plane, subject: row.subject, subscriptionId: row.id });
         continue;
       }
-      const inFlight = sub.delivered > sub.cursor && sub.deliveredUntil > now ? (this.inFlightStmt.get(sub.plane, sub.subject, sub.cursor, sub.delivered) as number) : 0;
+      const inFlight = sub.delivered > sub.cursor && sub.deliveredUntil > now ? await this.reads.topicCount(sub.plane, sub.subject, sub.cursor, sub.delivered) : 0;
       out.push({
         id: sub.id,
         plane: sub.plane,
         subject: sub.subject,
         cursor: sub.cursor,
-        lag: this.lagStmt.get(sub.plane, sub.subject, sub.cursor) as number,
+        lag: await this.reads.topicCount(sub.plane, sub.subject, sub.cursor),
         inFlight,
         createdAt: sub.createdAt,
         lastActiveAt: sub.lastActiveAt,
@@ -110,15 +86,15 @@ export class TopicInspection {
   }
 
   /** Streams with subscriptions or stored messages. */
-  streams(): TopicStreamCounts[] {
+  async streams(): Promise<TopicStreamCounts[]> {
     const byKey = new Map<string, TopicStreamCounts>();
-    for (const row of this.subsStmt.all() as Array<{ plane: string; subject: string }>) {
+    for (const row of await this.reads.topicSubscriptions()) {
       const key = `${row.plane}\0${row.subject}`;
       const entry = byKey.get(key) ?? { plane: row.plane, subject: row.subject, subscriptions: 0, stored: 0 };
       entry.subscriptions++;
       byKey.set(key, entry);
     }
-    for (const row of this.storedStmt.all() as Array<{ plane: string; subject: string; stored: number }>) {
+    for (const row of await this.reads.topicStored()) {
       const key = `${row.plane}\0${row.subject}`;
       const entry = byKey.get(key) ?? { plane: row.plane, subject: row.subject, subscriptions: 0, stored: 0 };
       entry.stored = row.stored;
@@ -128,43 +104,32 @@ export class TopicInspection {
   }
 
   /** The newest stored messages of a stream, newest first. */
-  recent(plane: string, subject: string, limit = 50): StoredTopicMessage[] {
-    const rows = this.recentStmt.all(plane, subject, Math.min(Math.max(1, limit), 500)) as Array<{
-      id: number;
-      publishedAt: number;
-      headers: string | null;
-      body: string;
-      bodyBytes: number;
-    }>;
+  async recent(plane: string, subject: string, limit = 50): Promise<StoredTopicMessage[]> {
+    const rows = await this.reads.topicRecent(plane, subject, Math.min(Math.max(1, limit), 500), PREVIEW_BYTES);
     return rows.map((r) => ({ id: r.id, publishedAt: r.publishedAt, headers: parseHeaders(r.headers), ...previewText(r.body, r.bodyBytes) }));
   }
 
-  /** Headers of a stored message (messages published while nobody subscribed are not stored). */
-  publishedHeaders(messageId: string): Record<string, string> | undefined {
-    const id = Number(messageId);
-    if (!Number.isSafeInteger(id)) return undefined;
-    const text = this.headersStmt.get(id) as string | null | undefined;
-    return text === undefined ? undefined : parseHeaders(text);
-  }
-
   /** Publishes as the publish route does. `plane` is `platform` or `deployment/<id>`. */
-  publish(plane: string, subject: string, body: unknown, headers?: Record<string, string>): string {
+  async publish(plane: string, subject: string, body: unknown, headers?: Record<string, string>): Promise<string> {
     checkName(requireName(subject, 'the subject'), 'the subject');
     if (plane !== 'platform' && !plane.startsWith('deployment/')) throw new Error(`plane "${plane}" is neither "platform" nor "deployment/<id>"`);
     const text = JSON.stringify(body ?? null);
     const max = this.features.topics.maxMessageBytes;
     if (Buffer.byteLength(text) > max) throw tooLarge('message_too_large', `the message body is ${Buffer.byteLength(text)} bytes of JSON; topics accept at most ${max}`);
-    const id = this.store.publish(plane, subject, text, headers && Object.keys(headers).length > 0 ? JSON.stringify(headers) : null);
-    if (this.events.active) this.events.emit({ type: 'topic.publish', at: this.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(text) });
+    const stored = headers && Object.keys(headers).length > 0 ? JSON.stringify(headers) : null;
+    const id = await this.store.publish(plane, subject, text, stored);
+    if (this.events.active) {
+      this.events.emit({ type: 'topic.publish', at: this.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(text), headers: parseHeaders(stored) });
+    }
     this.routes.wakeStream(plane, subject);
     return String(id);
   }
 
   /** Deletes a subscription as the DELETE route does; false when it was already gone. */
-  deleteSubscription(subscriptionId: string): boolean {
-    const existing = this.store.get(subscriptionId);
+  async deleteSubscription(subscriptionId: string): Promise<boolean> {
+    const existing = await this.store.get(subscriptionId);
     if (!existing) return false;
-    this.store.unsubscribe(subscriptionId);
+    await this.store.unsubscribe(subscriptionId);
     this.routes.waiting.endAll(subscriptionId);
     if (this.events.active) {
       this.events.emit({ type: 'topic.unsubscribe', at: this.clock.now(), plane: existing.plane, subject: existing.subject, subscriptionId });

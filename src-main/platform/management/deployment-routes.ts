@@ -13,11 +13,11 @@ export function deploymentRoutes(m: Management): Route[] {
   const route = (method: Route['method'], path: string, handle: Route['handle']): Route => ({ method, path, capability: 'management', enabled: true, handle });
   const deploymentId = (raw: string): string => checkId(raw, 'the deployment id', 'orders-api-prod');
   return [
-    route('GET', '/deployments', (ctx) => {
-      sendJson(ctx.res, 200, { deployments: m.deployments.list().map(deploymentView) });
+    route('GET', '/deployments', async (ctx) => {
+      sendJson(ctx.res, 200, { deployments: (await m.deployments.list()).map(deploymentView) });
     }),
-    route('GET', '/deployments/{id}', (ctx) => {
-      sendJson(ctx.res, 200, deploymentView(m.deployments.get(deploymentId(ctx.params.id))));
+    route('GET', '/deployments/{id}', async (ctx) => {
+      sendJson(ctx.res, 200, deploymentView(await m.deployments.get(deploymentId(ctx.params.id))));
     }),
     route('PUT', '/deployments/{id}', async (ctx) => {
       const id = deploymentId(ctx.params.id);
@@ -25,11 +25,11 @@ export function deploymentRoutes(m: Management): Route[] {
       const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
       const integration = checkId(requiredString(body, 'integration', 200), 'the integration id', 'orders-api');
       const tag = checkId(requiredString(body, 'tag', 200), 'the tag', 'v1.0.0');
-      const created = m.deployments.deploy(id, { integration, tag, bindings: bindingsOf(body) }, actor);
-      sendJson(ctx.res, created ? 201 : 200, deploymentView(m.deployments.get(id)));
+      const created = await m.deployments.deploy(id, { integration, tag, bindings: bindingsOf(body) }, actor);
+      sendJson(ctx.res, created ? 201 : 200, deploymentView(await m.deployments.get(id)));
     }),
-    route('DELETE', '/deployments/{id}', (ctx) => {
-      m.deployments.delete(deploymentId(ctx.params.id));
+    route('DELETE', '/deployments/{id}', async (ctx) => {
+      await m.deployments.delete(deploymentId(ctx.params.id));
       sendEmpty(ctx.res, 204);
     }),
   ];

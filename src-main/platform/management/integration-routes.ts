@@ -15,25 +15,25 @@ const integrationId = (raw: string): string => checkId(raw, 'the integration id'
 export function integrationRoutes(m: Management): Route[] {
   const route = (method: Route['method'], path: string, handle: Route['handle']): Route => ({ method, path, capability: 'management', enabled: true, handle });
   return [
-    route('GET', '/integrations', (ctx) => {
-      sendJson(ctx.res, 200, { integrations: m.integrations.list().map(integrationView) });
+    route('GET', '/integrations', async (ctx) => {
+      sendJson(ctx.res, 200, { integrations: (await m.integrations.list()).map(integrationView) });
     }),
-    route('GET', '/integrations/{id}', (ctx) => {
-      sendJson(ctx.res, 200, integrationView(m.integrations.require(integrationId(ctx.params.id))));
+    route('GET', '/integrations/{id}', async (ctx) => {
+      sendJson(ctx.res, 200, integrationView(await m.integrations.require(integrationId(ctx.params.id))));
     }),
-    route('PUT', '/integrations/{id}', (ctx) => {
+    route('PUT', '/integrations/{id}', async (ctx) => {
       const id = integrationId(ctx.params.id);
-      const created = m.integrations.ensure(id, actorOf(ctx.req.headers['x-flow-actor']));
-      sendJson(ctx.res, created ? 201 : 200, integrationView(m.integrations.require(id)));
+      const created = await m.integrations.ensure(id, actorOf(ctx.req.headers['x-flow-actor']));
+      sendJson(ctx.res, created ? 201 : 200, integrationView(await m.integrations.require(id)));
     }),
 
-    route('GET', '/integrations/{id}/definitions', (ctx) => {
+    route('GET', '/integrations/{id}/definitions', async (ctx) => {
       const id = integrationId(ctx.params.id);
-      const definitions = m.integrations.listDefinitions(id).map((d) => ({ ...d, updatedAt: new Date(d.updatedAt).toISOString() }));
+      const definitions = (await m.integrations.listDefinitions(id)).map((d) => ({ ...d, updatedAt: new Date(d.updatedAt).toISOString() }));
       sendJson(ctx.res, 200, { definitions });
     }),
-    route('GET', '/integrations/{id}/definitions/{file}', (ctx) => {
-      const d = m.integrations.getDefinition(integrationId(ctx.params.id), ctx.params.file);
+    route('GET', '/integrations/{id}/definitions/{file}', async (ctx) => {
+      const d = await m.integrations.getDefinition(integrationId(ctx.params.id), ctx.params.file);
       sendJson(ctx.res, 200, { file: d.file, bytes: d.bytes, updatedAt: new Date(d.updatedAt).toISOString(), updatedBy: d.updatedBy, ...contentView(d.content) });
     }),
     route('PUT', '/integrations/{id}/definitions/{file}', async (ctx) => {
@@ -41,12 +41,12 @@ export function integrationRoutes(m: Management): Route[] {
       const file = checkDefinitionFile(ctx.params.file);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
       const content = contentOf(await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES), true)!;
-      const created = m.integrations.putDefinition(id, file, content, actor);
-      const d = m.integrations.getDefinition(id, file);
+      const created = await m.integrations.putDefinition(id, file, content, actor);
+      const d = await m.integrations.getDefinition(id, file);
       sendJson(ctx.res, created ? 201 : 200, { file: d.file, bytes: d.bytes, updatedAt: new Date(d.updatedAt).toISOString(), updatedBy: d.updatedBy });
     }),
-    route('DELETE', '/integrations/{id}/definitions/{file}', (ctx) => {
-      m.integrations.deleteDefinition(integrationId(ctx.params.id), ctx.params.file, actorOf(ctx.req.headers['x-flow-actor']));
+    route('DELETE', '/integrations/{id}/definitions/{file}', async (ctx) => {
+      await m.integrations.deleteDefinition(integrationId(ctx.params.id), ctx.params.file, actorOf(ctx.req.headers['x-flow-actor']));
       sendEmpty(ctx.res, 204);
     }),
 
@@ -59,7 +59,7 @@ export function integrationRoutes(m: Management): Route[] {
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
       const archive = await readBody(ctx.req, MAX_BUNDLE_BYTES, (max) => tooLarge('body_too_large', `the bundle is larger than ${max} bytes; split large files out of the integration`));
       await m.uploadBundle(id, archive, actor);
-      sendJson(ctx.res, 200, integrationView(m.integrations.require(id)));
+      sendJson(ctx.res, 200, integrationView(await m.integrations.require(id)));
     }),
   ];
 }

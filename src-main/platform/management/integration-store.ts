@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import type { Db } from '../store/database.ts';
-import { resourceKinds, type ResourceKind } from '../store/resource-store.ts';
+import type { ResourceKind } from '../store/resource-store.ts';
+import { checkBundleResources, checkKind, duplicateResource, missingDefinition, missingIntegration, missingResource, resourceVersionConflict } from './management-errors.ts';
 import { checkResourceName } from './names.ts';
 
 export interface Authored {
@@ -56,7 +56,7 @@ export interface ResourcePatch {
   content?: Buffer;
 }
 
-interface ResourceRow {
+export interface ResourceRow {
   id: string;
   integration: string;
   kind: ResourceKind;
@@ -70,7 +70,7 @@ interface ResourceRow {
   content?: Buffer;
 }
 
-const RESOURCE_COLUMNS = 'id, integration, kind, name, length(content) AS bytes, version, created_at, created_by, updated_at, updated_by';
+export const RESOURCE_COLUMNS = 'id, integration, kind, name, length(content) AS bytes, version, created_at, created_by, updated_at, updated_by';
 
 /**
  * The working copy of each integration: its flow definitions (root-level YAML files) and its
@@ -92,7 +92,7 @@ export class IntegrationStore {
   /** The integration, or a 404 that says how one comes to exist. */
   require(id: string): IntegrationInfo {
     const found = this.get(id);
-    if (!found) throw notFound('integration_not_found', `no integration "${id}"; create it with PUT /integrations/${id}, by adding a resource or a definition, or by uploading a bundle`);
+    if (!found) throw missingIntegration(id);
     return found;
   }
 
@@ -118,7 +118,7 @@ export class IntegrationStore {
     const row = this.db.prepare(`SELECT ${RESOURCE_COLUMNS}, content FROM integration_resources WHERE integration = ? AND id = ?`).get(integration, id) as
       | ResourceRow
       | undefined;
-    if (!row) throw notFound('resource_not_found', `integration "${integration}" has no resource with id "${id}"; list them with GET /integrations/${integration}/resources`);
+    if (!row) throw missingResource(integration, id);
     return { ...resourceInfo(row), content: row.content! };
   }
 
@@ -149,7 +149,7 @@ export class IntegrationStore {
     this.db.transaction(() => {
       const current = this.getResource(integration, id);
       if (expectedVersion > 0 && expectedVersion !== current.version) {
-        throw conflict('version_conflict', `resource "${current.name}" is at version ${current.version}, not ${expectedVersion}; read it again and reapply the change`);
+        throw resourceVersionConflict(current.name, current.version, expectedVersion);
       }
       if (patch.name !== undefined && patch.name !== current.name) this.refuseDuplicate(integration, patch.name, id);
       const now = Date.now();
@@ -186,7 +186,7 @@ export class IntegrationStore {
     const row = this.db
       .prepare('SELECT file, content, length(content) AS bytes, updated_at, updated_by FROM integration_definitions WHERE integration = ? AND file = ?')
       .get(integration, file) as { file: string; content: Buffer; bytes: number; updated_at: number; updated_by: string } | undefined;
-    if (!row) throw notFound('definition_not_found', `integration "${integration}" has no definition file "${file}"`);
+    if (!row) throw missingDefinition(integration, file);
     return { file: row.file, content: row.content, bytes: row.bytes, updatedAt: row.updated_at, updatedBy: row.updated_by };
   }
 
@@ -237,13 +237,7 @@ export class IntegrationStore {
    * name survives keeps its id; its version moves on when its kind or content changed.
    */
   replace(integration: string, files: IntegrationFiles, actor: string): void {
-    const seen = new Set<string>();
-    for (const r of files.resources) {
-      checkKind(r.kind);
-      checkResourceName(r.name);
-      if (seen.has(r.name)) throw badRequest('resource_name_duplicate', `the bundle holds the resource "${r.name}" twice (as env and as template); a name is unique in an integration`);
-      seen.add(r.name);
-    }
+    const seen = checkBundleResources(files);
     this.db.transaction(() => {
       this.ensure(integration, actor);
       const now = Date.now();
@@ -282,9 +276,7 @@ export class IntegrationStore {
     const other = this.db.prepare('SELECT id, kind FROM integration_resources WHERE integration = ? AND name = ?').get(integration, name) as
       | { id: string; kind: string }
       | undefined;
-    if (other && other.id !== exceptId) {
-      throw badRequest('resource_name_duplicate', `integration "${integration}" already has a resource named "${name}" (${other.kind}, id ${other.id}); names are unique per integration: update that one or choose another name`);
-    }
+    if (other && other.id !== exceptId) throw duplicateResource(integration, name, other);
   }
 
   private touch(integration: string, actor: string, now: number): void {
@@ -292,13 +284,8 @@ export class IntegrationStore {
   }
 }
 
-function checkKind(kind: string): void {
-  if (!resourceKinds.includes(kind as ResourceKind)) {
-    throw badRequest('invalid_field', `"kind" must be one of ${resourceKinds.join(', ')}, got ${JSON.stringify(kind).slice(0, 60)}`);
-  }
-}
 
-interface IntegrationRow {
+export interface IntegrationRow {
   id: string;
   created_at: number;
   created_by: string;
@@ -309,12 +296,12 @@ interface IntegrationRow {
   tags: number;
 }
 
-const INTEGRATION_SELECT = `i.id, i.created_at, i.created_by, i.updated_at, i.updated_by,
+export const INTEGRATION_SELECT = `i.id, i.created_at, i.created_by, i.updated_at, i.updated_by,
   (SELECT COUNT(*) FROM integration_definitions d WHERE d.integration = i.id) AS definitions,
   (SELECT COUNT(*) FROM integration_resources r WHERE r.integration = i.id) AS resources,
   (SELECT COUNT(*) FROM snapshots s WHERE s.integration = i.id) AS tags`;
 
-function integrationInfo(r: IntegrationRow): IntegrationInfo {
+export function integrationInfo(r: IntegrationRow): IntegrationInfo {
   return {
     id: r.id,
     createdAt: r.created_at,
@@ -327,7 +314,7 @@ function integrationInfo(r: IntegrationRow): IntegrationInfo {
   };
 }
 
-function resourceInfo(r: ResourceRow): ResourceInfo {
+export function resourceInfo(r: ResourceRow): ResourceInfo {
   return {
     id: r.id,
     integration: r.integration,

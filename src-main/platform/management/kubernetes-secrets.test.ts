@@ -137,7 +137,7 @@ describe('cluster secrets in the Kubernetes Secret flow-secrets (spec 2 §2.11)'
     await call('PUT', '/integrations/orders/definitions/orders.yaml', { json: { content: 'env:\n  DB: {required: true, secret: true}\nflows: {}\n' } });
     await call('POST', '/integrations/orders/tags', { json: { tag: 'v1' } });
     expect((await call('PUT', '/deployments/orders', { json: { integration: 'orders', tag: 'v1', bindings: { DB: { secret: 'orders-db' } } } })).status).toBe(201);
-    expect(platform.management.deployments.containerEnv('orders').env).toEqual({ DB: VALUE });
+    expect((await platform.management.deployments.containerEnv('orders')).env).toEqual({ DB: VALUE });
     expect((await call('DELETE', '/secrets/api-key')).status).toBe(200);
     expect(decoded('api-key')).toBeUndefined();
     expect(double.requests.at(-1)).toBe('PATCH /api/v1/namespaces/flows/secrets/flow-secrets');
@@ -146,7 +146,7 @@ describe('cluster secrets in the Kubernetes Secret flow-secrets (spec 2 §2.11)'
   it('reads existing values at start, so a restarted platform resolves bindings', async () => {
     const again = await startPlatformServer({ dataDir, token: 't', kubernetesSecrets: kubernetes() });
     try {
-      expect(again.management.deployments.containerEnv('orders').env).toEqual({ DB: VALUE });
+      expect((await again.management.deployments.containerEnv('orders')).env).toEqual({ DB: VALUE });
     } finally {
       await again.close();
     }

@@ -1,47 +1,47 @@
 import { conflict, notFound } from '../http/api-error.ts';
-import type { Db } from '../store/database.ts';
+import type { IntegrationBackend, ManagementBackend, SnapshotBackend } from '../store/management-backend.ts';
 import { bundleOf, filesOfBundle } from './bundle.ts';
 import { ClusterSecretStore } from './cluster-secret-store.ts';
-import type { KubernetesSecretObject } from './kubernetes-secret-object.ts';
-import { DeploymentStore } from './deployment-store.ts';
-import { IntegrationStore } from './integration-store.ts';
-import type { SecretKeyProtection } from './secret-key-protection.ts';
-import { SnapshotStore } from './snapshot-store.ts';
+import { Deployments } from './deployments.ts';
+import type { SecretValues } from './secret-values.ts';
 
 /**
  * The management side of the platform (spec 2 §2.11, §3.2, §4.2–4.4): integrations and their
- * resources, version tags, cluster secrets and deployments. The routes are thin over it, and
- * the studio calls it in process through `PlatformServer.management`.
+ * resources, version tags, cluster secrets and deployments, over the store's ManagementBackend
+ * (SQLite or PostgreSQL, so any replica takes any write). The routes are thin over it, and the
+ * studio calls it in process through `PlatformServer.management`.
  */
 export class Management {
-  readonly integrations: IntegrationStore;
-  readonly snapshots: SnapshotStore;
+  readonly integrations: IntegrationBackend;
+  readonly snapshots: SnapshotBackend;
   readonly secrets: ClusterSecretStore;
-  readonly deployments: DeploymentStore;
+  readonly deployments: Deployments;
 
-  constructor(db: Db, dataDir: string, keyProtection: SecretKeyProtection, kubernetesSecrets?: KubernetesSecretObject) {
-    this.integrations = new IntegrationStore(db);
-    this.snapshots = new SnapshotStore(db, this.integrations);
-    this.secrets = new ClusterSecretStore(db, dataDir, keyProtection, kubernetesSecrets);
-    this.deployments = new DeploymentStore(db, this.snapshots, this.secrets);
+  constructor(backend: ManagementBackend, secretValues: SecretValues) {
+    this.integrations = backend.integrations;
+    this.snapshots = backend.snapshots;
+    this.secrets = new ClusterSecretStore(backend.secretNames, secretValues);
+    this.deployments = new Deployments(backend.deployments, backend.snapshots, this.secrets);
   }
 
   /** The working copy as a tar (definitions at the root, resources under env/ and template/). */
-  bundle(integration: string): Promise<Buffer> {
-    const info = this.integrations.require(integration);
-    return bundleOf(this.integrations.files(integration), info.updatedAt);
+  async bundle(integration: string): Promise<Buffer> {
+    const info = await this.integrations.require(integration);
+    return bundleOf(await this.integrations.files(integration), info.updatedAt);
   }
 
   /** Replaces the working copy with a bundle's files, in one transaction. */
   async uploadBundle(integration: string, archive: Buffer, actor: string): Promise<void> {
-    this.integrations.replace(integration, await filesOfBundle(archive), actor);
+    await this.integrations.replace(integration, await filesOfBundle(archive), actor);
   }
 
   /** The frozen copy of a tag as a tar, laid out like `bundle`. */
-  snapshotBundle(snapshotId: string): Promise<Buffer> {
-    const snapshot = this.snapshots.get(snapshotId);
-    const definitions = this.snapshots.definitions(snapshotId);
-    const resources = snapshot.resources.map((r) => ({ kind: r.kind, name: r.name, content: this.snapshots.resourceContent(snapshotId, r.kind, r.name)! }));
+  async snapshotBundle(snapshotId: string): Promise<Buffer> {
+    const snapshot = await this.snapshots.get(snapshotId);
+    const definitions = await this.snapshots.definitions(snapshotId);
+    const resources = await Promise.all(
+      snapshot.resources.map(async (r) => ({ kind: r.kind, name: r.name, content: (await this.snapshots.resourceContent(snapshotId, r.kind, r.name))! })),
+    );
     return bundleOf({ definitions, resources }, snapshot.createdAt);
   }
 
@@ -50,8 +50,8 @@ export class Management {
    * them) unless forced; a forced delete returns the bindings it broke.
    */
   async deleteSecret(name: string, force: boolean): Promise<Array<{ deployment: string; variable: string }>> {
-    if (!this.secrets.get(name)) throw notFound('secret_not_found', `no cluster secret "${name}"`);
-    const users = this.deployments.usersOfSecret(name);
+    if (!(await this.secrets.get(name))) throw notFound('secret_not_found', `no cluster secret "${name}"`);
+    const users = await this.deployments.usersOfSecret(name);
     if (users.length > 0 && !force) {
       throw conflict(
         'secret_in_use',

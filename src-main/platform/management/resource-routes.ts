@@ -24,14 +24,14 @@ export function resourceManagementRoutes(m: Management): Route[] {
       const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
       const kind = requiredString(body, 'kind', 40) as ResourceKind;
       const name = typeof body.name === 'string' ? body.name : requiredString(body, 'name');
-      const created = m.integrations.createResource(id, { kind, name, content: contentOf(body, true)! }, actor);
+      const created = await m.integrations.createResource(id, { kind, name, content: contentOf(body, true)! }, actor);
       sendJson(ctx.res, 201, resourceView(created), { location: `/integrations/${encodeURIComponent(id)}/resources/${created.id}` });
     }),
-    route('GET', PATH, (ctx) => {
-      sendJson(ctx.res, 200, { resources: m.integrations.listResources(integrationId(ctx.params.id)).map(resourceView) });
+    route('GET', PATH, async (ctx) => {
+      sendJson(ctx.res, 200, { resources: (await m.integrations.listResources(integrationId(ctx.params.id))).map(resourceView) });
     }),
-    route('GET', ONE, (ctx) => {
-      const r = m.integrations.getResource(integrationId(ctx.params.id), ctx.params.resourceId);
+    route('GET', ONE, async (ctx) => {
+      const r = await m.integrations.getResource(integrationId(ctx.params.id), ctx.params.resourceId);
       sendJson(ctx.res, 200, { ...resourceView(r), ...contentView(r.content) });
     }),
     route('PUT', ONE, async (ctx) => {
@@ -44,15 +44,15 @@ export function resourceManagementRoutes(m: Management): Route[] {
         name: optionalString(body, 'name'),
         content: contentOf(body, false),
       };
-      const updated = m.integrations.updateResource(id, ctx.params.resourceId, patch, expected, actor);
+      const updated = await m.integrations.updateResource(id, ctx.params.resourceId, patch, expected, actor);
       sendJson(ctx.res, 200, resourceView(updated));
     }),
-    route('DELETE', ONE, (ctx) => {
-      m.integrations.deleteResource(integrationId(ctx.params.id), ctx.params.resourceId, actorOf(ctx.req.headers['x-flow-actor']));
+    route('DELETE', ONE, async (ctx) => {
+      await m.integrations.deleteResource(integrationId(ctx.params.id), ctx.params.resourceId, actorOf(ctx.req.headers['x-flow-actor']));
       sendEmpty(ctx.res, 204);
     }),
-    route('GET', `${ONE}/content`, (ctx) => {
-      const r = m.integrations.getResource(integrationId(ctx.params.id), ctx.params.resourceId);
+    route('GET', `${ONE}/content`, async (ctx) => {
+      const r = await m.integrations.getResource(integrationId(ctx.params.id), ctx.params.resourceId);
       const file = r.name.slice(r.name.lastIndexOf('/') + 1);
       sendBytes(ctx.res, 200, r.content, {
         'content-type': r.kind === 'env' ? 'text/plain; charset=utf-8' : 'application/octet-stream',

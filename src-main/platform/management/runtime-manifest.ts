@@ -14,7 +14,7 @@ export interface RuntimeManifestInput {
   image: string;
   replicas: number;
   namespace?: string;
-  /** The platform as runtimes reach it in the cluster: the Service of deploy/kubernetes/platform.yaml. */
+  /** The platform as runtimes reach it in the cluster: the Service of docs/kubernetes/platform.yaml. */
   platformUrl: string;
   /** The Secret with the platform's bearer token under the key `token`. */
   platformTokenSecret: string;

@@ -38,7 +38,7 @@ describe('the key of the secret store, protected by the OS', () => {
     expect((await platform.call('PUT', '/secrets/token', { json: { value: 'sealed-by-the-keyring' } })).status).toBe(201);
     expect(existsSync(join(platform.dataDir, SEALED_KEY_FILE))).toBe(true);
     expect(existsSync(join(platform.dataDir, SECRET_OBJECT_KEY_FILE))).toBe(false);
-    expect(platform.server.management.secrets.reveal('token')).toBe('sealed-by-the-keyring');
+    expect(await platform.server.management.secrets.reveal('token')).toBe('sealed-by-the-keyring');
   });
 
   it('refuses the basic_text backend unless the user opted in, and says what to do', async () => {

@@ -24,10 +24,11 @@ export function secretRoutes(m: Management): Route[] {
       }
       if (Buffer.byteLength(value) > MAX_SECRET_VALUE_BYTES) throw badRequest('invalid_field', `"value" is longer than ${MAX_SECRET_VALUE_BYTES} bytes`);
       const created = await m.secrets.put(name, value, actor);
-      sendJson(ctx.res, created ? 201 : 200, secretView(m.secrets.get(name)!, m.deployments.usersOfSecret(name)));
+      sendJson(ctx.res, created ? 201 : 200, secretView((await m.secrets.get(name))!, await m.deployments.usersOfSecret(name)));
     }),
-    route('GET', '/secrets', (ctx) => {
-      sendJson(ctx.res, 200, { secrets: m.secrets.list().map((s) => secretView(s, m.deployments.usersOfSecret(s.name))) });
+    route('GET', '/secrets', async (ctx) => {
+      const secrets = await m.secrets.list();
+      sendJson(ctx.res, 200, { secrets: await Promise.all(secrets.map(async (s) => secretView(s, await m.deployments.usersOfSecret(s.name)))) });
     }),
     route('DELETE', '/secrets/{name}', async (ctx) => {
       const name = checkSecretName(ctx.params.name);

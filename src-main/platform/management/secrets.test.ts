@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from '../testing/platform-harness.ts';
+import pg from 'pg';
+import { startTestPlatform, testDatabaseUrl, testStore, type TestPlatform } from '../testing/platform-harness.ts';
 import { SECRET_OBJECT_FILE } from './cluster-secret-store.ts';
 import { SECRET_OBJECT_KEY_FILE } from './secret-key-protection.ts';
 
@@ -31,7 +32,7 @@ describe('cluster secrets (spec 2 §2.11, §4.2)', () => {
     for (const answer of [created, list]) expect(answer.text).not.toContain(VALUE);
   });
 
-  it('keeps values out of the database: one sealed flow-secrets object, its key in a 0600 file', async () => {
+  it.runIf(testStore() === 'sqlite')('keeps values out of the database: one sealed flow-secrets object, its key in a 0600 file', async () => {
     await put('grep-me', VALUE);
     for (const file of readdirSync(platform.dataDir)) {
       expect(readFileSync(join(platform.dataDir, file)).includes(VALUE), file).toBe(false);
@@ -39,7 +40,24 @@ describe('cluster secrets (spec 2 §2.11, §4.2)', () => {
     expect(readdirSync(platform.dataDir)).toContain(SECRET_OBJECT_FILE);
     expect(statSync(join(platform.dataDir, SECRET_OBJECT_KEY_FILE)).mode & 0o777).toBe(0o600);
     expect(statSync(join(platform.dataDir, SECRET_OBJECT_FILE)).mode & 0o777).toBe(0o600);
-    expect(platform.server.management.secrets.reveal('grep-me')).toBe(VALUE);
+    expect(await platform.server.management.secrets.reveal('grep-me')).toBe(VALUE);
+  });
+
+  it.runIf(testStore() !== 'sqlite')('on PostgreSQL, keeps each value sealed in the shared database, where every replica reads it', async () => {
+    await put('grep-me-too', VALUE);
+    const client = new pg.Client({ connectionString: await testDatabaseUrl(platform.dataDir) });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string; sealed: Buffer }>('SELECT name, sealed FROM cluster_secret_values');
+      expect(rows.map((r) => r.name)).toContain('grep-me-too');
+      for (const r of rows) expect(r.sealed.includes(VALUE), r.name).toBe(false);
+      const names = await client.query('SELECT * FROM cluster_secrets');
+      expect(JSON.stringify(names.rows)).not.toContain(VALUE);
+    } finally {
+      await client.end();
+    }
+    expect(readdirSync(platform.dataDir)).not.toContain(SECRET_OBJECT_FILE);
+    expect(await platform.server.management.secrets.reveal('grep-me-too')).toBe(VALUE);
   });
 
   it('refuses a bad name or an empty value without quoting anything back', async () => {
@@ -66,7 +84,7 @@ describe('cluster secrets (spec 2 §2.11, §4.2)', () => {
     const forced = await platform.call('DELETE', '/secrets/billing-api-key?force=true');
     expect(forced.status).toBe(200);
     expect(forced.json).toEqual({ deleted: 'billing-api-key', brokenDeployments: [{ deployment: 'billing-prod', variable: 'API_KEY' }] });
-    expect(() => platform.server.management.deployments.containerEnv('billing-prod')).toThrow(/API_KEY to the secret "billing-api-key", which no longer exists/);
+    await expect(platform.server.management.deployments.containerEnv('billing-prod')).rejects.toThrow(/API_KEY to the secret "billing-api-key", which no longer exists/);
   });
 
   it('deletes an unbound secret outright, and answers 404 for one that does not exist', async () => {
@@ -79,7 +97,7 @@ describe('cluster secrets (spec 2 §2.11, §4.2)', () => {
   it('keeps secrets across a restart of the platform', async () => {
     const again = await startTestPlatform({ dataDir: platform.dataDir, port: 0 });
     try {
-      expect(again.server.management.secrets.reveal('billing-db')).toBe(`${VALUE}-rotated`);
+      expect(await again.server.management.secrets.reveal('billing-db')).toBe(`${VALUE}-rotated`);
     } finally {
       await again.server.close();
     }

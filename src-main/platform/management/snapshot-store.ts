@@ -1,10 +1,10 @@
 import type { Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import type { Db } from '../store/database.ts';
 import type { ResourceKind } from '../store/resource-store.ts';
 import { declaredVariables, type DeclaredVariable } from './declared-variables.ts';
 import type { IntegrationStore } from './integration-store.ts';
+import { missingSnapshot, missingTag, nothingToTag, tagExists } from './management-errors.ts';
 
 /** A version tag and its frozen copy (spec 2 §3.2). */
 export interface Snapshot {
@@ -21,7 +21,7 @@ export interface Snapshot {
   variables: DeclaredVariable[];
 }
 
-interface SnapshotRow {
+export interface SnapshotRow {
   id: string;
   integration: string;
   tag: string;
@@ -50,10 +50,8 @@ export class SnapshotStore {
     this.db.transaction(() => {
       const files = this.integrations.files(integration);
       const taken = this.db.prepare('SELECT id FROM snapshots WHERE integration = ? AND tag = ?').pluck().get(integration, tag);
-      if (taken) throw conflict('tag_exists', `integration "${integration}" already has a tag "${tag}" (snapshot ${String(taken)}); tags never change: choose a new name`);
-      if (files.definitions.length === 0) {
-        throw badRequest('no_definitions', `integration "${integration}" has no definition file to tag; add one (PUT /integrations/${integration}/definitions/{file}) first`);
-      }
+      if (taken) throw tagExists(integration, tag, String(taken));
+      if (files.definitions.length === 0) throw nothingToTag(integration);
       const variables = declaredVariables(files);
       this.db
         .prepare('INSERT INTO snapshots (id, integration, tag, description, variables, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -75,7 +73,7 @@ export class SnapshotStore {
   getTag(integration: string, tag: string): Snapshot {
     this.integrations.require(integration);
     const id = this.db.prepare('SELECT id FROM snapshots WHERE integration = ? AND tag = ?').pluck().get(integration, tag) as string | undefined;
-    if (!id) throw notFound('tag_not_found', `integration "${integration}" has no tag "${tag}"; create it with POST /integrations/${integration}/tags`);
+    if (!id) throw missingTag(integration, tag);
     return this.get(id);
   }
 
@@ -115,5 +113,3 @@ export class SnapshotStore {
     return content;
   }
 }
-
-const missingSnapshot = (id: string) => notFound('snapshot_not_found', `no snapshot "${id}"; a snapshot id comes from a tag (FLOW_SNAPSHOT_ID of a deployment)`);

@@ -20,17 +20,17 @@ export function tagRoutes(m: Management, features: Features): Route[] {
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
       const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
       const tag = checkId(requiredString(body, 'tag', 200), 'the tag', 'v1.0.0');
-      const snapshot = m.snapshots.createTag(id, tag, optionalString(body, 'description', 2000), actor);
+      const snapshot = await m.snapshots.createTag(id, tag, optionalString(body, 'description', 2000), actor);
       sendJson(ctx.res, 201, snapshotView(snapshot), { location: `/integrations/${id}/tags/${tag}` });
     }),
-    route('GET', '/integrations/{id}/tags', (ctx) => {
-      sendJson(ctx.res, 200, { tags: m.snapshots.listTags(integrationId(ctx.params.id)).map(snapshotView) });
+    route('GET', '/integrations/{id}/tags', async (ctx) => {
+      sendJson(ctx.res, 200, { tags: (await m.snapshots.listTags(integrationId(ctx.params.id))).map(snapshotView) });
     }),
-    route('GET', '/integrations/{id}/tags/{tag}', (ctx) => {
-      sendJson(ctx.res, 200, snapshotView(m.snapshots.getTag(integrationId(ctx.params.id), ctx.params.tag)));
+    route('GET', '/integrations/{id}/tags/{tag}', async (ctx) => {
+      sendJson(ctx.res, 200, snapshotView(await m.snapshots.getTag(integrationId(ctx.params.id), ctx.params.tag)));
     }),
-    route('GET', '/snapshots/{id}', (ctx) => {
-      sendJson(ctx.res, 200, snapshotView(m.snapshots.get(ctx.params.id)));
+    route('GET', '/snapshots/{id}', async (ctx) => {
+      sendJson(ctx.res, 200, snapshotView(await m.snapshots.get(ctx.params.id)));
     }),
     route('GET', '/snapshots/{id}/bundle', async (ctx) => {
       const bundle = await m.snapshotBundle(ctx.params.id);
@@ -43,14 +43,14 @@ export function tagRoutes(m: Management, features: Features): Route[] {
       path: '/snapshots/{id}/resources/content',
       capability: 'resources',
       enabled: features.resources.supported,
-      handle(ctx) {
+      async handle(ctx) {
         const example = `/snapshots/${ctx.params.id}/resources/content?kind=template&name=emails%2Fwelcome.txt`;
         const kind = requiredQuery(ctx.query, 'kind', example);
         if (!resourceKinds.includes(kind as ResourceKind)) {
           throw badRequest('invalid_parameter', `the query parameter "kind" must be one of ${resourceKinds.join(', ')}, got "${kind.slice(0, 40)}"`);
         }
         const name = requiredQuery(ctx.query, 'name', example);
-        const content = m.snapshots.resourceContent(ctx.params.id, kind as ResourceKind, name);
+        const content = await m.snapshots.resourceContent(ctx.params.id, kind as ResourceKind, name);
         if (!content) throw notFound('resource_not_found', `snapshot ${ctx.params.id} has no ${kind} resource named "${name}"`);
         sendBytes(ctx.res, 200, content, { 'content-type': kind === 'env' ? 'text/plain; charset=utf-8' : 'application/octet-stream' });
       },

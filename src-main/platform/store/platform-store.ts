@@ -1,6 +1,8 @@
 import type { LeaseKind } from '../events.ts';
 import type { AgentMemoryStore } from './agent-memory-store.ts';
+import type { InspectionBackend } from './inspection-backend.ts';
 import type { KvEntry } from './kv-store.ts';
+import type { ManagementBackend } from './management-backend.ts';
 import type { AcquireOutcome, LeaseClaim, RenewOutcome } from './lease-store.ts';
 import type { DeleteOutcome, WriteOutcome } from './object-versions.ts';
 import type { QueueDelivery, SettledDelivery } from './queue-store.ts';
@@ -31,6 +33,10 @@ export interface PlatformStore {
   readonly agentMemory: AgentMemoryBackend;
   readonly traces: TelemetryBackend;
   readonly logs: TelemetryBackend;
+  /** Integrations, tags and snapshots, cluster secret names, deployments. */
+  readonly management: ManagementBackend;
+  /** Bulk reads for the studio's platform views (platform/inspect/). */
+  readonly inspection: InspectionBackend;
   /** Wake-ups from other replicas (a publish there, a reply there); absent on a single-process store. */
   readonly wakeups?: CrossReplicaWakeups;
   close(): Promise<void>;
@@ -101,7 +107,7 @@ export interface TopicBackend {
   sweep(receiving: ReadonlySet<string>): Awaitable<Subscription[]>;
 }
 
-type AsyncMethods<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : T[K] };
+export type AsyncMethods<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : T[K] };
 
 /** Agent memory: the SQLite store's operations, each answered now or later. */
 export type AgentMemoryBackend = AsyncMethods<

@@ -1,5 +1,9 @@
 import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Features } from '../features.ts';
+import { SqliteSecretNames } from '../management/cluster-secret-store.ts';
+import { DeploymentStore } from '../management/deployment-store.ts';
+import { IntegrationStore } from '../management/integration-store.ts';
+import { SnapshotStore } from '../management/snapshot-store.ts';
 import { AgentMemoryStore } from './agent-memory-store.ts';
 import { openDatabase, type Db } from './database.ts';
 import { KvStore } from './kv-store.ts';
@@ -8,6 +12,7 @@ import { ObjectVersions } from './object-versions.ts';
 import type { PlatformStore } from './platform-store.ts';
 import { QueueStore } from './queue-store.ts';
 import { ResourceStore } from './resource-store.ts';
+import { SqliteInspection } from './sqlite-inspection.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 import { TelemetryStore } from './telemetry-store.ts';
 import { TopicStore } from './topic-store.ts';
@@ -25,6 +30,14 @@ export interface SqliteStore extends PlatformStore {
   readonly agentMemory: AgentMemoryStore;
   readonly traces: TelemetryStore;
   readonly logs: TelemetryStore;
+  readonly management: SqliteManagement;
+}
+
+export interface SqliteManagement {
+  readonly integrations: IntegrationStore;
+  readonly snapshots: SnapshotStore;
+  readonly secretNames: SqliteSecretNames;
+  readonly deployments: DeploymentStore;
 }
 
 /** `clock` decides lease TTLs, ack deadlines, nack delays, subscription expiry and retention (tests move it). */
@@ -35,17 +48,21 @@ export function openSqliteStore(dataDir: string, features: Features, cipher: Sec
   const checkpointer = startWalCheckpointer(db.name);
   try {
     const versions = new ObjectVersions(db);
+    const integrations = new IntegrationStore(db);
+    const queues = new QueueStore(db, clock);
     return {
       kind: 'sqlite',
       db,
       kv: new KvStore(db, versions, cipher, clock),
       resources: new ResourceStore(db, clock),
       leases: new LeaseStore(db, clock),
-      queues: new QueueStore(db, clock),
+      queues,
       topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000, clock),
       agentMemory: new AgentMemoryStore(db, versions, clock),
       traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }, clock),
       logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }, clock),
+      management: { integrations, snapshots: new SnapshotStore(db, integrations), secretNames: new SqliteSecretNames(db), deployments: new DeploymentStore(db) },
+      inspection: new SqliteInspection(db, queues, clock),
       close: async () => {
         await checkpointer.stop();
         db.close();

@@ -43,9 +43,9 @@ export interface RunningDeployment {
  * A binding to a secret deleted since the deploy fails the start, naming the secret.
  */
 export async function startLocalDeployment(platform: DeploymentPlatform, deploymentId: string, options: LocalDeploymentOptions): Promise<RunningDeployment> {
-  const { snapshot, env: bound, secretVariables } = platform.management.deployments.containerEnv(deploymentId);
+  const { snapshot, env: bound, secretVariables } = await platform.management.deployments.containerEnv(deploymentId);
   const envResources = snapshot.resources.filter((r) => r.kind === 'env').map((r) => r.name);
-  const texts = platform.management.snapshots.definitions(snapshot.id).map((d) => ({ file: d.file, text: d.content.toString('utf8') }));
+  const texts = (await platform.management.snapshots.definitions(snapshot.id)).map((d) => ({ file: d.file, text: d.content.toString('utf8') }));
   const { runtime, log, stop } = await startRuntime({
     definitions: texts,
     registry: options.registry,

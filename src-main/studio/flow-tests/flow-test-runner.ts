@@ -129,22 +129,29 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
     observed.calls = standIns.calls;
     observed.events = events;
     const inspect = platform.inspect;
-    const platformView = {
-      published: (kind: 'queue' | 'topic') =>
-        platformEvents.filter((e): e is Extract<PlatformEvent, { type: 'queue.publish' | 'topic.publish' }> => e.type === `${kind}.publish`).map((e) => ({ subject: e.subject, body: e.body })),
-      kv: (namespace: string, key: string) => {
-        const entry = inspect.kv.entry(namespace, key);
-        return entry ? { version: entry.version, value: entry.value === undefined ? undefined : parseStored(entry.value) } : undefined;
-      },
-      leaseHeld: (name: string) => inspect.leases.claims().some((c) => c.name === name && c.expiresAt > clock.now()),
+    // What the expectations look at, read from the platform before each check.
+    const platformView = async () => {
+      const entries = new Map<string, Awaited<ReturnType<typeof inspect.kv.entry>>>();
+      for (const e of test.expect.kv ?? []) entries.set(`${e.namespace}\0${e.key}`, await inspect.kv.entry(e.namespace, e.key));
+      const claims = test.expect.leases?.length ? await inspect.leases.claims() : [];
+      const now = clock.now();
+      return {
+        published: (kind: 'queue' | 'topic') =>
+          platformEvents.filter((e): e is Extract<PlatformEvent, { type: 'queue.publish' | 'topic.publish' }> => e.type === `${kind}.publish`).map((e) => ({ subject: e.subject, body: e.body })),
+        kv: (namespace: string, key: string) => {
+          const entry = entries.get(`${namespace}\0${key}`);
+          return entry ? { version: entry.version, value: entry.value === undefined ? undefined : parseStored(entry.value) } : undefined;
+        },
+        leaseHeld: (name: string) => claims.some((c) => c.name === name && c.expiresAt > now),
+      };
     };
     // Side effects another flow makes (a queue consumer) land a little later: expectations on the
     // platform are re-checked until they hold or the settle time is up, never a fixed sleep.
     const deadline = Date.now() + SETTLE_MS;
-    let failures = checkExpectations(test, observed, platformView);
+    let failures = checkExpectations(test, observed, await platformView());
     while (failures.length > 0 && failures.every((f) => f.platform) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 25));
-      failures = checkExpectations(test, observed, platformView);
+      failures = checkExpectations(test, observed, await platformView());
     }
     return result(failures);
   } catch (err) {

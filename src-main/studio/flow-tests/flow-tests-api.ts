@@ -18,7 +18,7 @@ export interface FlowTestsApiOptions {
   registry: ComponentRegistry;
   captureDetail(id: number): CaptureDetail | undefined;
   /** Variables a studio run of the integration gets (bindings, env resources); re-runs use them. */
-  runEnv(integration: string): Record<string, string>;
+  runEnv(integration: string): Promise<Record<string, string>>;
 }
 
 /**
@@ -109,7 +109,7 @@ export function flowTestsApi(o: FlowTestsApiOptions): FlowTestsApi {
         location: { file: dir, line: 1, col: 1 },
         flow: summary.flow,
         from: stored.step,
-        env: o.runEnv(summary.integration),
+        env: await o.runEnv(summary.integration),
         input: { body: input.body ?? null, vars: input.vars },
         stubs,
         expect: {},

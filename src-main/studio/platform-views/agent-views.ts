@@ -1,6 +1,6 @@
-import type { AgentSearchHit, ConversationInfo } from '../../../shared/platform-views.ts';
+import type { AgentSearchHit } from '../../../shared/platform-views.ts';
 import type { PlatformViewsApi } from '../../../shared/studio-api.ts';
-import type { ConversationRow, PlatformInspection } from '../../platform/index.ts';
+import type { PlatformInspection } from '../../platform/index.ts';
 import { previewText } from './value-preview.ts';
 
 const TURNS_SHOWN = 500;
@@ -11,13 +11,13 @@ type AgentMethods = Pick<PlatformViewsApi, 'agentView' | 'agentConversation' | '
 export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethods {
   return {
     async agentView(agentId) {
-      const list = agents.agents();
+      const list = await agents.agents();
       const chosen = agentId ?? list[0]?.agentId; // null over the web transport, like undefined
       if (chosen === undefined) return { agents: list, conversations: [], memories: [] };
       return {
         agents: list,
-        conversations: agents.conversations(chosen).map(conversationInfo),
-        memories: agents.memories(chosen).map((m) => ({
+        conversations: await agents.conversations(chosen),
+        memories: (await agents.memories(chosen)).map((m) => ({
           userId: m.userId,
           name: m.name,
           version: m.version,
@@ -27,12 +27,12 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
       };
     },
     async agentConversation(agentId, threadKey) {
-      const row = agents.conversation(agentId, threadKey);
-      if (!row) return null;
-      const stored = agents.turns(agentId, threadKey, 0, TURNS_SHOWN + 1);
+      const conversation = await agents.conversation(agentId, threadKey);
+      if (!conversation) return null;
+      const stored = await agents.turns(agentId, threadKey, 0, TURNS_SHOWN + 1);
       return {
         agentId,
-        conversation: conversationInfo(row),
+        conversation,
         turns: stored.slice(0, TURNS_SHOWN).map((t) => {
           const role = roleOf(t.turn);
           return { seq: t.seq, createdAt: t.createdAt, turn: previewText(t.turn), ...(role ? { role } : {}) };
@@ -41,7 +41,7 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
       };
     },
     async searchAgentMemory(agentId, query, userId) {
-      const hits = agents.search(agentId, query, userId || undefined);
+      const hits = await agents.search(agentId, query, userId || undefined);
       if (!hits) throw new Error(`"${query}" has no word to search for; type a word from a turn or a memory`);
       return hits.map(
         (h): AgentSearchHit =>
@@ -56,21 +56,6 @@ export function agentViewsApi(agents: PlatformInspection['agents']): AgentMethod
   };
 }
 
-function conversationInfo(r: ConversationRow): ConversationInfo {
-  const info: ConversationInfo = {
-    threadKey: r.threadKey,
-    version: r.version,
-    turns: r.turns,
-    workingBytes: r.workingBytes,
-    iteration: r.iteration,
-    tokens: r.tokens,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-  if (r.userId !== null) info.userId = r.userId;
-  if (r.title !== null) info.title = r.title;
-  return info;
-}
 
 function roleOf(turnJson: string): string | undefined {
   try {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PlatformViewsApi } from '../../../shared/studio-api.ts';
 import type { KvEntryDetail, PublishResult, WaitingMessage } from '../../../shared/platform-views.ts';
 import { agentViewsApi } from './agent-views.ts';
-import { isSecretNamespace } from './kv-activity.ts';
+import { isSecretNamespace, isVolatileNamespace } from './kv-activity.ts';
 import type { PlatformViewsState } from './platform-views.ts';
 import { CORRELATION_HEADER } from './queue-traffic.ts';
 import { editableText, previewBytes, previewText } from './value-preview.ts';
@@ -17,13 +17,14 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
   const { inspect } = views;
   return {
     async queueView(query) {
-      return views.queues.view(query ?? {}, () => views.queueGauges(), Date.now());
+      const gauges = await views.queueGauges();
+      return views.queues.view(query ?? {}, () => gauges, Date.now());
     },
     async queueMessage(subject, messageId) {
       return views.queues.message(subject, messageId) ?? null;
     },
     async peekQueue(subject, group, limit) {
-      return inspect.queues.peek(subject, group, limit ?? undefined).map(
+      return (await inspect.queues.peek(subject, group, limit ?? undefined)).map(
         ({ body, bodyBytes, truncated, ...m }): WaitingMessage => ({ ...m, body: previewText(body, bodyBytes, truncated) }),
       );
     },
@@ -32,9 +33,9 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
       const correlationId = studioCorrelationId();
       const headers = { ...input.headers, [CORRELATION_HEADER]: correlationId };
       const result: PublishResult = { messageIds: [], correlationId, groups: [] };
-      views.asStudio(views.queues, () => {
+      await views.asStudio(views.queues, async () => {
         for (let i = 0; i < count; i++) {
-          const { messageId, groups } = inspect.queues.publish(input.subject, input.body, { headers, consumerGroup: input.consumerGroup ?? undefined });
+          const { messageId, groups } = await inspect.queues.publish(input.subject, input.body, { headers, consumerGroup: input.consumerGroup ?? undefined });
           result.messageIds.push(messageId);
           result.groups = groups;
         }
@@ -43,16 +44,17 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
     },
     async purgeQueue(subject, group) {
       const oneGroup = group ?? undefined;
-      const purged = inspect.queues.purge(subject, oneGroup);
+      const purged = await inspect.queues.purge(subject, oneGroup);
       views.queues.purged(subject, oneGroup, purged);
       return { purged };
     },
     async topicView(query) {
-      return views.topics.view(query ?? {}, () => views.topicState(), Date.now());
+      const state = await views.topicState();
+      return views.topics.view(query ?? {}, () => state, Date.now());
     },
     async publishTopicMessage(input) {
       const correlationId = studioCorrelationId();
-      const messageId = views.asStudio(views.topics, () =>
+      const messageId = await views.asStudio(views.topics, () =>
         inspect.topics.publish(input.plane ?? 'platform', input.subject, input.body, { ...input.headers, [CORRELATION_HEADER]: correlationId }),
       );
       return { messageIds: [messageId], correlationId, groups: [] };
@@ -61,10 +63,14 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
       return inspect.topics.deleteSubscription(subscriptionId);
     },
     async kvView(query) {
-      return views.kv.view(query ?? {}, inspect.kv, Date.now());
+      // The view reads the namespaces and the chosen namespace's keys; read them first.
+      const namespaces = await inspect.kv.namespaces();
+      const ns = query?.namespace ?? undefined;
+      const keys = ns === undefined || isVolatileNamespace(ns) ? [] : await inspect.kv.keys(ns);
+      return views.kv.view(query ?? {}, { namespaces: () => namespaces, keys: () => keys }, Date.now());
     },
     async kvEntry(namespace, key) {
-      const stored = inspect.kv.entry(namespace, key);
+      const stored = await inspect.kv.entry(namespace, key);
       if (!stored) return null;
       const detail: KvEntryDetail = { namespace, key, version: stored.version, value: { kind: 'secret' } };
       if (stored.updatedAt !== undefined) detail.updatedAt = stored.updatedAt;
@@ -83,19 +89,20 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
     },
     async writeKvEntry(input) {
       const bytes = valueBytes(input.text, input.format);
-      const outcome = views.asStudio(views.kv, () => inspect.kv.put(input.namespace, input.key, bytes, input.expectedVersion));
+      const outcome = await views.asStudio(views.kv, () => inspect.kv.put(input.namespace, input.key, bytes, input.expectedVersion));
       if (outcome.ok) return { ok: true, version: outcome.version };
-      const current = inspect.kv.entry(input.namespace, input.key)?.version;
+      const current = (await inspect.kv.entry(input.namespace, input.key))?.version;
       return { ok: false, conflict: `Not saved: ${outcome.conflict}.`, ...(current !== undefined ? { currentVersion: current } : {}) };
     },
     async deleteKvEntry(namespace, key, expectedVersion) {
-      const outcome = views.asStudio(views.kv, () => inspect.kv.delete(namespace, key, expectedVersion));
+      const outcome = await views.asStudio(views.kv, () => inspect.kv.delete(namespace, key, expectedVersion));
       if (outcome.ok) return { ok: true, deleted: outcome.deleted };
-      const current = inspect.kv.entry(namespace, key)?.version;
+      const current = (await inspect.kv.entry(namespace, key))?.version;
       return { ok: false, conflict: `Not deleted: ${outcome.conflict}.`, ...(current !== undefined ? { currentVersion: current } : {}) };
     },
     async leaseView(query) {
-      return views.leases.view(query ?? {}, () => inspect.leases.claims(), Date.now());
+      const claims = await inspect.leases.claims();
+      return views.leases.view(query ?? {}, () => claims, Date.now());
     },
     ...agentViewsApi(inspect.agents),
     async platformHistory() {

@@ -44,6 +44,7 @@ export class PlatformViewsState {
   private readonly stop: () => void;
   private readonly timer: NodeJS.Timeout;
   private gauges: { at: number; rows: QueueGroupCounts[]; costMs: number } = { at: 0, rows: [], costMs: 0 };
+  private ticking = false;
 
   constructor(
     readonly inspect: PlatformInspection,
@@ -61,8 +62,8 @@ export class PlatformViewsState {
       };
     };
     const snapshots = limits(MAX_EVENTS.snapshots);
-    this.queues = new QueueTraffic({ limits: limits(MAX_EVENTS.queue), snapshotLimits: snapshots, links: this.links, headersOf: (id) => inspect.queues.publishedHeaders(id) });
-    this.topics = new TopicTraffic({ limits: limits(MAX_EVENTS.topic), snapshotLimits: snapshots, links: this.links, headersOf: (id) => inspect.topics.publishedHeaders(id) });
+    this.queues = new QueueTraffic({ limits: limits(MAX_EVENTS.queue), snapshotLimits: snapshots, links: this.links });
+    this.topics = new TopicTraffic({ limits: limits(MAX_EVENTS.topic), snapshotLimits: snapshots, links: this.links });
     this.kv = new KvActivity(limits(MAX_EVENTS.kv), this.links);
     this.leases = new LeaseActivity(limits(MAX_EVENTS.lease), snapshots, this.links);
     this.stop = subscribe((e) => this.handle(e));
@@ -90,26 +91,30 @@ export class PlatformViewsState {
    * Stored queue counts now, unless counting has become slow (a backlog of many thousand
    * messages): then the last count, refreshed so counting takes at most a small share of the time.
    */
-  queueGauges(now = Date.now()): QueueGroupCounts[] {
+  async queueGauges(now = Date.now()): Promise<QueueGroupCounts[]> {
     const g = this.gauges;
     if (g.costMs > SLOW_COUNT_MS && now - g.at < g.costMs / GAUGE_BUDGET) return g.rows;
     const t0 = performance.now();
-    const rows = this.inspect.queues.counts(now);
+    const rows = await this.inspect.queues.counts(now);
     // Smoothed, so one slow count (a cold cache, a busy moment) does not make the counts stale.
     const costMs = g.at === 0 ? performance.now() - t0 : 0.7 * g.costMs + 0.3 * (performance.now() - t0);
     this.gauges = { at: now, rows, costMs };
     return rows;
   }
 
-  topicState(now = Date.now()): TopicState {
-    return { streams: this.inspect.topics.streams(), subscriptions: this.inspect.topics.subscriptions(now) };
+  async topicState(now = Date.now()): Promise<TopicState> {
+    return { streams: await this.inspect.topics.streams(), subscriptions: await this.inspect.topics.subscriptions(now) };
   }
 
-  /** Runs `write` with the view marking the events it causes (synchronously) as the studio's own. */
-  asStudio<T>(view: { fromStudio: boolean }, write: () => T): T {
+  /**
+   * Runs `write` with the view marking the events it causes as the studio's own, until it
+   * settles. (An event another source causes meanwhile would be marked too; on the embedded
+   * store the writes settle in the same turn.)
+   */
+  async asStudio<T>(view: { fromStudio: boolean }, write: () => Promise<T>): Promise<T> {
     view.fromStudio = true;
     try {
-      return write();
+      return await write();
     } finally {
       view.fromStudio = false;
     }
@@ -134,15 +139,19 @@ export class PlatformViewsState {
   }
 
   private tick(): void {
+    if (this.ticking) return;
+    this.ticking = true;
     const now = Date.now();
-    try {
-      this.prune(now);
-      this.queues.snapshot(now, this.queueGauges(now));
-      this.topics.snapshot(now, this.topicState(now));
-      this.leases.tick(now, this.inspect.leases.claims());
-    } catch {
-      // The platform is closing (its database is gone); the next tick, if any, tries again.
-    }
+    this.prune(now);
+    void (async () => {
+      this.queues.snapshot(now, await this.queueGauges(now));
+      this.topics.snapshot(now, await this.topicState(now));
+      this.leases.tick(now, await this.inspect.leases.claims());
+    })()
+      .catch(() => {
+        // The platform is closing (its database is gone); the next tick, if any, tries again.
+      })
+      .finally(() => (this.ticking = false));
   }
 
   private prune(now: number): void {

@@ -5,10 +5,14 @@ import { RunLinks } from './run-links.ts';
 
 const limits = { minutes: 10, maxEvents: 1_000 };
 
+type Publish = Extract<PlatformEvent, { type: 'queue.publish' }>;
+
+/** Feeds events as the platform emits them; a publish carries the headers given for its message id. */
 function traffic(headers: Record<string, Record<string, string>> = {}) {
   const links = new RunLinks();
-  const q = new QueueTraffic({ limits, snapshotLimits: limits, links, headersOf: (id) => headers[id] });
-  const feed = (e: PlatformEvent) => q.handle(e as Parameters<QueueTraffic['handle']>[0]);
+  const q = new QueueTraffic({ limits, snapshotLimits: limits, links });
+  const feed = (e: Exclude<PlatformEvent, Publish> | Omit<Publish, 'headers'>) =>
+    q.handle((e.type === 'queue.publish' ? { ...e, headers: headers[e.messageId] ?? {} } : e) as Parameters<QueueTraffic['handle']>[0]);
   return { q, links, feed };
 }
 

@@ -39,8 +39,6 @@ export interface QueueTrafficOptions {
   limits: HistoryLimits;
   snapshotLimits: HistoryLimits;
   links: RunLinks;
-  /** Headers a message was published with, looked up while its publish event is handled. */
-  headersOf(messageId: string): Record<string, string> | undefined;
 }
 
 /**
@@ -67,8 +65,8 @@ export class QueueTraffic {
   handle(e: QueuePlatformEvent): void {
     switch (e.type) {
       case 'queue.publish': {
-        const headers = this.o.headersOf(e.messageId);
-        const correlationId = headers?.[CORRELATION_HEADER];
+        const headers = e.headers;
+        const correlationId = headers[CORRELATION_HEADER];
         const text = JSON.stringify(e.body) ?? 'null';
         this.remember(e.messageId, {
           subject: e.subject,

@@ -21,7 +21,6 @@ export interface TopicTrafficOptions {
   limits: HistoryLimits;
   snapshotLimits: HistoryLimits;
   links: RunLinks;
-  headersOf(messageId: string): Record<string, string> | undefined;
 }
 
 /**
@@ -48,7 +47,7 @@ export class TopicTraffic {
     switch (e.type) {
       case 'topic.publish': {
         this.count(e.plane, e.subject).published++;
-        const correlationId = this.o.headersOf(e.messageId)?.[CORRELATION_HEADER];
+        const correlationId = e.headers[CORRELATION_HEADER];
         if (correlationId) {
           this.correlations.set(e.messageId, correlationId);
           this.published.set(e.messageId, e.at);

@@ -22,7 +22,7 @@ export interface FireAndInspectOptions {
   emitProgress(progress: RequestProgress): void;
   emitCaptures(captures: CaptureSummary[]): void;
   /** A cluster secret's value, for the signing helper. */
-  secretValueOf(name: string): string | undefined;
+  secretValueOf(name: string): Promise<string | undefined>;
 }
 
 /** The Requests and Traces panels' backend: stores, recorder, sender, and their API methods. */

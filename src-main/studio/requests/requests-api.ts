@@ -6,6 +6,7 @@ import type {
   RequestTarget,
   SendRequestInput,
   SignatureResult,
+  SigningSecret,
 } from '../../../shared/request-types.ts';
 import type { RequestsApi, RouteInfo } from '../../../shared/studio-api.ts';
 import { handshakeToken, NotesConnector, type Runtime } from '../../runtime/index.ts';
@@ -32,7 +33,7 @@ export interface RequestsContext {
   definitionTexts(integration: string): Array<{ text: string }>;
   emitProgress(progress: RequestProgress): void;
   /** A cluster secret's value, for the signing helper; read in the backend only. */
-  secretValueOf: SecretValueOf;
+  secretValueOf(name: string): Promise<string | undefined>;
 }
 
 /** How long a sent request waits for its capture (the server records it as its response ends). */
@@ -123,10 +124,10 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
       }
     },
     async signBodyHmac(input) {
-      return hmacSignature(input, ctx.secretValueOf);
+      return hmacSignature(input, await secretOfInput(input?.secret, ctx));
     },
     async mintJwt(input) {
-      return mintHs256Jwt(input, ctx.secretValueOf);
+      return mintHs256Jwt(input, await secretOfInput(input?.secret, ctx));
     },
     async revealHandshakeToken(id) {
       return revealHandshake(ctx, captured(ctx, id));
@@ -214,4 +215,14 @@ function watchCaptures(captures: CaptureStore, method: string, url: string, sent
       });
     },
   };
+}
+
+/**
+ * The cluster secret a signing input names, read first (the platform's secret store answers
+ * asynchronously), as the signing helper's synchronous lookup. Other names find nothing.
+ */
+async function secretOfInput(source: SigningSecret | undefined, ctx: Pick<RequestsContext, 'secretValueOf'>): Promise<SecretValueOf> {
+  const name = source?.kind === 'secret' && typeof source.name === 'string' && source.name !== '' ? source.name : undefined;
+  const value = name === undefined ? undefined : await ctx.secretValueOf(name);
+  return (asked) => (asked === name ? value : undefined);
 }

@@ -12,7 +12,7 @@ const INTEGRATION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The working copy as the platform's bundle: definitions at the root, resources under env/ and template/. */
 export async function exportBundle(management: Management, workspace: Workspace, integration: string, actor: string): Promise<BundleFile> {
-  syncWorkingCopy(management, workspace, integration, actor);
+  await syncWorkingCopy(management, workspace, integration, actor);
   const tar = await management.bundle(integration);
   return { fileName: `${integration}.tar`, base64: tar.toString('base64'), bytes: tar.length };
 }

@@ -17,18 +17,18 @@ export interface EnvironmentContext {
 }
 
 /** The environment view of a studio run of the working copy, a deployment, or a tag being deployed. */
-export function environmentView(ctx: EnvironmentContext, target: EnvironmentTarget): EnvironmentView {
-  if (target?.kind === 'working-copy') return workingCopyView(ctx, target.integration, target);
+export async function environmentView(ctx: EnvironmentContext, target: EnvironmentTarget): Promise<EnvironmentView> {
+  if (target?.kind === 'working-copy') return workingCopyView(ctx, target.integration, target, await secretNames(ctx.management));
   if (target?.kind === 'deployment') {
     const m = need(ctx);
-    const d = m.deployments.get(target.deployment);
+    const d = await m.deployments.get(target.deployment);
     return tagView(m, d.integration, d.tag, d.bindings, target);
   }
   if (target?.kind === 'tag') return tagView(need(ctx), target.integration, target.tag, target.bindings ?? {}, target);
   throw new Error('the environment view needs a target: {kind: "working-copy", integration}, {kind: "deployment", deployment} or {kind: "tag", integration, tag, bindings}');
 }
 
-function workingCopyView(ctx: EnvironmentContext, integration: string, target: EnvironmentTarget): EnvironmentView {
+function workingCopyView(ctx: EnvironmentContext, integration: string, target: EnvironmentTarget, secrets: ReadonlySet<string>): EnvironmentView {
   const { workspace } = ctx;
   const definitions = workspace.summary(integration).definitionFiles.map((file) => ({ file, text: readFileSync(workspace.pathIn(integration, file), 'utf8') }));
   const names = envResourceNames(workspace, integration);
@@ -42,7 +42,7 @@ function workingCopyView(ctx: EnvironmentContext, integration: string, target: E
     container: (name) => {
       const out: ContainerValue[] = [];
       const b = bindings[name];
-      if (b) out.push(bound(b, ctx.management));
+      if (b) out.push(bound(b, secrets));
       const inherited = ctx.processEnv[name];
       if (inherited !== undefined && inherited !== '') out.push({ kind: 'process', value: inherited });
       return out;
@@ -51,11 +51,12 @@ function workingCopyView(ctx: EnvironmentContext, integration: string, target: E
   return { target, envResources: names, variables: resolved.variables, problems: [...declared.problems, ...resolved.problems] };
 }
 
-function tagView(m: Management, integration: string, tag: string, bindings: Record<string, Binding>, target: EnvironmentTarget): EnvironmentView {
-  const snapshot = m.snapshots.getTag(integration, tag);
-  const definitions = m.snapshots.definitions(snapshot.id).map((d) => ({ file: d.file, text: d.content.toString('utf8') }));
+async function tagView(m: Management, integration: string, tag: string, bindings: Record<string, Binding>, target: EnvironmentTarget): Promise<EnvironmentView> {
+  const snapshot = await m.snapshots.getTag(integration, tag);
+  const definitions = (await m.snapshots.definitions(snapshot.id)).map((d) => ({ file: d.file, text: d.content.toString('utf8') }));
   const names = snapshot.resources.filter((r) => r.kind === 'env').map((r) => r.name);
-  const envFiles = names.map((name) => ({ name, text: m.snapshots.resourceContent(snapshot.id, 'env', name)?.toString('utf8') ?? '' }));
+  const envFiles = await Promise.all(names.map(async (name) => ({ name, text: (await m.snapshots.resourceContent(snapshot.id, 'env', name))?.toString('utf8') ?? '' })));
+  const secrets = await secretNames(m);
   const declared = readDeclaredEnv(definitions);
   const resolved = resolveEnvironment({
     declared: declared.variables,
@@ -67,15 +68,20 @@ function tagView(m: Management, integration: string, tag: string, bindings: Reco
       const managed = LOCAL_MANAGED_ENV[name];
       if (managed !== undefined) out.push({ kind: 'managed', value: managed });
       const b = bindings[name];
-      if (b) out.push(bound(b, m));
+      if (b) out.push(bound(b, secrets));
       return out;
     },
   });
   return { target, envResources: names, variables: resolved.variables, problems: [...declared.problems, ...resolved.problems] };
 }
 
-function bound(b: Binding, m: Management | undefined): ContainerValue {
-  if ('secret' in b) return { kind: 'secret', secret: b.secret, secretExists: m?.secrets.get(b.secret) !== undefined };
+/** The names of the cluster secrets that exist (none without a platform): a secret binding to another counts as missing. */
+async function secretNames(m: Management | undefined): Promise<ReadonlySet<string>> {
+  return new Set(m ? (await m.secrets.list()).map((s) => s.name) : []);
+}
+
+function bound(b: Binding, secrets: ReadonlySet<string>): ContainerValue {
+  if ('secret' in b) return { kind: 'secret', secret: b.secret, secretExists: secrets.has(b.secret) };
   return { kind: 'binding', value: b.value };
 }
 

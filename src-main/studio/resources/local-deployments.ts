@@ -41,8 +41,8 @@ export class LocalDeployments {
     private readonly actor: string,
   ) {}
 
-  list(): DeploymentSummary[] {
-    return this.platform.management.deployments.list().map((d) => this.summary(d));
+  async list(): Promise<DeploymentSummary[]> {
+    return (await this.platform.management.deployments.list()).map((d) => this.summary(d));
   }
 
   deploy(input: DeployInput): Promise<DeploymentSummary> {
@@ -51,16 +51,16 @@ export class LocalDeployments {
     const bindings = Object.fromEntries(Object.entries(input.bindings ?? {}).map(([name, b]) => [name, checkBinding(b, name)]));
     return this.serial(id, async () => {
       // Validation (unknown variables, missing secrets, required variables unbound) happens here, before anything stops.
-      this.platform.management.deployments.deploy(id, { integration: input.integration, tag: input.tag, bindings }, this.actor);
+      await this.platform.management.deployments.deploy(id, { integration: input.integration, tag: input.tag, bindings }, this.actor);
       await this.stopRuntime(id);
       await this.startRuntime(id);
-      return this.summary(this.platform.management.deployments.get(id));
+      return this.summary(await this.platform.management.deployments.get(id));
     });
   }
 
   start(id: string): Promise<DeploymentSummary> {
     return this.serial(id, async () => {
-      const deployment = this.platform.management.deployments.get(id);
+      const deployment = await this.platform.management.deployments.get(id);
       if (this.live.get(id)?.status !== 'running') await this.startRuntime(id);
       return this.summary(deployment);
     });
@@ -68,7 +68,7 @@ export class LocalDeployments {
 
   stop(id: string): Promise<DeploymentSummary> {
     return this.serial(id, async () => {
-      const deployment = this.platform.management.deployments.get(id);
+      const deployment = await this.platform.management.deployments.get(id);
       await this.stopRuntime(id);
       return this.summary(deployment);
     });
@@ -76,9 +76,9 @@ export class LocalDeployments {
 
   remove(id: string): Promise<void> {
     return this.serial(id, async () => {
-      this.platform.management.deployments.get(id);
+      await this.platform.management.deployments.get(id);
       await this.stopRuntime(id);
-      this.platform.management.deployments.delete(id);
+      await this.platform.management.deployments.delete(id);
       this.live.delete(id);
     });
   }

@@ -45,7 +45,7 @@ export interface RunEnvironment {
 
 export interface ResourcesService {
   readonly api: ResourcesApi;
-  runEnvironment(integration: string): RunEnvironment;
+  runEnvironment(integration: string): Promise<RunEnvironment>;
   close(): Promise<void>;
 }
 
@@ -63,11 +63,11 @@ export function startResources(options: ResourcesOptions): ResourcesService {
     ? new LocalDeployments({ url: platform.url, token: platform.token || undefined, management: platform.management }, options.registry, options.feed, actor)
     : undefined;
   const envContext: EnvironmentContext = { workspace, management: platform.management, processEnv: options.processEnv, runBindings: (id) => bindings.of(id) };
-  const secretSummary = (name: string): SecretSummary => {
+  const secretSummary = async (name: string): Promise<SecretSummary> => {
     const m = management();
-    const info = m.secrets.get(name);
+    const info = await m.secrets.get(name);
     if (!info) throw new StudioError(`no cluster secret "${name}"`);
-    return { ...info, usedBy: m.deployments.usersOfSecret(name) };
+    return { ...info, usedBy: await m.deployments.usersOfSecret(name) };
   };
 
   const api: ResourcesApi = {
@@ -82,7 +82,7 @@ export function startResources(options: ResourcesOptions): ResourcesService {
 
     listSecrets: async () => {
       const m = management();
-      return m.secrets.list().map((s) => ({ ...s, usedBy: m.deployments.usersOfSecret(s.name) }));
+      return Promise.all((await m.secrets.list()).map(async (s) => ({ ...s, usedBy: await m.deployments.usersOfSecret(s.name) })));
     },
     putSecret: async (name, value) => {
       checkSecretName(name);
@@ -106,7 +106,7 @@ export function startResources(options: ResourcesOptions): ResourcesService {
     },
     setRunBinding: async (integration, variable, binding) => {
       workspace.dirOf(integration);
-      if (binding !== null) checkRunBinding(integration, variable, checkBinding(binding, variable));
+      if (binding !== null) await checkRunBinding(integration, variable, checkBinding(binding, variable));
       const next = bindings.set(integration, variable, binding === null ? null : checkBinding(binding, variable));
       options.bindingsChanged(integration);
       return next;
@@ -115,16 +115,16 @@ export function startResources(options: ResourcesOptions): ResourcesService {
     listTags: async (integration) => {
       const m = management();
       workspace.dirOf(integration);
-      return m.integrations.get(integration) ? m.snapshots.listTags(integration).map(tagSummary) : [];
+      return (await m.integrations.get(integration)) ? (await m.snapshots.listTags(integration)).map(tagSummary) : [];
     },
     createTag: async (integration, tag, description) => {
       const m = management();
       if (typeof tag !== 'string' || !TAG.test(tag)) {
         throw new StudioError(`the tag "${String(tag).slice(0, 60)}" must be 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "v1.0.0"`);
       }
-      syncWorkingCopy(m, workspace, integration, actor);
+      await syncWorkingCopy(m, workspace, integration, actor);
       const desc = typeof description === 'string' && description.trim() !== '' ? description.trim().slice(0, 2000) : undefined;
-      return tagSummary(m.snapshots.createTag(integration, tag, desc, actor));
+      return tagSummary(await m.snapshots.createTag(integration, tag, desc, actor));
     },
     diffTag: async (integration, tag) => diffTag(management(), integration, tag, workingCopyFiles(workspace, integration)),
 
@@ -145,12 +145,12 @@ export function startResources(options: ResourcesOptions): ResourcesService {
   }
 
   /** A secret variable is bound to a secret (as a deploy requires), and a secret binding names one that exists. */
-  function checkRunBinding(integration: string, variable: string, binding: Binding): void {
+  async function checkRunBinding(integration: string, variable: string, binding: Binding): Promise<void> {
     if ('secret' in binding) {
-      if (!management().secrets.get(binding.secret)) throw new StudioError(`there is no cluster secret "${binding.secret}"; create it in the Secrets panel first`);
+      if (!(await management().secrets.get(binding.secret))) throw new StudioError(`there is no cluster secret "${binding.secret}"; create it in the Secrets panel first`);
       return;
     }
-    const declared = environmentView(envContext, { kind: 'working-copy', integration }).variables.find((v) => v.name === variable);
+    const declared = (await environmentView(envContext, { kind: 'working-copy', integration })).variables.find((v) => v.name === variable);
     if (declared?.secret && binding.value !== '') {
       throw new StudioError(`${variable} is declared secret: true, so it is bound to a cluster secret by name, never to a literal value`);
     }
@@ -158,12 +158,12 @@ export function startResources(options: ResourcesOptions): ResourcesService {
 
   return {
     api,
-    runEnvironment(integration) {
+    async runEnvironment(integration) {
       const env: Record<string, string> = {};
       const secretValues: string[] = [];
       for (const [variable, b] of Object.entries(bindings.of(integration))) {
         if ('secret' in b) {
-          const value = platform.management?.secrets.reveal(b.secret);
+          const value = await platform.management?.secrets.reveal(b.secret);
           if (value === undefined) {
             throw new StudioError(`${variable} is bound to the secret "${b.secret}", which does not exist; create it in the Secrets panel or change the binding in Resources → Environment`);
           }

@@ -12,12 +12,12 @@ type Area = FileDiff['area'];
  * A tag's frozen copy against the working copy: every definition and resource file, added,
  * removed, changed or unchanged, with line hunks for the text that changed.
  */
-export function diffTag(management: Management, integration: string, tag: string, working: IntegrationFiles): TagDiff {
-  const snapshot = management.snapshots.getTag(integration, tag);
+export async function diffTag(management: Management, integration: string, tag: string, working: IntegrationFiles): Promise<TagDiff> {
+  const snapshot = await management.snapshots.getTag(integration, tag);
   const frozen = new Map<string, { area: Area; content: Buffer }>();
-  for (const d of management.snapshots.definitions(snapshot.id)) frozen.set(d.file, { area: 'definition', content: d.content });
+  for (const d of await management.snapshots.definitions(snapshot.id)) frozen.set(d.file, { area: 'definition', content: d.content });
   for (const r of snapshot.resources) {
-    frozen.set(`${r.kind}/${r.name}`, { area: r.kind, content: management.snapshots.resourceContent(snapshot.id, r.kind, r.name) ?? Buffer.alloc(0) });
+    frozen.set(`${r.kind}/${r.name}`, { area: r.kind, content: (await management.snapshots.resourceContent(snapshot.id, r.kind, r.name)) ?? Buffer.alloc(0) });
   }
   const current = new Map<string, { area: Area; content: Buffer }>();
   for (const d of working.definitions) current.set(d.file, { area: 'definition', content: d.content });

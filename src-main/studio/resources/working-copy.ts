@@ -26,8 +26,8 @@ export function envResourceNames(workspace: Workspace, integration: string): str
  * Brings the platform's copy of the integration up to date with the folder, in one transaction.
  * Unchanged resources keep their version and author, so this can run before every tag.
  */
-export function syncWorkingCopy(management: Management, workspace: Workspace, integration: string, actor: string): void {
-  management.integrations.replace(integration, workingCopyFiles(workspace, integration), actor);
+export async function syncWorkingCopy(management: Management, workspace: Workspace, integration: string, actor: string): Promise<void> {
+  await management.integrations.replace(integration, workingCopyFiles(workspace, integration), actor);
 }
 
 /** Who the studio's writes are recorded as: the OS user running it. */

@@ -154,6 +154,86 @@ export const postgresMigrations: string[] = [
   CREATE TABLE log_records (id bigserial PRIMARY KEY, received_at bigint NOT NULL, record text NOT NULL);
   CREATE INDEX log_records_age ON log_records (received_at);
   `,
+  // 2: management (integrations with their working copy, version tags with their frozen copies,
+  // cluster secrets, deployments), so any replica takes any management write.
+  `
+  CREATE TABLE integrations (
+    id text PRIMARY KEY,
+    created_at bigint NOT NULL,
+    created_by text NOT NULL,
+    updated_at bigint NOT NULL,
+    updated_by text NOT NULL
+  );
+  -- Root-level *.yaml / *.yml files of an integration: its flow definition.
+  CREATE TABLE integration_definitions (
+    integration text NOT NULL,
+    file text NOT NULL,
+    content bytea NOT NULL,
+    updated_at bigint NOT NULL,
+    updated_by text NOT NULL,
+    PRIMARY KEY (integration, file)
+  );
+  -- The working copy of an integration's resources; position is the declared order.
+  CREATE TABLE integration_resources (
+    id text PRIMARY KEY,
+    integration text NOT NULL,
+    position integer NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    content bytea NOT NULL,
+    version bigint NOT NULL,
+    created_at bigint NOT NULL,
+    created_by text NOT NULL,
+    updated_at bigint NOT NULL,
+    updated_by text NOT NULL,
+    UNIQUE (integration, name)
+  );
+  CREATE INDEX integration_resources_order ON integration_resources (integration, position);
+
+  -- A version tag and its frozen copy; the snapshot id is what a deployed runtime carries.
+  CREATE TABLE snapshots (
+    id text PRIMARY KEY,
+    integration text NOT NULL,
+    tag text NOT NULL,
+    description text,
+    variables text NOT NULL,
+    created_at bigint NOT NULL,
+    created_by text NOT NULL,
+    UNIQUE (integration, tag)
+  );
+  CREATE TABLE snapshot_definitions (snapshot text NOT NULL, file text NOT NULL, content bytea NOT NULL, PRIMARY KEY (snapshot, file));
+  CREATE TABLE snapshot_resources (
+    snapshot text NOT NULL,
+    position integer NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    content bytea NOT NULL,
+    PRIMARY KEY (snapshot, name)
+  );
+
+  -- Names and timestamps of cluster secrets; their values are in cluster_secret_values (sealed
+  -- with the platform's secret key) or, with FLOW_CLUSTER_SECRETS=kubernetes, in the Secret flow-secrets.
+  CREATE TABLE cluster_secrets (name text PRIMARY KEY, created_at bigint NOT NULL, updated_at bigint NOT NULL, updated_by text NOT NULL);
+  CREATE TABLE cluster_secret_values (name text PRIMARY KEY, sealed bytea NOT NULL);
+
+  CREATE TABLE deployments (
+    id text PRIMARY KEY,
+    integration text NOT NULL,
+    tag text NOT NULL,
+    snapshot text NOT NULL,
+    created_at bigint NOT NULL,
+    created_by text NOT NULL
+  );
+  -- One row per bound variable: a literal value, or the name of a cluster secret (never its value).
+  CREATE TABLE deployment_bindings (
+    deployment text NOT NULL,
+    variable text NOT NULL,
+    literal text,
+    secret text,
+    PRIMARY KEY (deployment, variable)
+  );
+  CREATE INDEX deployment_bindings_secret ON deployment_bindings (secret) WHERE secret IS NOT NULL;
+  `,
 ];
 
 /** Any constant: the advisory lock key every replica takes while migrating. */

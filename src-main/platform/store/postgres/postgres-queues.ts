@@ -130,7 +130,8 @@ export class PostgresQueues implements QueueBackend {
     return ago === null || ago === undefined ? undefined : Date.now() - ago;
   }
 
-  private async adoptUnclaimed(subject: string): Promise<void> {
+  /** Hands messages published while the subject had no group to its first group. */
+  async adoptUnclaimed(subject: string): Promise<void> {
     await this.pool.query(
       `WITH first AS (SELECT grp FROM queue_groups WHERE subject = $1 ORDER BY created_at, grp LIMIT 1),
             moved AS (UPDATE queue_items SET grp = first.grp FROM first WHERE subject = $1 AND queue_items.grp = '' RETURNING first.grp)

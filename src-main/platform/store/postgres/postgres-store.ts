@@ -2,11 +2,16 @@ import type { Features } from '../../features.ts';
 import type { PlatformStore } from '../platform-store.ts';
 import type { SecretCipher } from '../secret-cipher.ts';
 import { PostgresAgentMemory } from './postgres-agent-memory.ts';
+import { PostgresSecretNames, PostgresSecretValues } from './postgres-cluster-secrets.ts';
 import { createPool } from './postgres-connection.ts';
+import { PostgresDeployments } from './postgres-deployments.ts';
+import { PostgresInspection } from './postgres-inspection.ts';
+import { PostgresIntegrations } from './postgres-integrations.ts';
 import { PostgresKv } from './postgres-kv.ts';
 import { PostgresLeases } from './postgres-leases.ts';
 import { PostgresQueues } from './postgres-queues.ts';
 import { PostgresResources } from './postgres-resources.ts';
+import { PostgresSnapshots } from './postgres-snapshots.ts';
 import { PostgresTelemetry } from './postgres-telemetry.ts';
 import { PostgresTopics } from './postgres-topics.ts';
 import { PostgresWakeups } from './postgres-wakeups.ts';
@@ -43,16 +48,26 @@ export async function openPostgresStore(url: string, features: Features, cipher:
   const logs = new PostgresTelemetry(pool, 'log_records', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds });
   await traces.recount();
   await logs.recount();
+  const integrations = new PostgresIntegrations(pool);
+  const queues = new PostgresQueues(pool);
   return {
     kind: 'postgres',
     kv: new PostgresKv(pool, cipher),
     resources: new PostgresResources(pool),
     leases: new PostgresLeases(pool),
-    queues: new PostgresQueues(pool),
+    queues,
     topics: new PostgresTopics(pool, features.topics.subscriptionIdleSeconds * 1000),
     agentMemory: new PostgresAgentMemory(pool),
     traces,
     logs,
+    management: {
+      integrations,
+      snapshots: new PostgresSnapshots(pool, integrations),
+      secretNames: new PostgresSecretNames(pool),
+      deployments: new PostgresDeployments(pool),
+      secretValues: new PostgresSecretValues(pool, cipher),
+    },
+    inspection: new PostgresInspection(pool, queues),
     wakeups: listener,
     close: async () => {
       await listener.close();

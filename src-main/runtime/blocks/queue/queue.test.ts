@@ -31,12 +31,12 @@ async function start(yaml: string, o: RuntimeOptions = {}): Promise<RuntimeOnPla
 
 /** Waits until the group has received on the subject once (it exists on the platform from then on). */
 const receiving = (subject: string, group: string) =>
-  until(() => platform.inspect.queues.counts().some((g) => g.subject === subject && g.group === group), 5000, `${group} receiving on ${subject}`);
+  until(async () => (await platform.inspect.queues.counts()).some((g) => g.subject === subject && g.group === group), 5000, `${group} receiving on ${subject}`);
 
 /** Waits until no group of the subject holds a message (waiting, in flight or delayed): all were acked. */
 const drained = (subject: string) =>
   until(
-    () => platform.inspect.queues.counts().every((g) => g.subject !== subject || g.waiting + g.inFlight + g.delayed === 0),
+    async () => (await platform.inspect.queues.counts()).every((g) => g.subject !== subject || g.waiting + g.inFlight + g.delayed === 0),
     10_000,
     `every message on ${subject} acked`,
   );
@@ -181,7 +181,7 @@ describe('request/reply on a queue', () => {
       const silent = await runtimeOn(own, `flows:\n  ask:\n    steps:\n      - queue-request: {subject: silent, timeout: 1s}\n`, { instanceId: 'asker', clock });
       running.push(silent);
       const received = silent.services.queues.receive('silent', { waitMs: 3000, maxMessages: 1 });
-      await until(() => own.inspect.queues.counts().some((g) => g.subject === 'silent'), 5000, 'the consumer receiving');
+      await until(async () => (await own.inspect.queues.counts()).some((g) => g.subject === 'silent'), 5000, 'the consumer receiving');
       let answered = false;
       const late = silent.runtime.run('ask', {}).finally(() => (answered = true));
       expect(await received).toHaveLength(1); // the request is out, its timer set

@@ -71,7 +71,7 @@ describe('the topic source', () => {
     await publisher.runtime.run('global', { scope: 'everyone' });
     await until(() => s.length === 1 && p.length === 1, 5000, 'deliveries');
     // Every subscription to "status" acked all it holds: nothing more can reach any of them.
-    await until(() => platform.inspect.topics.subscriptions().every((sub) => sub.subject !== 'status' || (sub.lag === 0 && sub.inFlight === 0)), 5000, 'acks');
+    await until(async () => (await platform.inspect.topics.subscriptions()).every((sub) => sub.subject !== 'status' || (sub.lag === 0 && sub.inFlight === 0)), 5000, 'acks');
     expect(s).toEqual([{ scope: 'shop' }]);
     expect(p).toEqual([{ scope: 'everyone' }]);
     expect(o).toEqual([]);
