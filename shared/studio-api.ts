@@ -430,6 +430,11 @@ export type StudioListener<E extends StudioEventName> = (payload: StudioEvents[E
 /** What the renderer holds: the API plus event subscription; `on` returns its unsubscribe. */
 export interface StudioBridge extends StudioApi {
   on<E extends StudioEventName>(event: E, listener: StudioListener<E>): () => void;
+  /**
+   * Called each time the event channel (re)connects, where it can drop events (web mode's
+   * socket): what was read before may predate events that went out while it was down.
+   */
+  onConnect?(listener: () => void): () => void;
 }
 
 /** The reply of a call across a transport: errors travel as data, with a message for people. */

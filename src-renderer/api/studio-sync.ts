@@ -14,8 +14,14 @@ export function syncWithStudio(studio: StudioBridge): () => void {
   ];
   const report = (err: unknown): void => s.setNotice(err instanceof Error ? err.message : String(err));
   studio.workspaceInfo().then(s.setWorkspace, report);
-  studio.listIntegrations().then(s.setIntegrations, report);
-  studio.runStates().then(s.applyRunStates, report);
+  const refresh = (): void => {
+    studio.listIntegrations().then(s.setIntegrations, report);
+    studio.runStates().then(s.applyRunStates, report);
+  };
+  refresh();
+  // Events that went out before the socket (re)opened are lost: read the state again then.
+  const stopConnect = studio.onConnect?.(refresh);
+  if (stopConnect) stops.push(stopConnect);
   return () => {
     for (const stop of stops) stop();
   };

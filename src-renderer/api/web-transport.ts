@@ -42,6 +42,7 @@ export function createWebStudio(): StudioBridge {
   });
 
   const listeners = new Map<StudioEventName, Set<(payload: unknown) => void>>();
+  const connectListeners = new Set<() => void>();
   let socket: WebSocket | undefined;
   let reconnects = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -64,6 +65,7 @@ export function createWebStudio(): StudioBridge {
     ws.onopen = () => {
       reconnects = 0;
       done();
+      for (const l of connectListeners) l();
     };
     ws.onerror = done;
     ws.onmessage = (m) => {
@@ -84,6 +86,10 @@ export function createWebStudio(): StudioBridge {
 
   return {
     ...api,
+    onConnect(listener) {
+      connectListeners.add(listener);
+      return () => connectListeners.delete(listener);
+    },
     on<E extends StudioEventName>(event: E, listener: StudioListener<E>): () => void {
       if (!isStudioEvent(event)) throw new Error(`"${String(event)}" is not a studio event`);
       let set = listeners.get(event);
