@@ -3,6 +3,9 @@ import { useStudio } from '../store/studio-store.ts';
 import { connectFeed } from './feed-bridge.ts';
 import { syncRequests } from './request-actions.ts';
 
+/** How often web mode re-reads the run states, in case an event was lost. */
+const RESYNC_MS = 3000;
+
 /** Loads what the shell shows first and keeps the store following the backend's events. */
 export function syncWithStudio(studio: StudioBridge): () => void {
   const s = useStudio.getState();
@@ -21,7 +24,13 @@ export function syncWithStudio(studio: StudioBridge): () => void {
   refresh();
   // Events that went out before the socket (re)opened are lost: read the state again then.
   const stopConnect = studio.onConnect?.(refresh);
-  if (stopConnect) stops.push(stopConnect);
+  if (stopConnect) {
+    stops.push(stopConnect);
+    // And now and then anyway: full runs still saw a page miss a just-started integration's
+    // runState over a connected socket (cause not found yet), and the list must not stay wrong.
+    const timer = setInterval(() => studio.runStates().then(s.applyRunStates, () => {}), RESYNC_MS);
+    stops.push(() => clearInterval(timer));
+  }
   return () => {
     for (const stop of stops) stop();
   };
