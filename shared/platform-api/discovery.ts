@@ -1,6 +1,24 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { StringEnum, component } from './contract.ts';
 import { defineRoute } from './route.ts';
+
+/** A capability's block of the discovery document: `supported`, the policy when off, and its own fields. */
+function capability<T extends TProperties>(fields: T, description: string) {
+  return Type.Optional(
+    Type.Object(
+      {
+        supported: Type.Boolean({ default: false }),
+        unsupported: Type.Optional(
+          StringEnum(['noop', 'error'], {
+            description: 'Declared only when a features file sets it for a switched-off capability.',
+          }),
+        ),
+        ...fields,
+      },
+      { description },
+    ),
+  );
+}
 
 export const Discovery = component(
   'Discovery',
@@ -15,311 +33,224 @@ export const Discovery = component(
     features: Type.Optional(
       Type.Object(
         {
-          kv: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                namespaces: Type.Optional(
-                  Type.Array(Type.String(), {
-                    description: 'Informational: the six namespaces the runtime sends today. Any other name is served the same way.',
-                  }),
-                ),
-                maxValueBytes: Type.Optional(
-                  Type.Integer({
-                    description: 'Largest value a PUT accepts; a larger one is answered 413 value_too_large. Default 1048576.',
-                    minimum: 0,
-                  }),
-                ),
-              },
-              { description: 'Key/value storage.' },
-            ),
+          kv: capability(
+            {
+              namespaces: Type.Optional(
+                Type.Array(Type.String(), {
+                  description: 'Informational: the six namespaces the runtime sends today. Any other name is served the same way.',
+                }),
+              ),
+              maxValueBytes: Type.Optional(
+                Type.Integer({
+                  description: 'Largest value a PUT accepts; a larger one is answered 413 value_too_large. Default 1048576.',
+                  minimum: 0,
+                }),
+              ),
+            },
+            'Key/value storage.',
           ),
-          secrets: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                encryptedAtRest: Type.Optional(
-                  Type.Boolean({
-                    description:
-                      'True: values in namespaces ending in `_secrets` are sealed with AES-256-GCM; the key lives in a 0600 file in the data directory, never in the database.',
-                  }),
-                ),
-              },
-              {
-                description: 'Secrets are KV entries in *_secrets namespaces.',
-              },
-            ),
+          secrets: capability(
+            {
+              encryptedAtRest: Type.Optional(
+                Type.Boolean({
+                  description:
+                    'True: values in namespaces ending in `_secrets` are sealed with AES-256-GCM; the key lives in a 0600 file in the data directory, never in the database.',
+                }),
+              ),
+            },
+            'Secrets are KV entries in *_secrets namespaces.',
           ),
-          resources: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-              },
-              { description: 'GET /v1/resources/content.' },
-            ),
+          resources: capability({}, 'GET /v1/resources/content.'),
+          leases: capability(
+            {
+              minTtlSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'A shorter ttlSeconds is raised to this. Default 1.',
+                  minimum: 0,
+                }),
+              ),
+              maxTtlSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'A longer ttlSeconds is cut to this. Default 3600.',
+                  minimum: 0,
+                }),
+              ),
+              defaultTtlSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'TTL when an acquire names none. Default 15.',
+                  minimum: 0,
+                }),
+              ),
+            },
+            'Leases (§3.1).',
           ),
-          leases: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                minTtlSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'A shorter ttlSeconds is raised to this. Default 1.',
-                    minimum: 0,
-                  }),
-                ),
-                maxTtlSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'A longer ttlSeconds is cut to this. Default 3600.',
-                    minimum: 0,
-                  }),
-                ),
-                defaultTtlSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'TTL when an acquire names none. Default 15.',
-                    minimum: 0,
-                  }),
-                ),
-              },
-              { description: 'Leases (§3.1).' },
-            ),
+          leaderElection: capability(
+            {
+              leaseTtlSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'Default leadership TTL (a campaign may send its own ttlSeconds, clamped to the lease bounds). Default 15.',
+                  minimum: 0,
+                }),
+              ),
+              renewIntervalSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'Default 5; at most a third of leaseTtlSeconds.',
+                  minimum: 0,
+                }),
+              ),
+              observeIntervalSeconds: Type.Optional(Type.Integer({ description: 'Default 2.', minimum: 0 })),
+            },
+            'Leader election (§3.2).',
           ),
-          leaderElection: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                leaseTtlSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'Default leadership TTL (a campaign may send its own ttlSeconds, clamped to the lease bounds). Default 15.',
-                    minimum: 0,
-                  }),
-                ),
-                renewIntervalSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'Default 5; at most a third of leaseTtlSeconds.',
-                    minimum: 0,
-                  }),
-                ),
-                observeIntervalSeconds: Type.Optional(Type.Integer({ description: 'Default 2.', minimum: 0 })),
-              },
-              { description: 'Leader election (§3.2).' },
-            ),
+          queues: capability(
+            {
+              requestReply: Type.Optional(
+                Type.Boolean({
+                  description: '/request and /reply are implemented.',
+                }),
+              ),
+              pollTimeoutSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'Longest a receive is held; also the wait when a receive names no waitSeconds. A larger waitSeconds is cut to it. Default 20.',
+                  minimum: 0,
+                }),
+              ),
+              maxBatch: Type.Optional(
+                Type.Integer({
+                  description: 'Most messages one receive returns; a larger maxMessages is cut to it. Default 100.',
+                  minimum: 0,
+                }),
+              ),
+              ackDeadlineSeconds: Type.Optional(
+                Type.Integer({
+                  description:
+                    'How long a delivered message stays invisible waiting for ack or nack before it is delivered again. A receive may ask for its own (1 to 43200). Default 30.',
+                  minimum: 0,
+                }),
+              ),
+              maxMessageBytes: Type.Optional(
+                Type.Integer({
+                  description: 'Largest JSON-encoded message body (413 message_too_large beyond it). Default 1048576.',
+                  minimum: 0,
+                }),
+              ),
+              maxDelaySeconds: Type.Optional(
+                Type.Integer({
+                  description: 'Longest nack delay honoured; longer ones are cut. Default 43200.',
+                  minimum: 0,
+                }),
+              ),
+              maxRequestTimeoutSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'Longest timeoutSeconds of a request. Default 300.',
+                  minimum: 0,
+                }),
+              ),
+            },
+            'Queues (§3.3).',
           ),
-          queues: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                requestReply: Type.Optional(
-                  Type.Boolean({
-                    description: '/request and /reply are implemented.',
-                  }),
-                ),
-                pollTimeoutSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'Longest a receive is held; also the wait when a receive names no waitSeconds. A larger waitSeconds is cut to it. Default 20.',
-                    minimum: 0,
-                  }),
-                ),
-                maxBatch: Type.Optional(
-                  Type.Integer({
-                    description: 'Most messages one receive returns; a larger maxMessages is cut to it. Default 100.',
-                    minimum: 0,
-                  }),
-                ),
-                ackDeadlineSeconds: Type.Optional(
-                  Type.Integer({
-                    description:
-                      'How long a delivered message stays invisible waiting for ack or nack before it is delivered again. A receive may ask for its own (1 to 43200). Default 30.',
-                    minimum: 0,
-                  }),
-                ),
-                maxMessageBytes: Type.Optional(
-                  Type.Integer({
-                    description: 'Largest JSON-encoded message body (413 message_too_large beyond it). Default 1048576.',
-                    minimum: 0,
-                  }),
-                ),
-                maxDelaySeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'Longest nack delay honoured; longer ones are cut. Default 43200.',
-                    minimum: 0,
-                  }),
-                ),
-                maxRequestTimeoutSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'Longest timeoutSeconds of a request. Default 300.',
-                    minimum: 0,
-                  }),
-                ),
-              },
-              { description: 'Queues (§3.3).' },
-            ),
+          topics: capability(
+            {
+              pollTimeoutSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'As for queues. Default 20.',
+                  minimum: 0,
+                }),
+              ),
+              maxBatch: Type.Optional(
+                Type.Integer({
+                  description: 'As for queues. Default 100.',
+                  minimum: 0,
+                }),
+              ),
+              ackDeadlineSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'Delivered but unacknowledged messages are delivered again to the subscription after this long. Default 30.',
+                  minimum: 0,
+                }),
+              ),
+              subscriptionIdleSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'A subscription with no receive or ack for this long expires (a waiting receive counts as activity); receive then answers 404. Default 300.',
+                  minimum: 0,
+                }),
+              ),
+              maxMessageBytes: Type.Optional(Type.Integer({ description: 'As for queues.', minimum: 0 })),
+            },
+            'Topics (§3.4).',
           ),
-          topics: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                pollTimeoutSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'As for queues. Default 20.',
-                    minimum: 0,
-                  }),
-                ),
-                maxBatch: Type.Optional(
-                  Type.Integer({
-                    description: 'As for queues. Default 100.',
-                    minimum: 0,
-                  }),
-                ),
-                ackDeadlineSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'Delivered but unacknowledged messages are delivered again to the subscription after this long. Default 30.',
-                    minimum: 0,
-                  }),
-                ),
-                subscriptionIdleSeconds: Type.Optional(
-                  Type.Integer({
-                    description:
-                      'A subscription with no receive or ack for this long expires (a waiting receive counts as activity); receive then answers 404. Default 300.',
-                    minimum: 0,
-                  }),
-                ),
-                maxMessageBytes: Type.Optional(Type.Integer({ description: 'As for queues.', minimum: 0 })),
-              },
-              { description: 'Topics (§3.4).' },
-            ),
+          agentMemory: capability(
+            {
+              semantic: Type.Optional(
+                Type.Boolean({
+                  description: 'Always false: search ranks by text matching (SQLite FTS5, BM25).',
+                }),
+              ),
+              listThreads: Type.Optional(Type.Boolean({ description: '' })),
+              readThread: Type.Optional(Type.Boolean({ description: '' })),
+              search: Type.Optional(Type.Boolean({ description: '' })),
+              maxWorkingMemoryBytes: Type.Optional(
+                Type.Integer({
+                  description: 'Largest working memory a save accepts. Default 8388608.',
+                  minimum: 0,
+                }),
+              ),
+            },
+            'Agent memory (§4.5).',
           ),
-          agentMemory: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                semantic: Type.Optional(
-                  Type.Boolean({
-                    description: 'Always false: search ranks by text matching (SQLite FTS5, BM25).',
-                  }),
-                ),
-                listThreads: Type.Optional(Type.Boolean({ description: '' })),
-                readThread: Type.Optional(Type.Boolean({ description: '' })),
-                search: Type.Optional(Type.Boolean({ description: '' })),
-                maxWorkingMemoryBytes: Type.Optional(
-                  Type.Integer({
-                    description: 'Largest working memory a save accepts. Default 8388608.',
-                    minimum: 0,
-                  }),
-                ),
-              },
-              { description: 'Agent memory (§4.5).' },
-            ),
+          traces: capability(
+            {
+              maxBatch: Type.Optional(
+                Type.Integer({
+                  description: 'Most records per POST /v1/traces (413 batch_too_large beyond). Default 1000.',
+                  minimum: 0,
+                }),
+              ),
+              flushIntervalMillis: Type.Optional(
+                Type.Integer({
+                  description: 'How often a client should send what it has gathered. Default 1000.',
+                  minimum: 0,
+                }),
+              ),
+              retainRecords: Type.Optional(
+                Type.Integer({
+                  description: 'Most trace records kept; the oldest batches are deleted first. Default 100000.',
+                  minimum: 0,
+                }),
+              ),
+              retainBytes: Type.Optional(
+                Type.Integer({
+                  description: 'Most bytes of trace record JSON kept; the oldest batches are deleted first. Default 67108864 (64 MiB).',
+                  minimum: 0,
+                }),
+              ),
+              retainSeconds: Type.Optional(
+                Type.Integer({
+                  description: 'Records older than this are deleted. Default 604800 (7 days).',
+                  minimum: 0,
+                }),
+              ),
+            },
+            'Traces (§4.6).',
           ),
-          traces: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                maxBatch: Type.Optional(
-                  Type.Integer({
-                    description: 'Most records per POST /v1/traces (413 batch_too_large beyond). Default 1000.',
-                    minimum: 0,
-                  }),
-                ),
-                flushIntervalMillis: Type.Optional(
-                  Type.Integer({
-                    description: 'How often a client should send what it has gathered. Default 1000.',
-                    minimum: 0,
-                  }),
-                ),
-                retainRecords: Type.Optional(
-                  Type.Integer({
-                    description: 'Most trace records kept; the oldest batches are deleted first. Default 100000.',
-                    minimum: 0,
-                  }),
-                ),
-                retainBytes: Type.Optional(
-                  Type.Integer({
-                    description: 'Most bytes of trace record JSON kept; the oldest batches are deleted first. Default 67108864 (64 MiB).',
-                    minimum: 0,
-                  }),
-                ),
-                retainSeconds: Type.Optional(
-                  Type.Integer({
-                    description: 'Records older than this are deleted. Default 604800 (7 days).',
-                    minimum: 0,
-                  }),
-                ),
-              },
-              { description: 'Traces (§4.6).' },
-            ),
-          ),
-          logs: Type.Optional(
-            Type.Object(
-              {
-                supported: Type.Boolean({ default: false }),
-                unsupported: Type.Optional(
-                  StringEnum(['noop', 'error'], {
-                    description: 'Declared only when a features file sets it for a switched-off capability.',
-                  }),
-                ),
-                maxBatch: Type.Optional(
-                  Type.Integer({
-                    description: 'Most records per POST /v1/logs. Default 1000.',
-                    minimum: 0,
-                  }),
-                ),
-                retainRecords: Type.Optional(Type.Integer({ description: 'Default 100000.', minimum: 0 })),
-                retainBytes: Type.Optional(
-                  Type.Integer({
-                    description: 'Default 33554432 (32 MiB).',
-                    minimum: 0,
-                  }),
-                ),
-                retainSeconds: Type.Optional(Type.Integer({ description: 'Default 604800.', minimum: 0 })),
-              },
-              { description: 'Logs (§4.6).' },
-            ),
+          logs: capability(
+            {
+              maxBatch: Type.Optional(
+                Type.Integer({
+                  description: 'Most records per POST /v1/logs. Default 1000.',
+                  minimum: 0,
+                }),
+              ),
+              retainRecords: Type.Optional(Type.Integer({ description: 'Default 100000.', minimum: 0 })),
+              retainBytes: Type.Optional(
+                Type.Integer({
+                  description: 'Default 33554432 (32 MiB).',
+                  minimum: 0,
+                }),
+              ),
+              retainSeconds: Type.Optional(Type.Integer({ description: 'Default 604800.', minimum: 0 })),
+            },
+            'Logs (§4.6).',
           ),
         },
         {
