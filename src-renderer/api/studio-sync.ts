@@ -17,18 +17,23 @@ export function syncWithStudio(studio: StudioBridge): () => void {
   ];
   const report = (err: unknown): void => s.setNotice(err instanceof Error ? err.message : String(err));
   studio.workspaceInfo().then(s.setWorkspace, report);
+  // The snapshot remembers how many events the page had when it asked, so one that answers after
+  // a newer event (a just-started integration) cannot undo it.
+  const readRunStates = (onError: (err: unknown) => void): void => {
+    const askedAt = useStudio.getState().runEvents;
+    studio.runStates().then((states) => useStudio.getState().applyRunStates(states, askedAt), onError);
+  };
   const refresh = (): void => {
     studio.listIntegrations().then(s.setIntegrations, report);
-    studio.runStates().then(s.applyRunStates, report);
+    readRunStates(report);
   };
   refresh();
   // Events that went out before the socket (re)opened are lost: read the state again then.
   const stopConnect = studio.onConnect?.(refresh);
   if (stopConnect) {
     stops.push(stopConnect);
-    // And now and then anyway: full runs still saw a page miss a just-started integration's
-    // runState over a connected socket (cause not found yet), and the list must not stay wrong.
-    const timer = setInterval(() => studio.runStates().then(s.applyRunStates, () => {}), RESYNC_MS);
+    // And now and then anyway, so a state lost with a dropped socket message does not stay wrong.
+    const timer = setInterval(() => readRunStates(() => {}), RESYNC_MS);
     stops.push(() => clearInterval(timer));
   }
   return () => {

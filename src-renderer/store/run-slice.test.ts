@@ -5,7 +5,7 @@ import { useStudio } from './studio-store.ts';
 const state = (integration: string, status: RunState['status'], since: number): RunState => ({ integration, status, routes: [], problems: [], generation: 1, since });
 
 describe('run states in the store', () => {
-  beforeEach(() => useStudio.setState({ runs: {} }));
+  beforeEach(() => useStudio.setState({ runs: {}, runEvents: 0, runEventAt: {} }));
 
   it('keeps a state an event brought when a snapshot read before that event answers after it', () => {
     const { applyRunState, applyRunStates } = useStudio.getState();
@@ -14,6 +14,25 @@ describe('run states in the store', () => {
     applyRunStates([state('orders', 'stopped', 1_000), state('billing', 'stopped', 1_000)]);
     expect(useStudio.getState().runs.orders.status).toBe('running');
     expect(useStudio.getState().runs.billing.status).toBe('stopped');
+  });
+
+  it('keeps a just-started integration that a snapshot asked for before its first event does not list', () => {
+    // The page loads and asks for every state; before the answer, the integration starts for the
+    // first time and its event arrives; then the answer, read before the start, lists nothing.
+    const askedAt = useStudio.getState().runEvents;
+    useStudio.getState().applyRunState(state('echo', 'running', 5_000));
+    useStudio.getState().applyRunStates([state('billing', 'stopped', 4_000)], askedAt);
+    expect(useStudio.getState().runs.echo?.status).toBe('running');
+    // A later snapshot that lists it decides as usual.
+    useStudio.getState().applyRunStates([state('echo', 'stopped', 6_000)], useStudio.getState().runEvents);
+    expect(useStudio.getState().runs.echo.status).toBe('stopped');
+  });
+
+  it('lets an event that came after the snapshot was asked for win a tie of the same millisecond', () => {
+    const askedAt = useStudio.getState().runEvents;
+    useStudio.getState().applyRunState(state('orders', 'running', 7_000));
+    useStudio.getState().applyRunStates([state('orders', 'starting', 7_000)], askedAt);
+    expect(useStudio.getState().runs.orders.status).toBe('running');
   });
 
   it('takes a newer snapshot, and forgets an integration the snapshot no longer lists', () => {
