@@ -91,6 +91,26 @@ export class CaptureStore {
     return this.byId.get(id);
   }
 
+  /**
+   * The run a capture started, waiting up to `waitMs` for it: the run's record can reach the
+   * run store after the capture (its trace events arrive on their own path), and is linked then.
+   */
+  runOf(captureId: number, waitMs: number): Promise<string | undefined> {
+    const now = this.runs.runIdForCapture(captureId);
+    if (now !== undefined || waitMs <= 0) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        stop();
+        resolve(this.runs.runIdForCapture(captureId));
+      };
+      const stop = this.runs.onChange(() => {
+        if (this.runs.runIdForCapture(captureId) !== undefined) done();
+      });
+      const timer = setTimeout(done, waitMs);
+    });
+  }
+
   query(q: CaptureQuery): CapturePage {
     const test = parseCaptureSearch(q?.search);
     const limit = Math.max(1, Math.min(2_000, Number(q?.limit) || 500));

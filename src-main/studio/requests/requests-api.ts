@@ -38,6 +38,12 @@ export interface RequestsContext {
 
 /** How long a sent request waits for its capture (the server records it as its response ends). */
 const CAPTURE_WAIT_MS = 300;
+/**
+ * How long a captured request that a flow took waits for its run to be recorded: the run event
+ * can trail the capture on a busy machine, and a flow that answers before it ends is linked when
+ * it ends, so this bounds what such a flow adds to the composer's wait.
+ */
+const RUN_WAIT_MS = 2_000;
 
 export function requestsApi(ctx: RequestsContext): RequestsApi {
   const inFlight = new Map<string, AbortController>();
@@ -80,7 +86,8 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
       if (replayOf !== undefined) entry.replayOf = replayOf;
       if (capture) {
         entry.captureId = capture.id;
-        if (capture.runId) entry.runId = capture.runId;
+        const runId = capture.runId ?? (capture.correlationId !== undefined && capture.flow !== undefined ? await ctx.captures.runOf(capture.id, RUN_WAIT_MS) : undefined);
+        if (runId !== undefined) entry.runId = runId;
       }
       ctx.history.add(entry);
       return entry;
