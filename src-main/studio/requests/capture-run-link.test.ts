@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpExchangeRecord } from '../../runtime/core/exchange-hub.ts';
+import type { HttpExchangeRecord } from '../../runtime/index.ts';
 import { RunStore } from '../traces/run-store.ts';
 import { CaptureStore } from './capture-store.ts';
 
