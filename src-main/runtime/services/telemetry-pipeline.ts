@@ -113,6 +113,8 @@ export class TelemetryPipeline<T> {
       try {
         if (await this.exporter.export(batch, this.redactor())) {
           this.stats.sent += batch.length;
+          // An exporter in this process works on this thread: let waiting requests run before the next batch.
+          if (this.queue.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
           continue;
         }
         why = 'the destination refused the batch';

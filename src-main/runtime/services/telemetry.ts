@@ -9,6 +9,14 @@ import { InProcessExporter, PlatformBatchExporter, type InProcessTelemetry, type
 import { TracePipeline, type TracePipelineStats } from './trace-pipeline.ts';
 import { EVERY_RUN, type TraceSampling } from './trace-sampling.ts';
 
+/**
+ * Most records in one batch handed to a platform in this process. Such a batch is serialized and
+ * stored on this thread while requests wait, so it is kept to a fraction of a millisecond (about
+ * 0.3 ms for 128 one-step runs' records); the platform's own maxBatch bounds what one POST may
+ * carry, which is far more than a request should wait behind.
+ */
+export const IN_PROCESS_MAX_BATCH = 128;
+
 export interface TelemetryOptions {
   traceMaxBatch: number;
   /** Trace records held for export; a burst beyond it is dropped and counted, never waited for. */
@@ -47,7 +55,7 @@ export class PlatformTelemetry implements Telemetry {
     if (traceCap.usable) {
       this.traces = new TracePipeline(
         opts.traceExporter ?? exporterFor<TraceEvent>('traces', http, traceCap, opts.inProcess),
-        { maxBatch: opts.traceMaxBatch, maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, sampling: opts.traceSampling ?? EVERY_RUN },
+        { maxBatch: batchFor(opts.traceMaxBatch, opts.inProcess !== undefined && opts.traceExporter === undefined), maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, sampling: opts.traceSampling ?? EVERY_RUN },
         log,
         () => traceCap.usable,
       );
@@ -55,7 +63,7 @@ export class PlatformTelemetry implements Telemetry {
     if (logCap.usable) {
       this.logs = new TelemetryPipeline<LogRecord>(
         exporterFor<LogRecord>('logs', http, logCap, opts.inProcess),
-        { what: 'log records', maxBatch: opts.logMaxBatch, maxQueue: opts.logMaxQueue, flushIntervalMs: opts.logFlushIntervalMs },
+        { what: 'log records', maxBatch: batchFor(opts.logMaxBatch, opts.inProcess !== undefined), maxQueue: opts.logMaxQueue, flushIntervalMs: opts.logFlushIntervalMs },
         log,
         () => logCap.usable,
       );
@@ -87,6 +95,10 @@ export class PlatformTelemetry implements Telemetry {
   async close(): Promise<void> {
     await Promise.all([this.traces?.close(), this.logs?.close()]);
   }
+}
+
+function batchFor(maxBatch: number, inProcess: boolean): number {
+  return inProcess ? Math.min(maxBatch, IN_PROCESS_MAX_BATCH) : maxBatch;
 }
 
 function exporterFor<T>(kind: 'traces' | 'logs', http: PlatformTransport, cap: Capability, inProcess: InProcessTelemetry | undefined): RecordExporter<T> {

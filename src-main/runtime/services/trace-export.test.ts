@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startPlatformServer, type FeatureOverrides, type PlatformServer } from '../../platform/index.ts';
 import { runtimeOn, until, type RuntimeOnPlatform } from './testing/runtime-on-platform.ts';
+import { IN_PROCESS_MAX_BATCH } from './telemetry.ts';
 import { samplingFromEnv } from './trace-sampling.ts';
 
 const dirs: string[] = [];
@@ -126,6 +127,28 @@ describe('trace export', () => {
     expect(all).toContain('[redacted]');
     expect(all).not.toContain('quoted');
     expect((await platform.logs.list({ limit: 100 })).some((l) => (l.record as { msg?: string }).msg === 'a line for the platform')).toBe(true);
+  });
+
+  it('hands a burst to a platform in the same process in small batches, letting requests run between them', async () => {
+    const platform = await platformWith({ traces: { maxBatch: 1000 } });
+    let turns = 0;
+    const handed: Array<{ count: number; turn: number }> = [];
+    const inProcess = {
+      ingest: (kind: 'traces' | 'logs', count: number, text: string) => {
+        if (kind === 'traces') handed.push({ count, turn: turns });
+        // Counts the event loop's turns: it moves on only if the export let the loop run.
+        setImmediate(() => turns++);
+        return platform.ingestTelemetry(kind, count, text);
+      },
+    };
+    const r = await runtimeFor(platform, {}, { inProcess, traceFlushIntervalMs: 60_000 });
+    await Promise.all(Array.from({ length: 100 }, () => r.runtime.run('orders', { ok: true })));
+    await r.services.telemetry.flush();
+    expect(handed.reduce((n, h) => n + h.count, 0)).toBe(400);
+    expect(handed.length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...handed.map((h) => h.count))).toBeLessThanOrEqual(IN_PROCESS_MAX_BATCH);
+    for (let i = 1; i < handed.length; i++) expect(handed[i].turn).toBeGreaterThan(handed[i - 1].turn);
+    expect(platform.traces.kept.records).toBe(400);
   });
 
   it('refuses a sample ratio outside 0..1 naming the variable', () => {
