@@ -74,3 +74,19 @@ export const RequestTimeout = response('RequestTimeout', {
   description: "body_timeout: the request body paused longer than the server's body idle timeout (10 s by default); sent with `Connection: close`.",
   content: { 'application/json': ErrorBody },
 });
+
+/**
+ * An id a person types that names one path segment: an integration id, a tag, a deployment id
+ * (the rule of management/names.ts `checkId`). In a request body a refused one answers 400
+ * invalid_name, as it does in a path; `x-expected` is the rule in words for that message.
+ */
+export function segmentId(example: string) {
+  return Type.String({
+    minLength: 1,
+    maxLength: 128,
+    pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+    examples: [example],
+    'x-expected': '1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+    'x-error-code': 'invalid_name',
+  });
+}

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { component } from './contract.ts';
 import { defineRoute } from './route.ts';
 import { actor, deploymentId } from './parameters.ts';
-import { NotFound } from './common.ts';
+import { NotFound, segmentId } from './common.ts';
 
 export const Binding = component(
   'Binding',
@@ -29,12 +29,19 @@ export const Binding = component(
 export const DeployRequest = component(
   'DeployRequest',
   Type.Object({
-    integration: Type.String(),
-    tag: Type.String(),
+    integration: segmentId('orders-api'),
+    tag: segmentId('v1.0.0'),
     bindings: Type.Optional(
-      Type.Record(Type.String(), Type.Union([Binding, Type.String(), Type.Null()]), {
-        description: 'Declared variable → binding. A bare string is a literal; "" or null is an empty binding.',
-      }),
+      Type.Record(
+        Type.String(),
+        Type.Union([Binding, Type.String(), Type.Null()], {
+          description: '{"value": "<literal>"} or {"secret": "<secret name>"} (or "" or null to leave it empty)',
+          'x-error-code': 'invalid_binding',
+        }),
+        {
+          description: 'Declared variable → binding. A bare string is a literal; "" or null is an empty binding.',
+        },
+      ),
     ),
   }),
 );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { segmentId } from './common.ts';
 import { parameter, StringEnum } from './contract.ts';
 
 /** Path, query and header parameters, shared by the routes that take them (components.parameters). */
@@ -144,7 +145,7 @@ export const integrationId = parameter('integrationId', {
   name: 'id',
   in: 'path',
   required: true,
-  schema: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' }),
+  schema: segmentId('orders-api'),
   description: 'Integration id, e.g. orders-api (the workspace folder name).',
 } as const);
 export const resourceId = parameter('resourceId', {
@@ -165,7 +166,7 @@ export const tagName = parameter('tagName', {
   name: 'tag',
   in: 'path',
   required: true,
-  schema: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' }),
+  schema: segmentId('v1.2.0'),
   description: 'Version tag, e.g. v1.2.0.',
 } as const);
 export const snapshotId = parameter('snapshotId', {
@@ -186,7 +187,7 @@ export const deploymentId = parameter('deploymentId', {
   name: 'id',
   in: 'path',
   required: true,
-  schema: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' }),
+  schema: segmentId('orders-api-prod'),
   description: 'Deployment id; the runtime runs with FLOW_DEPLOYMENT_ID set to it.',
 } as const);
 export const actor = parameter('actor', {

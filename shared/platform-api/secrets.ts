@@ -8,8 +8,9 @@ export const SecretWrite = component(
   'SecretWrite',
   Type.Object({
     value: Type.String({
-      description: 'Up to 256 KiB. Never returned by any route.',
+      description: 'Up to 256 KiB. Never returned by any route, nor repeated in an error.',
       minLength: 1,
+      writeOnly: true,
     }),
   }),
 );

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { StringEnum, component } from './contract.ts';
 import { defineRoute } from './route.ts';
 import { actor, integrationId, kind, resourceName, snapshotId, tagName } from './parameters.ts';
-import { Conflict, NotFound, NotImplemented } from './common.ts';
+import { Conflict, NotFound, NotImplemented, segmentId } from './common.ts';
 
 export const DeclaredVariable = component(
   'DeclaredVariable',
@@ -24,7 +24,7 @@ export const DeclaredVariable = component(
 export const TagCreate = component(
   'TagCreate',
   Type.Object({
-    tag: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' }),
+    tag: segmentId('v1.0.0'),
     description: Type.Optional(Type.String({ maxLength: 2000 })),
   }),
 );

@@ -3,7 +3,7 @@ import { parseJsonText, readBody, sendBytes, sendEmpty, sendJson } from '../http
 import * as api from '../../../shared/platform-api/agent-memory.ts';
 import type { ApiRoute } from '../../../shared/platform-api/contract.ts';
 import { implement, type ContractContext } from '../http/contract-route.ts';
-import { countHeader, objectVersionHeader } from '../http/request-fields.ts';
+import { countHeader, objectVersionHeader } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
 import type { SearchHit, StoredTurn, ThreadSummary } from '../store/agent-memory-store.ts';
 import { checkAgentContext } from './agent-context.ts';

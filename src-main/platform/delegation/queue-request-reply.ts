@@ -3,7 +3,7 @@ import { ApiError, notFound } from '../http/api-error.ts';
 import { queueReply, queueRequest } from '../../../shared/platform-api/queues.ts';
 import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
-import { checkName } from '../http/request-fields.ts';
+import { checkName } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
 import type { PlatformContext } from './platform-context.ts';
 import type { QueueDispatch } from './queue-dispatch.ts';

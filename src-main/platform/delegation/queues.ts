@@ -2,7 +2,7 @@ import { badRequest } from '../http/api-error.ts';
 import { queueAck, queueNack, queuePublish, queueReceive } from '../../../shared/platform-api/queues.ts';
 import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
-import { checkName } from '../http/request-fields.ts';
+import { checkName } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
 import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
 import type { QueueDispatch } from './queue-dispatch.ts';

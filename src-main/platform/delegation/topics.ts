@@ -2,7 +2,7 @@ import { notFound } from '../http/api-error.ts';
 import { subscribe, topicAck, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
 import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
-import { checkName } from '../http/request-fields.ts';
+import { checkName } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
 import type { Subscription, TopicMessage } from '../store/topic-store.ts';
 import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';

@@ -159,7 +159,7 @@ export function parseJsonText(text: string, what: string): unknown {
   }
 }
 
-export function describeJson(value: unknown): string {
+function describeJson(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;

@@ -8,12 +8,18 @@ import { ApiError, badRequest } from './api-error.ts';
  * Validation of requests against the route schemas of shared/platform-api/, compiled once per
  * schema. A failure is a 400 naming the field or parameter and what it should have been, since
  * the runtime quotes it to a person debugging. String values are never repeated (a body may
- * hold a secret); numbers, booleans and null are.
+ * hold a secret); numbers, booleans and null are, except in a `writeOnly` field (a secret).
+ * Two keywords of the route schemas shape the message: `x-expected` says in words what a
+ * pattern string must be, `x-error-code` is the code a refused field answers (default
+ * invalid_field; a missing one is always missing_field).
  *
  * A number's `maximum` in a request is where the server cuts it (spec 1 §8: waitSeconds,
  * maxMessages, limit… are clamped), so validation checks everything but `maximum` and the
  * handler clamps.
  */
+
+const ERROR_CODE = 'x-error-code';
+const EXPECTED = 'x-expected';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -60,10 +66,14 @@ function bodyError(root: TSchema, error: ValueError | undefined, what: string): 
   if (error.type === ValueErrorType.ObjectRequiredProperty || value === undefined || (value === '' && (schema.minLength ?? 0) > 0)) {
     return badRequest('missing_field', `${what} needs "${field}": ${describe(schema)}`);
   }
-  if (schema[Kind] === 'Never') return badRequest('invalid_field', `"${field}" is refused: ${schema.description ?? 'it is not allowed here'}`);
-  if (error.type === ValueErrorType.StringMaxLength) return badRequest('invalid_field', `"${field}" is ${(value as string).length} characters long; the limit is ${schema.maxLength}`);
-  if (error.type === ValueErrorType.ArrayMaxItems) return badRequest('invalid_field', `"${field}" has ${(value as unknown[]).length} entries; send at most ${schema.maxItems} at once`);
-  return badRequest('invalid_field', `"${field}" must be ${describe(schema, field)}, got ${preview(value)}`);
+  // A field may name the code its refusal carries (`x-error-code`, e.g. invalid_binding); a value of the wrong JSON type is invalid_field all the same.
+  const wrongType = schema[Kind] === 'String' && typeof value !== 'string';
+  const code = typeof schema[ERROR_CODE] === 'string' && !wrongType ? (schema[ERROR_CODE] as string) : 'invalid_field';
+  if (schema[Kind] === 'Never') return badRequest(code, `"${field}" is refused: ${schema.description ?? 'it is not allowed here'}`);
+  if (error.type === ValueErrorType.StringMaxLength) return badRequest(code, `"${field}" is ${(value as string).length} characters long; the limit is ${schema.maxLength}`);
+  if (error.type === ValueErrorType.ArrayMaxItems) return badRequest(code, `"${field}" has ${(value as unknown[]).length} entries; send at most ${schema.maxItems} at once`);
+  // A write-only field (a secret) never has its value repeated, whatever its type.
+  return badRequest(code, `"${field}" must be ${describe(schema, field)}${schema.writeOnly ? '' : `, got ${preview(value)}`}`);
 }
 
 /** `/turns/0/seq` → `turns[0].seq`. */
@@ -82,6 +92,7 @@ export function describe(schema: TSchema, field = ''): string {
     case 'StringEnum':
       return `one of ${(schema.enum as string[]).join(', ')}`;
     case 'String':
+      if (typeof schema[EXPECTED] === 'string') return schema[EXPECTED] as string;
       if (schema.pattern) return `a string matching ${schema.pattern}`;
       return (schema.minLength ?? 0) > 0 ? 'a non-empty string' : 'a string';
     case 'Integer':
@@ -95,7 +106,9 @@ export function describe(schema: TSchema, field = ''): string {
     case 'Array':
       return schema.items?.[Kind] === 'String' ? 'an array of strings' : 'an array';
     case 'Record':
-      return 'an object of string values';
+      return Object.values((schema.patternProperties ?? {}) as Record<string, TSchema>)[0]?.[Kind] === 'String' ? 'an object of string values' : 'a JSON object';
+    case 'Union':
+      return schema.description ?? 'one of the forms its schema allows';
     case 'Object':
       return 'a JSON object';
     default:
@@ -113,14 +126,15 @@ function preview(value: unknown): string {
 /**
  * The query parameters a route declares, checked and converted: a required one must be present
  * and non-empty; an integer is digits (its `maximum` cuts, its `minimum` refuses); an enum one
- * of its values. An empty optional parameter reads as absent.
+ * of its values. An empty optional parameter reads as absent, unless it is an enum.
  */
 export function validQuery(parameters: readonly ParameterSpec[] | undefined, query: URLSearchParams): Record<string, string | number | undefined> {
   const out: Record<string, string | number | undefined> = {};
   for (const p of parameters ?? []) {
     if (p.in !== 'query') continue;
     const raw = query.get(p.name);
-    if (raw === null || raw === '') {
+    // An empty value reads as absent, except for an optional closed list (?force=), where "" is just not one of its values.
+    if (raw === null || (raw === '' && (p.required || p.schema[Kind] !== 'StringEnum'))) {
       if (p.required) {
         const example = (p.schema.examples as string[] | undefined)?.[0];
         throw badRequest('missing_parameter', `the query parameter "${p.name}" is required${example ? `, e.g. ?${p.name}=${encodeURIComponent(example)}` : ''}`);

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRoute } from '../../../shared/platform-api/contract.ts';
-import { platformRoutes } from '../../../shared/platform-api/index.ts';
 import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, type RoutePattern } from '../../../shared/route-pattern.ts';
 import { badRequest } from './api-error.ts';
 
@@ -51,8 +50,6 @@ export class Router {
 
   add(...routes: Route[]): this {
     for (const route of routes) {
-      // Routes not built with `implement` (management) still answer for their declaration.
-      route.contract ??= declarations.get(`${route.method} ${route.path}`);
       const pattern = parseRoutePattern(route.path);
       const list = this.byLength.get(pattern.segments.length) ?? [];
       list.push({ route, pattern });
@@ -79,8 +76,6 @@ export class Router {
     return allow.length > 0 ? { kind: 'wrong-method', allow } : { kind: 'none' };
   }
 }
-
-const declarations = new Map<string, ApiRoute>(platformRoutes.map((r) => [`${r.method} ${r.path}`, r]));
 
 function paramsOf(pattern: RoutePattern, parts: readonly string[]): Record<string, string> | undefined {
   try {

@@ -4,7 +4,7 @@ import type { QueueDispatch } from '../delegation/queue-dispatch.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import { badRequest, tooLarge } from '../http/api-error.ts';
-import { checkName } from '../http/request-fields.ts';
+import { checkName } from '../http/headers-and-names.ts';
 import type { InspectionBackend, QueueGroupCounts } from '../store/inspection-backend.ts';
 import type { QueueBackend } from '../store/platform-store.ts';
 import { parseHeaders, previewText, requireName, type StoredText } from './stored-text.ts';

@@ -3,7 +3,7 @@ import type { TopicRoutes } from '../delegation/topics.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import { tooLarge } from '../http/api-error.ts';
-import { checkName } from '../http/request-fields.ts';
+import { checkName } from '../http/headers-and-names.ts';
 import type { InspectionBackend } from '../store/inspection-backend.ts';
 import type { TopicBackend } from '../store/platform-store.ts';
 import { parseHeaders, previewText, requireName, type StoredText } from './stored-text.ts';

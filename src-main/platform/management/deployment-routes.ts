@@ -1,59 +1,52 @@
+import type { Static } from '@sinclair/typebox';
+import * as api from '../../../shared/platform-api/deployments.ts';
 import { MAX_JSON_BODY_BYTES } from '../delegation/platform-context.ts';
-import { badRequest } from '../http/api-error.ts';
-import { describeJson, readJsonObject, sendEmpty, sendJson } from '../http/http-io.ts';
-import { requiredString, type JsonObject } from '../http/request-fields.ts';
+import { implement } from '../http/contract-route.ts';
+import { sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
 import type { Binding } from './deployment-store.ts';
 import type { Management } from './management.ts';
 import { actorOf, checkId, checkSecretName } from './names.ts';
 import { deploymentView } from './views.ts';
 
+const binding = { capability: 'management', enabled: true };
+
 /** Deployments: a tag with its bindings (spec 2 §4.3); PUT deploys or rolls out. */
 export function deploymentRoutes(m: Management): Route[] {
-  const route = (method: Route['method'], path: string, handle: Route['handle']): Route => ({ method, path, capability: 'management', enabled: true, handle });
   const deploymentId = (raw: string): string => checkId(raw, 'the deployment id', 'orders-api-prod');
   return [
-    route('GET', '/deployments', async (ctx) => {
+    implement(api.listDeployments, binding, async (ctx) => {
       sendJson(ctx.res, 200, { deployments: (await m.deployments.list()).map(deploymentView) });
     }),
-    route('GET', '/deployments/{id}', async (ctx) => {
+    implement(api.getDeployment, binding, async (ctx) => {
       sendJson(ctx.res, 200, deploymentView(await m.deployments.get(deploymentId(ctx.params.id))));
     }),
-    route('PUT', '/deployments/{id}', async (ctx) => {
+    implement(api.deploy, binding, async (ctx) => {
       const id = deploymentId(ctx.params.id);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
-      const body = await readJsonObject(ctx.req, MAX_JSON_BODY_BYTES);
-      const integration = checkId(requiredString(body, 'integration', 200), 'the integration id', 'orders-api');
-      const tag = checkId(requiredString(body, 'tag', 200), 'the tag', 'v1.0.0');
-      const created = await m.deployments.deploy(id, { integration, tag, bindings: bindingsOf(body) }, actor);
+      const { integration, tag, bindings } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const created = await m.deployments.deploy(id, { integration, tag, bindings: bindingsOf(bindings) }, actor);
       sendJson(ctx.res, created ? 201 : 200, deploymentView(await m.deployments.get(id)));
     }),
-    route('DELETE', '/deployments/{id}', async (ctx) => {
+    implement(api.deleteDeployment, binding, async (ctx) => {
       await m.deployments.delete(deploymentId(ctx.params.id));
       sendEmpty(ctx.res, 204);
     }),
   ];
 }
 
+type RequestBindings = Static<typeof api.DeployRequest>['bindings'];
+
 /**
- * `bindings`: variable → `{"value": "…"}` (a literal; a bare string means the same) or
- * `{"secret": "<name>"}`. An empty literal (or null) is an empty binding: it injects nothing.
+ * The checked `bindings` as stored: a bare string is a literal, "" or null an empty binding
+ * (it injects nothing). A secret's name keeps its own rule and code (invalid_secret_name).
  */
-function bindingsOf(body: JsonObject): Record<string, Binding> {
-  const raw = body.bindings;
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('invalid_field', `"bindings" must be an object of variable names, got ${describeJson(raw)}`);
+function bindingsOf(bindings: RequestBindings): Record<string, Binding> {
   const out: Record<string, Binding> = {};
-  for (const [name, b] of Object.entries(raw as JsonObject)) {
-    if (b === null || b === '') out[name] = { value: '' };
-    else if (typeof b === 'string') out[name] = { value: b };
-    else if (typeof b === 'object' && !Array.isArray(b) && Object.keys(b).length === 1 && typeof (b as JsonObject).value === 'string') {
-      out[name] = { value: (b as { value: string }).value };
-    } else if (typeof b === 'object' && !Array.isArray(b) && Object.keys(b).length === 1 && typeof (b as JsonObject).secret === 'string') {
-      out[name] = { secret: checkSecretName((b as { secret: string }).secret) };
-    } else {
-      throw badRequest('invalid_binding', `bindings.${name} must be {"value": "<literal>"} or {"secret": "<secret name>"} (or "" to leave it empty)`);
-    }
+  for (const [name, b] of Object.entries(bindings ?? {})) {
+    if (b === null || typeof b === 'string') out[name] = { value: b ?? '' };
+    else if ('secret' in b) out[name] = { secret: checkSecretName(b.secret) };
+    else out[name] = { value: b.value };
   }
   return out;
 }

@@ -1,13 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import { badRequest } from '../http/api-error.ts';
-import { describeJson } from '../http/http-io.ts';
-import type { JsonObject } from '../http/request-fields.ts';
 import type { Deployment } from './deployment-store.ts';
 import type { IntegrationInfo, ResourceInfo } from './integration-store.ts';
 import type { SecretInfo } from './cluster-secret-store.ts';
 import type { Snapshot } from './snapshot-store.ts';
 
 /** JSON shapes of the management API: timestamps as ISO 8601, content as text or base64. */
+
+type JsonObject = Record<string, unknown>;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -25,21 +25,12 @@ export function contentView(content: Buffer): { content: string; encoding: 'utf8
   return isUtf8(content) ? { content: content.toString('utf8'), encoding: 'utf8' } : { content: content.toString('base64'), encoding: 'base64' };
 }
 
-/** `content` (a string) with optional `encoding` (`utf8`, the default, or `base64`). */
-export function contentOf(body: JsonObject, required: boolean): Buffer | undefined {
-  const value = body.content;
-  if (value === undefined || value === null) {
-    if (required) throw badRequest('missing_field', 'the request body needs "content": the text of the resource (an empty string is allowed)');
-    return undefined;
-  }
-  if (typeof value !== 'string') throw badRequest('invalid_field', `"content" must be a string, got ${describeJson(value)}`);
-  const encoding = body.encoding ?? 'utf8';
-  if (encoding === 'utf8') return Buffer.from(value, 'utf8');
-  if (encoding === 'base64') {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw badRequest('invalid_field', '"content" is not valid base64 (encoding: "base64")');
-    return Buffer.from(value, 'base64');
-  }
-  throw badRequest('invalid_field', `"encoding" must be "utf8" or "base64", got ${JSON.stringify(encoding).slice(0, 40)}`);
+/** Checked `content` with optional `encoding` (`utf8`, the default, or `base64`) as bytes. */
+export function contentOf({ content, encoding = 'utf8' }: { content: string; encoding?: 'utf8' | 'base64' }): Buffer {
+  if (encoding === 'utf8') return Buffer.from(content, 'utf8');
+  // The base64 alphabet depends on `encoding`, which a field's own schema cannot see.
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(content) || content.length % 4 !== 0) throw badRequest('invalid_field', '"content" is not valid base64 (encoding: "base64")');
+  return Buffer.from(content, 'base64');
 }
 
 export function snapshotView(s: Snapshot): JsonObject {

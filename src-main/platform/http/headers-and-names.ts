@@ -1,36 +1,15 @@
 import { badRequest } from './api-error.ts';
 
 /**
- * Readers the route schemas (shared/platform-api/, checked by request-validation.ts) do not
- * replace: the management routes' body fields and query parameters (not yet moved onto their
- * schemas), X-Object-Version's int64 rule, counting headers, and the NUL rule of in-process
- * names. Each failure names the field and what it should have been.
+ * The request checks that are not schema checks. Request bodies and query parameters are
+ * checked against the route schemas of shared/platform-api/ (request-validation.ts, through
+ * `implement`); headers and names stay here because a schema cannot say their rules:
+ * X-Object-Version is an int64 (more than a JSON number holds exactly) and an empty one is
+ * refused rather than read as absent; a counting header may arrive repeated (an array); and
+ * the NUL rule holds for names used as in-process keys (subjects, consumer groups) wherever
+ * they come from: a path parameter, a body field or the studio's in-process calls, always
+ * with its own code. Each failure names the header or name and what it should have been.
  */
-export type JsonObject = Record<string, unknown>;
-
-export function requiredString(body: JsonObject, field: string, maxLength = 1024): string {
-  const value = body[field];
-  if (value === undefined || value === null || value === '') throw badRequest('missing_field', `the request body needs a non-empty string "${field}"`);
-  return checkString(value, field, maxLength);
-}
-
-export function optionalString(body: JsonObject, field: string, maxLength = 1024): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  return checkString(value, field, maxLength);
-}
-
-function checkString(value: unknown, field: string, maxLength: number): string {
-  if (typeof value !== 'string') throw badRequest('invalid_field', `"${field}" must be a string, got ${JSON.stringify(value)}`);
-  if (value.length > maxLength) throw badRequest('invalid_field', `"${field}" is ${value.length} characters long; the limit is ${maxLength}`);
-  return value;
-}
-
-export function requiredQuery(query: URLSearchParams, name: string, example: string): string {
-  const value = query.get(name);
-  if (value === null || value === '') throw badRequest('missing_parameter', `the query parameter "${name}" is required, e.g. ${example}`);
-  return value;
-}
 
 const INT64_MAX = 9223372036854775807n;
 
