@@ -1,63 +1,18 @@
 import { readFileSync } from 'node:fs';
+import { Kind, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Errors, ValueErrorType } from '@sinclair/typebox/errors';
 import { parse as parseYaml } from 'yaml';
+import { FeatureOverridesSchema, FeaturesSchema, type FeatureName, type FeatureOverrides, type Features } from './features-schema.ts';
+import { describe } from './http/request-validation.ts';
 
 /**
  * What the server implements and the numbers it enforces. Discovery declares exactly these, and
  * a features file (JSON or YAML) can switch any capability off or change a number, so a
- * runtime's degraded paths can be tested against a real server.
+ * runtime's degraded paths can be tested against a real server. The shape and the rules of
+ * each field are features-schema.ts; the defaults and the rules across fields are here.
  */
-export type UnsupportedPolicy = 'noop' | 'error';
-
-interface Common {
-  supported: boolean;
-  /** Declared in discovery when the capability is off; the runtime applies its own default when absent. */
-  unsupported?: UnsupportedPolicy;
-}
-
-export interface Features {
-  kv: Common & { maxValueBytes: number };
-  secrets: Common & { encryptedAtRest: boolean };
-  resources: Common;
-  leases: Common & { minTtlSeconds: number; maxTtlSeconds: number; defaultTtlSeconds: number };
-  leaderElection: Common & { leaseTtlSeconds: number; renewIntervalSeconds: number; observeIntervalSeconds: number };
-  queues: Common & {
-    requestReply: boolean;
-    /** Longest a receive is held, and the wait when a receive names none. */
-    pollTimeoutSeconds: number;
-    /** Most messages one receive returns; a larger `maxMessages` is cut to it. */
-    maxBatch: number;
-    /** How long a delivered message stays invisible waiting for its ack; a receive may ask for its own. */
-    ackDeadlineSeconds: number;
-    /** Largest JSON-encoded message body accepted by publish and request. */
-    maxMessageBytes: number;
-    /** Longest nack delay honoured; longer ones are cut to it. */
-    maxDelaySeconds: number;
-    /** Longest `timeoutSeconds` a request may wait for its reply. */
-    maxRequestTimeoutSeconds: number;
-  };
-  topics: Common & {
-    pollTimeoutSeconds: number;
-    maxBatch: number;
-    /** How long delivered, unacknowledged topic messages wait before the subscription gets them again. */
-    ackDeadlineSeconds: number;
-    /** A subscription with no receive or ack for this long expires; receive then answers 404. */
-    subscriptionIdleSeconds: number;
-    maxMessageBytes: number;
-  };
-  agentMemory: Common & {
-    semantic: boolean;
-    listThreads: boolean;
-    readThread: boolean;
-    search: boolean;
-    /** Largest working memory a save accepts. */
-    maxWorkingMemoryBytes: number;
-  };
-  /** Retention: the most records, bytes of record JSON and age kept (oldest batches go first). */
-  traces: Common & { maxBatch: number; flushIntervalMillis: number; retainRecords: number; retainBytes: number; retainSeconds: number };
-  logs: Common & { maxBatch: number; retainRecords: number; retainBytes: number; retainSeconds: number };
-}
-
-export type FeatureName = keyof Features;
+export type { FeatureName, FeatureOverrides, Features, UnsupportedPolicy } from './features-schema.ts';
 
 export const defaultFeatures: Features = {
   kv: { supported: true, maxValueBytes: 1024 * 1024 },
@@ -81,59 +36,70 @@ export const defaultFeatures: Features = {
   logs: { supported: true, maxBatch: 1000, retainRecords: 100_000, retainBytes: 32 * 1024 * 1024, retainSeconds: 7 * 24 * 3600 },
 };
 
-/** Per capability: `false` switches it off, `true` keeps the defaults, an object changes fields. */
-export type FeatureOverrides = { [K in FeatureName]?: boolean | Partial<Features[K]> };
+const checkOverrides = TypeCompiler.Compile(FeatureOverridesSchema);
 
-/** The effective features: defaults with the overrides applied and checked. Throws naming the bad field. */
+/** The effective features: defaults with the overrides applied and checked. Throws naming the source and the bad field. */
 export function resolveFeatures(overrides: FeatureOverrides = {}, source = 'features'): Features {
-  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
-    throw new Error(`${source}: expected an object of capabilities (${Object.keys(defaultFeatures).join(', ')})`);
+  if (!checkOverrides.Check(overrides)) throw new Error(`${source}: ${overrideError(overrides)}`);
+  const features = structuredClone(defaultFeatures);
+  for (const [name, override] of Object.entries(overrides) as Array<[FeatureName, FeatureOverrides[FeatureName]]>) {
+    if (override === undefined) continue;
+    Object.assign(features[name], typeof override === 'boolean' ? { supported: override } : override);
   }
-  const features = structuredClone(defaultFeatures) as unknown as Record<string, Record<string, unknown>>;
-  for (const [name, override] of Object.entries(overrides)) {
-    const block = features[name];
-    if (!block) throw new Error(`${source}: unknown capability "${name}"; known: ${Object.keys(defaultFeatures).join(', ')}`);
-    if (typeof override === 'boolean') {
-      block.supported = override;
-      continue;
-    }
-    if (typeof override !== 'object' || override === null) throw new Error(`${source}: ${name} must be true, false or an object`);
-    for (const [field, value] of Object.entries(override)) {
-      if (field === 'unsupported') {
-        if (value !== 'noop' && value !== 'error') throw new Error(`${source}: ${name}.unsupported must be "noop" or "error", got ${JSON.stringify(value)}`);
-        block.unsupported = value;
-        continue;
-      }
-      if (!(field in block)) throw new Error(`${source}: unknown field ${name}.${field}; known: ${Object.keys(block).join(', ')}, unsupported`);
-      const expected = typeof block[field];
-      if (typeof value !== expected) throw new Error(`${source}: ${name}.${field} must be a ${expected}, got ${JSON.stringify(value)}`);
-      if (expected === 'number' && (!Number.isInteger(value) || (value as number) < 0)) {
-        throw new Error(`${source}: ${name}.${field} must be an integer >= 0, got ${JSON.stringify(value)}`);
-      }
-      block[field] = value;
-    }
-  }
-  const resolved = features as unknown as Features;
-  checkCoherent(resolved, source);
-  return resolved;
+  checkCoherent(features, source);
+  return features;
 }
 
+/** The first thing wrong with the overrides, naming the field by its path (e.g. "queues.maxBatch"). */
+function overrideError(overrides: unknown): string {
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    return `expected an object of capabilities (${capabilities.join(', ')}), got ${shown(overrides)}`;
+  }
+  const error = firstError(FeatureOverridesSchema, overrides, '');
+  if (!error) return 'does not match the features schema';
+  const { path, schema, value } = error;
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
+    const dot = path.lastIndexOf('.');
+    if (dot === -1) return `unknown capability "${path}"; known: ${capabilities.join(', ')}`;
+    const block = path.slice(0, dot) as FeatureName;
+    return `unknown field "${path}"; ${block} has ${Object.keys(FeaturesSchema.properties[block].properties).join(', ')}`;
+  }
+  return `"${path}" must be ${describe(schema)}, got ${shown(value)}`;
+}
+
+const capabilities = Object.keys(FeaturesSchema.properties);
+
+/**
+ * The first error at its deepest: a capability is `true`, `false` or an object, and when it is
+ * an object the error inside it (the field and its rule) is the one worth telling.
+ */
+function firstError(schema: TSchema, value: unknown, prefix: string): { type: ValueErrorType; path: string; schema: TSchema; value: unknown } | undefined {
+  const error = Errors(schema, value).First();
+  if (!error) return undefined;
+  const path = prefix + error.path.split('/').slice(1).join('.');
+  const objectBranch = (error.schema.anyOf as TSchema[] | undefined)?.find((s) => s[Kind] === 'Object');
+  if (error.type === ValueErrorType.Union && objectBranch && typeof error.value === 'object' && error.value !== null && !Array.isArray(error.value)) {
+    return firstError(objectBranch, error.value, `${path}.`);
+  }
+  return { type: error.type, path, schema: error.schema, value: error.value };
+}
+
+/** A value from a features file as the person wrote it: it holds no secret. */
+function shown(value: unknown): string {
+  return Array.isArray(value) ? 'an array' : (JSON.stringify(value) ?? 'nothing').slice(0, 60);
+}
+
+/** The rules across fields, which the schema of one field cannot say. */
 function checkCoherent(f: Features, source: string): void {
   const { leases, leaderElection, agentMemory } = f;
-  if (leases.minTtlSeconds < 1 || leases.minTtlSeconds > leases.maxTtlSeconds) {
-    throw new Error(`${source}: leases need 1 <= minTtlSeconds <= maxTtlSeconds (got ${leases.minTtlSeconds} and ${leases.maxTtlSeconds})`);
+  if (leases.minTtlSeconds > leases.maxTtlSeconds) {
+    throw new Error(`${source}: leases need minTtlSeconds <= maxTtlSeconds (got ${leases.minTtlSeconds} and ${leases.maxTtlSeconds})`);
   }
   // §8: the TTL must cover three renew intervals (the runtime shortens a renew interval above a third of it).
-  if (leaderElection.renewIntervalSeconds < 1 || leaderElection.leaseTtlSeconds < 3 * leaderElection.renewIntervalSeconds) {
-    throw new Error(
-      `${source}: leaderElection.leaseTtlSeconds (${leaderElection.leaseTtlSeconds}) must be at least three renewIntervalSeconds (${leaderElection.renewIntervalSeconds}), and renewIntervalSeconds at least 1`,
-    );
+  if (leaderElection.leaseTtlSeconds < 3 * leaderElection.renewIntervalSeconds) {
+    throw new Error(`${source}: leaderElection.leaseTtlSeconds (${leaderElection.leaseTtlSeconds}) must be at least three renewIntervalSeconds (${leaderElection.renewIntervalSeconds})`);
   }
   if (agentMemory.semantic) throw new Error(`${source}: agentMemory.semantic cannot be true: this server searches by text matching`);
-  for (const name of ['queues', 'topics', 'traces', 'logs'] as const) {
-    if (f[name].maxBatch < 1) throw new Error(`${source}: ${name}.maxBatch must be at least 1`);
-  }
-  if (f.queues.ackDeadlineSeconds < 1 || f.topics.ackDeadlineSeconds < 1) throw new Error(`${source}: ackDeadlineSeconds must be at least 1`);
 }
 
 /** Reads a features file; YAML is a superset of JSON, so one parser reads both. */
