@@ -1,21 +1,28 @@
 import { isUtf8 } from 'node:buffer';
+import type { Static } from '@sinclair/typebox';
+import type { Deployment as DeploymentJson } from '../../../shared/platform-api/deployments.ts';
+import type { Resource } from '../../../shared/platform-api/integration-resources.ts';
+import type { Tag } from '../../../shared/platform-api/version-tags.ts';
+import type { Integration } from '../../../shared/platform-api/integrations.ts';
+import type { Secret } from '../../../shared/platform-api/secrets.ts';
 import { badRequest } from '../http/api-error.ts';
 import type { Deployment } from './deployment-store.ts';
 import type { IntegrationInfo, ResourceInfo } from './integration-store.ts';
 import type { SecretInfo } from './cluster-secret-store.ts';
 import type { Snapshot } from './snapshot-store.ts';
 
-/** JSON shapes of the management API: timestamps as ISO 8601, content as text or base64. */
-
-type JsonObject = Record<string, unknown>;
+/**
+ * JSON shapes of the management API, typed by their response schemas (shared/platform-api/):
+ * timestamps as ISO 8601, content as text or base64.
+ */
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function integrationView(i: IntegrationInfo): JsonObject {
+export function integrationView(i: IntegrationInfo): Static<typeof Integration> {
   return { ...i, createdAt: iso(i.createdAt), updatedAt: iso(i.updatedAt) };
 }
 
-export function resourceView(r: ResourceInfo): JsonObject {
+export function resourceView(r: ResourceInfo): Static<typeof Resource> {
   const { content: _content, ...info } = r as ResourceInfo & { content?: Buffer };
   return { ...info, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
 }
@@ -33,15 +40,15 @@ export function contentOf({ content, encoding = 'utf8' }: { content: string; enc
   return Buffer.from(content, 'base64');
 }
 
-export function snapshotView(s: Snapshot): JsonObject {
+export function snapshotView(s: Snapshot): Static<typeof Tag> {
   const { id, ...rest } = s;
   return { snapshotId: id, ...rest, createdAt: iso(s.createdAt) };
 }
 
-export function secretView(s: SecretInfo, usedBy: Array<{ deployment: string; variable: string }>): JsonObject {
+export function secretView(s: SecretInfo, usedBy: Array<{ deployment: string; variable: string }>): Static<typeof Secret> {
   return { name: s.name, createdAt: iso(s.createdAt), updatedAt: iso(s.updatedAt), updatedBy: s.updatedBy, usedBy };
 }
 
-export function deploymentView(d: Deployment): JsonObject {
+export function deploymentView(d: Deployment): Static<typeof DeploymentJson> {
   return { ...d, createdAt: iso(d.createdAt) };
 }
