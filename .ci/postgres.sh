@@ -42,9 +42,10 @@ bin_dir() {
 }
 
 # Runs a server binary as the cluster's owner: `postgres` when we are root, else ourselves.
+# From /: postgres may not enter the caller's directory (root's home), and says so on every call.
 as_owner() {
   if [[ "$(id -u)" -eq 0 ]]; then
-    runuser -u postgres -- "$@"
+    (cd / && runuser -u postgres -- "$@")
   else
     "$@"
   fi
@@ -88,6 +89,7 @@ start() {
 
 stop() {
   local run_dir="$1" bin
+  [[ "$run_dir" == /* ]] || run_dir="$PWD/$run_dir"
   if [[ ! -f "$run_dir/data/postmaster.pid" ]]; then
     log "nothing to stop in $run_dir"
     return

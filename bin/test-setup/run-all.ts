@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { findBrowser, installPlan, isDebianLike, noBrowserMessage, type BrowserProbe, type FoundBrowser, type InstallHost } from './browser.ts';
 import { lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
+import { aptInstallCommands, missingToolLine, testTools } from './tools.ts';
 import { skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
 
 const root = process.cwd();
@@ -108,17 +109,28 @@ const env: Record<string, string | undefined> = { ...process.env };
 const notes: string[] = [];
 const skipReasons: Array<{ testPaths: string[]; reason: string }> = [];
 
-// The http connector's tests and one e2e test drive the runtime with curl, as a user would.
-if (!realProbe.which('curl')) {
-  if (host.uid === 0 && host.hasAptGet && isDebianLike(host.osRelease)) {
-    say('curl is not installed; installing it with apt-get');
-    spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq --no-install-recommends curl'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+// The tools the suites drive as a user would (curl, strace): installed with apt-get when missing.
+const missingTools = () => testTools.filter((tool) => !realProbe.which(tool.command));
+if (missingTools().length > 0 && host.uid === 0 && host.hasAptGet && isDebianLike(host.osRelease)) {
+  const packages = missingTools().map((tool) => tool.aptPackage);
+  say(`installing ${packages.join(', ')} with apt-get (log: ${join(out, 'tools-install.log')})`);
+  for (const command of aptInstallCommands(missingTools())) {
+    const run = spawnSync(command[0], command.slice(1), { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    appendFileSync(join(out, 'tools-install.log'), `$ ${command.join(' ')}\n${run.stdout ?? ''}${run.stderr ?? ''}\n`);
+    if (run.status !== 0) {
+      say(`\`${command.join(' ')}\` failed: ${lastLine(`${run.stderr ?? ''}${run.error?.message ?? ''}`)}`);
+      break;
+    }
   }
-  if (!realProbe.which('curl')) {
-    console.error('npm test needs curl on PATH and could not install it: install curl (Debian/Ubuntu: `apt-get install curl`)');
+}
+for (const tool of missingTools()) {
+  if (tool.required) {
+    console.error(missingToolLine(tool));
     console.log('0 passed, 1 failed, 0 skipped');
     process.exit(1);
   }
+  say(missingToolLine(tool));
+  skipReasons.push({ testPaths: tool.testPaths, reason: `${tool.command} not installed` });
 }
 
 const browser = ensureBrowser();
