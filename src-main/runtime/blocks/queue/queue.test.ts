@@ -100,7 +100,9 @@ describe('the queue source', () => {
       await until(() => nacks.length === 1, 5000, 'the nack');
       expect(nacks).toEqual([1]);
       await clock.advance(900);
-      await new Promise((res) => setTimeout(res, 50)); // loopback time for a too-early redelivery to show
+      // At 900 ms of the clock the platform still holds the message back; the attempt times below
+      // (read from the same clock) show it came back no earlier than the delay.
+      expect((await own.inspect.queues.counts()).find((c) => c.subject === 'flaky')).toMatchObject({ waiting: 0, inFlight: 0, delayed: 1 });
       expect(attempts).toHaveLength(1);
       await clock.advance(200);
       await until(() => attempts.length >= 2, 5000, 'the redelivery');
@@ -182,14 +184,18 @@ describe('request/reply on a queue', () => {
       running.push(silent);
       const received = silent.services.queues.receive('silent', { waitMs: 3000, maxMessages: 1 });
       await until(async () => (await own.inspect.queues.counts()).some((g) => g.subject === 'silent'), 5000, 'the consumer receiving');
-      let answered = false;
-      const late = silent.runtime.run('ask', {}).finally(() => (answered = true));
+      const asked = clock.now();
+      let answeredAt: number | undefined;
+      const late = silent.runtime.run('ask', {}).finally(() => (answeredAt = clock.now()));
       expect(await received).toHaveLength(1); // the request is out, its timer set
       await clock.advance(999);
-      await new Promise((r) => setTimeout(r, 50)); // loopback time for a too-early answer to show
-      expect(answered).toBe(false);
+      expect(answeredAt).toBeUndefined();
+      // Nothing the runtime or the platform waits on is due before the 1 s timeout: no answer can
+      // come earlier, however long the machine takes to deliver one.
+      expect(clock.nextDue()).toBeGreaterThanOrEqual(asked + 1000);
       await clock.advance(1);
       expect((await late).error?.message).toMatch(/queue request silent: no reply within 1 s \(504\)/);
+      expect(answeredAt).toBe(asked + 1000);
       await silent.stop();
       running.splice(running.indexOf(silent), 1);
     } finally {
