@@ -39,6 +39,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a condition: generous, so a loaded machine only makes it slower.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     reporters: ['default'],
     ...(onPostgres.length > 0 ? { projects: [{ extends: true, test: { name: 'default', include } }, ...onPostgres] } : { include }),

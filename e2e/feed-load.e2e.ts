@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from './studio-fixture.ts';
 
 interface FrameStats {
@@ -32,7 +33,8 @@ test.describe('the live feed under load', () => {
     const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 2_000, seconds: 10 } });
     expect(burst.status()).toBe(200);
     expect((await burst.json()).sent).toBe(20_000);
-    await page.waitForTimeout(300);
+    // The feed has reached the page once the list is full (the last 5,000 of the burst).
+    await expect(page.getByLabel('trace count')).toHaveText('5000 shown (last 5000)', { timeout: 10_000 });
 
     const stats = await page.evaluate((): FrameStats => {
       const w = window as unknown as { frameTimes: number[]; heapBefore: number };
@@ -44,7 +46,9 @@ test.describe('the live feed under load', () => {
       `feed load: ${stats.frames} frames, p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms, heap ${(stats.heapBefore / 1e6).toFixed(1)} → ${(stats.heapAfter / 1e6).toFixed(1)} MB`,
     );
     expect(stats.frames).toBeGreaterThan(100);
-    expect(stats.p95).toBeLessThan(50);
+    // 50 ms on a machine to itself; when other work queues for the cores every frame waits behind
+    // it, so the budget grows with the run-queue per core (as the typing test's does).
+    expect(stats.p95).toBeLessThan(50 * Math.max(1, loadavg()[0] / availableParallelism()));
     // The store keeps the last 5,000 traces, so memory stays flat however long the feed runs.
     await expect(page.getByLabel('trace count')).toHaveText('5000 shown (last 5000)');
     expect(await page.locator('.trace-row').count()).toBeLessThan(120);

@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import { call, openStudio, runIntegration } from './platform-views-support.ts';
 import { expect, test } from './studio-fixture.ts';
 
@@ -74,7 +75,8 @@ test.describe('the Queues & Topics panel under load', () => {
     console.log(`queue load: ${TOTAL} messages in ${publishSeconds.toFixed(1)} s; ${stats.frames} frames, p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms`);
     expect(publishSeconds).toBeLessThan(SECONDS + 5);
     expect(stats.frames).toBeGreaterThan(SECONDS * 20);
-    expect(stats.p95).toBeLessThan(50);
+    // 50 ms on a machine to itself; the budget grows with the run-queue per core under other load.
+    expect(stats.p95).toBeLessThan(50 * Math.max(1, loadavg()[0] / availableParallelism()));
 
     // The panel's counters against the platform's own: its stored counts, the messages this test
     // published, and the runs the consuming runtime recorded.

@@ -115,7 +115,8 @@ test.describe('the studio in a browser', () => {
     });
     await openStudio(page, studio.url);
     await page.getByRole('tab', { name: 'Traces' }).click();
-    await page.waitForTimeout(300);
+    // A violation is reported as the blocked thing is loaded or run: once the panel has rendered.
+    await expect(page.getByRole('heading', { level: 2, name: 'Traces' })).toBeVisible();
     expect(violations).toEqual([]);
   });
 });

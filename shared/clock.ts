@@ -117,20 +117,25 @@ export class ManualClock implements Clock {
 
   /**
    * Moves the clock by itself, as Temporal's test server skips time: whenever the code under it
-   * has gone quiet (no timer set, cleared or fired for `quietMs` of real time, long enough for a
-   * loopback request to come back and set its next timer), it jumps to the next timer due and
-   * fires it, until nothing is due before `end`; then it stands at `end`. What a timer starts
-   * runs in real time before the next jump, so events happen in the order of their due times.
-   * `touch()` tells it of other activity (a request answered, a step finished): quiet starts over.
+   * has gone quiet (no timer set, cleared or fired while the event loop sat idle for `quietMs`,
+   * long enough for a loopback request to come back and set its next timer), it jumps to the
+   * next timer due and fires it, until nothing is due before `end`; then it stands at `end`. What
+   * a timer starts runs in real time before the next jump, so events happen in the order of their
+   * due times. `touch()` tells it of other activity (a request answered, a step finished): quiet
+   * starts over.
+   *
+   * Quiet is counted in time the event loop spent idle, not in wall time: on a loaded machine a
+   * request to a server in this process can take longer than `quietMs` to come back, but while
+   * its answer is there to be read the loop is busy, not idle, so the clock does not run ahead.
    */
   drive(end: number, quietMs = 40): { stop(): Promise<void>; touch(): void } {
-    let changedAt = performance.now();
-    const unsubscribe = this.onChange(() => (changedAt = performance.now()));
+    let changedAt = idleTime();
+    const unsubscribe = this.onChange(() => (changedAt = idleTime()));
     let running = true;
     const loop = (async () => {
       while (running) {
         await new Promise((resolve) => setTimeout(resolve, quietMs / 4));
-        if (!running || performance.now() - changedAt < quietMs) continue;
+        if (!running || idleTime() - changedAt < quietMs) continue;
         const due = this.nextDue();
         if (due !== undefined && due <= end) this.fireNext();
         else if (this.t < end) this.t = end;
@@ -143,7 +148,7 @@ export class ManualClock implements Clock {
         unsubscribe();
       },
       touch: () => {
-        changedAt = performance.now();
+        changedAt = idleTime();
       },
     };
   }
@@ -174,6 +179,16 @@ export class ManualClock implements Clock {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+/**
+ * Milliseconds the event loop has spent idle (waiting with nothing to run) since the process
+ * started, where the runtime measures it (Node's `performance.eventLoopUtilization`); elsewhere
+ * wall time.
+ */
+function idleTime(): number {
+  const p = performance as Performance & { eventLoopUtilization?: () => { idle: number } };
+  return p.eventLoopUtilization ? p.eventLoopUtilization().idle : performance.now();
 }
 
 /** One turn of the real event loop: pending I/O callbacks and promise jobs run. */

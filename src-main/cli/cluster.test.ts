@@ -145,8 +145,11 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
 
     // Exactly one runtime replica runs the leader schedule.
     await until(() => runtimes.some((r) => ticks(r) >= 3), 40_000, () => runtimes.map((r) => `${r.name}:\n${r.output}`).join('\n'));
+    // A window of five ticks (1.5 s on an idle machine; longer on a loaded one, never shorter):
+    // a second leader, looking every second, would tick in it too.
     const before = runtimes.map(ticks);
-    await new Promise((r) => setTimeout(r, 1500));
+    const sum = (list: number[]): number => list.reduce((a, b) => a + b, 0);
+    await until(() => sum(runtimes.map(ticks)) >= sum(before) + 5, 30_000, () => 'five more ticks');
     const ticking = runtimes.filter((r, i) => ticks(r) > before[i]);
     expect(ticking.map((r) => r.name)).toHaveLength(1);
     const leader = ticking[0];
@@ -235,7 +238,7 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
     // interval (1 s) and the next tick, with slack for a loaded machine; and runs on one only.
     expect(await leaderMoved).toBeLessThan(8000);
     const movedBefore = survivors.map(ticks);
-    await new Promise((r) => setTimeout(r, 1500));
+    await until(() => sum(survivors.map(ticks)) >= sum(movedBefore) + 5, 30_000, () => 'five more ticks after the move');
     expect(survivors.filter((r, i) => ticks(r) > movedBefore[i])).toHaveLength(1);
   }, 180_000);
 });

@@ -101,5 +101,5 @@ describe('crash safety', () => {
     expect(lost).toEqual([]);
     second.child.kill('SIGTERM');
     await second.exited;
-  });
+  }, 120_000); // two cold starts of the CLI and 600 writes: long on a loaded machine
 });

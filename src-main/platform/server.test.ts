@@ -32,7 +32,7 @@ describe('the platform server across a restart', () => {
       if (testStore() === 'sqlite') expect((await second.call('GET', '/v1/kv/user_volatile/entry?key=v')).status).toBe(404);
       const recreated = await second.call('PUT', '/v1/kv/user/entry?key=doomed', { body: 'y' });
       expect(Number(recreated.headers.get('x-object-version'))).toBeGreaterThan(Number(doomed.headers.get('x-object-version')));
-      if (testStore() !== 'sqlite') await new Promise((r) => setTimeout(r, 1000));
+      if (testStore() !== 'sqlite') await second.elapse(1000);
       const next = (await second.call('POST', '/v1/leases/acquire', { json: { name: 'n', ttlSeconds: 1 } })).json as { fencingToken: number };
       expect(next.fencingToken).toBeGreaterThan(lease.fencingToken);
       await second.call('POST', '/v1/topics/t/publish', { json: { body: 'after restart' } });

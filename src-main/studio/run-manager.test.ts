@@ -2,7 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStudioHarness, type StudioHarness } from './testing/studio-harness.ts';
+import { heldInTestWait, startStudioHarness, type StudioHarness } from './testing/studio-harness.ts';
+
+/** Resolves once the request is inside the flow's test-wait step: in flight, not on its way. */
+async function inFlight(): Promise<void> {
+  for (const deadline = Date.now() + 10_000; heldInTestWait() === 0; await new Promise((r) => setTimeout(r, 5))) {
+    if (Date.now() > deadline) throw new Error('the request never reached the flow within 10 s');
+  }
+}
 
 const orders = (reply: string, waitMs = 0, port = 0) => `connectors:
   web: {type: http, host: 127.0.0.1, port: ${port}}
@@ -66,11 +73,11 @@ describe('the run manager', () => {
   it('reloads a running flow when its file changes on disk, while a long request in flight still completes', async () => {
     harness = await startStudioHarness({ 'orders-api': { 'orders.yaml': orders('v1', 800) } });
     const first = await harness.backend.api.startIntegration('orders-api');
-    const inFlight = post(first.routes[0].url);
-    await new Promise((r) => setTimeout(r, 150));
+    const requesting = post(first.routes[0].url);
+    await inFlight();
     writeFileSync(join(harness.workspaceDir, 'orders-api', 'orders.yaml'), orders('v2'));
     const reloaded = await harness.waitForState('orders-api', (s) => s.status === 'running' && s.generation === 2);
-    const old = await inFlight;
+    const old = await requesting;
     expect(old.status).toBe(200);
     expect(await old.json()).toEqual({ reply: 'v1' });
     expect(await (await post(reloaded.routes[0].url)).json()).toEqual({ reply: 'v2' });
@@ -105,14 +112,28 @@ describe('the run manager', () => {
   it('stops: in-flight requests finish, the port is released, a later save does not start it', async () => {
     harness = await startStudioHarness({ 'orders-api': { 'orders.yaml': orders('v1', 300) } });
     const { routes } = await harness.backend.api.startIntegration('orders-api');
-    const inFlight = post(routes[0].url);
-    await new Promise((r) => setTimeout(r, 50));
+    const requesting = post(routes[0].url);
+    await inFlight();
     const stopped = await harness.backend.api.stopIntegration('orders-api');
     expect(stopped).toMatchObject({ status: 'stopped', routes: [] });
-    expect((await inFlight).status).toBe(200);
+    expect((await requesting).status).toBe(200);
     await expect(post(routes[0].url)).rejects.toThrow();
+    const statesBefore = harness.states.length;
+    const h = harness;
+    // Wait for the watcher to report the save: the run manager decides on it as it is reported.
+    const seen = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the save was not reported within 10 s')), 10_000);
+      const off = h.backend.on('workspace', (w) => {
+        if (!w.changed.some((c) => c.file === 'orders.yaml')) return;
+        clearTimeout(timer);
+        off();
+        resolve();
+      });
+    });
     writeFileSync(join(harness.workspaceDir, 'orders-api', 'orders.yaml'), orders('v2'));
-    await new Promise((r) => setTimeout(r, 250));
+    await seen;
+    await new Promise((r) => setImmediate(r));
+    expect(harness.states.slice(statesBefore)).toEqual([]);
     expect((await harness.backend.api.runStates())[0].status).toBe('stopped');
   });
 });

@@ -70,7 +70,7 @@ describe('the workspace', () => {
     writeFileSync(join(root, 'orders-api', 'orders.yaml'), 'flows: {a: {steps: []}}\n');
     writeFileSync(join(root, 'orders-api', 'orders.yaml'), 'flows: {b: {steps: []}}\n');
     writeFileSync(join(root, 'orders-api', '.orders.yaml.swp'), 'x');
-    for (let i = 0; i < 40 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (const deadline = Date.now() + 10_000; seen.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 25));
     stop();
     expect(seen).toEqual([[{ integration: 'orders-api', file: 'orders.yaml' }]]);
     expect(existsSync(join(root, 'orders-api', 'orders.yaml'))).toBe(true);
@@ -92,7 +92,7 @@ describe('the workspace', () => {
           writeFileSync(join(root, 'orders-api', 'orders.yaml.new'), `flows: {v${i}: {steps: []}}\n`);
           renameSync(join(root, 'orders-api', 'orders.yaml.new'), join(root, 'orders-api', 'orders.yaml'));
         }
-        for (let n = 0; n < 200 && seen.length < i; n++) await new Promise((r) => setTimeout(r, 10));
+        for (const deadline = Date.now() + 10_000; seen.length < i && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
         expect(seen.length, `save ${i} was reported`).toBe(i);
         expect(seen[i - 1]).toContainEqual({ integration: 'orders-api', file: 'orders.yaml' });
       }

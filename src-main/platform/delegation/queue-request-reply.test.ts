@@ -24,7 +24,7 @@ describe('request/reply on a queue (§4.3 rule 2)', () => {
     const res = await request('nobody-home', { q: 1 }, 5);
     expect(res.status).toBe(503);
     expect(res.code).toBe('no_consumers');
-    expect(res.ms).toBeLessThan(500);
+    expect(res.ms).toBeLessThan(2500); // not the 5 s timeout: nobody was asked
   });
 
   it('delivers the request with replyTo and answers the requester with the reply body', async () => {

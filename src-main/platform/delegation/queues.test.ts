@@ -74,7 +74,9 @@ describe('queue messages (§3.3 state table over HTTP)', () => {
   it('answers an empty receive with waitSeconds 0 at once', async () => {
     const res = await receive(freshSubject(), 'deploy-a', { waitSeconds: 0 });
     expect(res.status).toBe(204);
-    expect(res.ms).toBeLessThan(500);
+    // On the moved clock a receive that waited would never answer; on PostgreSQL's real clock it
+    // would take its window. The bound leaves a loaded machine room.
+    expect(res.ms).toBeLessThan(2500);
   });
 
   it('delivers a message published during a poll at once', async () => {
@@ -87,8 +89,8 @@ describe('queue messages (§3.3 state table over HTTP)', () => {
     const res = await polling;
     expect(res.status).toBe(200);
     expect(messages(res)[0].body).toBe('during the poll');
-    expect(performance.now() - publishedAt).toBeLessThan(300);
-    expect(res.ms).toBeLessThan(1500);
+    // Woken by the publish, not by the 5 s window ending (which the moved clock never reaches).
+    expect(performance.now() - publishedAt).toBeLessThan(2500);
   });
 
   it('returns at most maxMessages, oldest first', async () => {

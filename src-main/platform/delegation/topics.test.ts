@@ -80,7 +80,7 @@ describe('topic subscriptions (§3.4 state table over HTTP)', () => {
     await publish(topic, 'live');
     const res = await polling;
     expect(bodies(res)).toEqual(['live']);
-    expect(res.ms).toBeLessThan(1000);
+    expect(res.ms).toBeLessThan(2500); // woken, not the 5 s window ending
   });
 
   it('advances the cursor on ack (204): acked messages never come again', async () => {
@@ -152,7 +152,7 @@ describe('topic subscriptions (§3.4 state table over HTTP)', () => {
     await platform.call('DELETE', `/v1/topics/${seg(topic)}/subscriptions/${sub}`);
     const res = await polling;
     expect(res.status).toBe(204);
-    expect(res.ms).toBeLessThan(1000);
+    expect(res.ms).toBeLessThan(2500); // woken, not the 5 s window ending
   });
 });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ManualClock } from '../../../shared/clock.ts';
+import { ManualClock, systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import { PlatformEventFeed } from '../events.ts';
 import { startPlatformServer, type PlatformServer, type PlatformServerOptions } from '../server.ts';
 
@@ -81,8 +81,9 @@ export interface TestPlatform {
    */
   elapse(ms: number): Promise<void>;
   /**
-   * Resolves once the server set a new timer (a long poll parking sets one) after this call; on
-   * PostgreSQL, after 200 ms of real time. Call it before sending the request that parks.
+   * Resolves once the server set a new timer (a long poll parking, a request waiting for its
+   * reply) after this call: on a ManualClock, or on PostgreSQL the system clock watched by
+   * `WatchedClock`. Call it before sending the request that parks.
    */
   nextTimer(): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +95,41 @@ export interface TestPlatformOptions extends Partial<PlatformServerOptions> {
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The system clock, telling a test when the code on it sets a timer that keeps the process
+ * alive: a long poll parking, a request waiting for its reply. Timers set `unref` (the server's
+ * periodic sweep) are not told. For servers whose deadlines run in real time (PostgreSQL): the
+ * test waits for the moment a request parks instead of sleeping until it probably has.
+ */
+export class WatchedClock implements Clock {
+  private readonly listeners = new Set<() => void>();
+
+  now(): number {
+    return systemClock.now();
+  }
+
+  setTimeout(fn: () => void, ms: number, options?: { unref?: boolean }): ClockTimer {
+    const timer = systemClock.setTimeout(fn, ms, options);
+    if (!options?.unref) for (const listener of [...this.listeners]) listener();
+    return timer;
+  }
+
+  clearTimeout(timer: ClockTimer | undefined): void {
+    systemClock.clearTimeout(timer);
+  }
+
+  /** Resolves once a timer is set after this call. */
+  nextTimer(): Promise<void> {
+    return new Promise((resolve) => {
+      const listener = (): void => {
+        this.listeners.delete(listener);
+        resolve();
+      };
+      this.listeners.add(listener);
+    });
+  }
+}
 
 function timerSet(clock: ManualClock): Promise<void> {
   const before = clock.pending;
@@ -116,7 +152,8 @@ export async function startTestPlatform({ manualClock, ...options }: TestPlatfor
   const store = testStore();
   if (store === 'sqlite') {
     const clock = manualClock ? new ManualClock() : undefined;
-    const server = await startPlatformServer({ ...options, dataDir, ...(clock ? { clock } : {}) });
+    const watched = !clock && !options.clock ? new WatchedClock() : undefined;
+    const server = await startPlatformServer({ ...options, dataDir, ...(clock ? { clock } : watched ? { clock: watched } : {}) });
     return {
       server,
       url: server.url,
@@ -124,7 +161,7 @@ export async function startTestPlatform({ manualClock, ...options }: TestPlatfor
       call: httpCaller(server.url, server.token),
       clock,
       elapse: (ms) => (clock ? clock.advance(ms) : realSleep(ms)),
-      nextTimer: () => (clock ? timerSet(clock) : realSleep(200)),
+      nextTimer: () => (clock ? timerSet(clock) : watched ? watched.nextTimer() : realSleep(200)),
       async close() {
         await server.close();
         if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -134,8 +171,9 @@ export async function startTestPlatform({ manualClock, ...options }: TestPlatfor
   const storeUrl = await testDatabaseUrl(dataDir);
   const token = options.token ?? randomBytes(24).toString('base64url');
   const replicas: PlatformServer[] = [];
+  const watched = new WatchedClock();
   try {
-    for (let i = 0; i < (store === 'postgres-replicas' ? 2 : 1); i++) replicas.push(await startPlatformServer({ ...options, token, dataDir, store: storeUrl }));
+    for (let i = 0; i < (store === 'postgres-replicas' ? 2 : 1); i++) replicas.push(await startPlatformServer({ clock: watched, ...options, token, dataDir, store: storeUrl }));
   } catch (err) {
     await Promise.all(replicas.map((r) => r.close()));
     throw err;
@@ -155,7 +193,7 @@ export async function startTestPlatform({ manualClock, ...options }: TestPlatfor
     call: (method, path, callOptions) => callers[next++ % callers.length](method, path, callOptions),
     clock: undefined,
     elapse: realSleep,
-    nextTimer: () => realSleep(200),
+    nextTimer: () => (options.clock ? realSleep(200) : watched.nextTimer()),
     async close() {
       await Promise.all(replicas.map((r) => r.close()));
       if (!options.dataDir) {

@@ -46,6 +46,13 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
   }
 }
 
+/** Resolves with Date.now() once it has moved past the time of the call. */
+async function nextMillisecond(): Promise<number> {
+  const from = Date.now();
+  while (Date.now() <= from) await new Promise((r) => setTimeout(r, 1));
+  return Date.now();
+}
+
 const steps = (timeline: QueueTimelineEvent[], messageId: string) =>
   timeline.filter((e) => e.messageId === messageId).map((e) => [e.action, e.deliveryCount ?? e.delaySeconds ?? null, e.redelivery ?? null, e.run?.outcome ?? null]);
 
@@ -150,16 +157,16 @@ describe('platform views over a running studio', () => {
 
   it('scrubs back to the counters and keys of an earlier moment', async () => {
     const api = h.backend.api;
-    await new Promise((r) => setTimeout(r, 1_100));
-    const earlier = Date.now();
-    await new Promise((r) => setTimeout(r, 1_100));
+    // Scrubbing replays the recorded events after the last snapshot at or before a moment (the
+    // views take one when they start), so a moment needs only to lie strictly between the writes.
+    const earlier = await nextMillisecond();
+    await nextMillisecond();
     await api.publishQueueMessage({ subject: 'jobs', body: { later: true }, count: 3 });
     await api.writeKvEntry({ namespace: 'user', key: 'added/later', text: '"x"', format: 'json', expectedVersion: 0 });
     await until(
       () => api.queueView({ subject: 'jobs' }),
       (v) => v.groups.some((g) => g.subject === 'jobs' && g.acked >= 5),
     );
-    await new Promise((r) => setTimeout(r, 1_100));
     const then = await api.queueView({ subject: 'jobs', at: earlier });
     const now = await api.queueView({ subject: 'jobs' });
     const worker = (v: typeof now) => v.groups.find((g) => g.subject === 'jobs')!;

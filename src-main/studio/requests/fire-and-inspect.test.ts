@@ -296,7 +296,7 @@ describe('the waterfall', () => {
   });
 });
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 3_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; ; ) {
     const v = await probe();
     if (v !== undefined) return v;

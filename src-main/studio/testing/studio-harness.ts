@@ -6,6 +6,11 @@ import type { RunState } from '../../../shared/studio-api.ts';
 import { type ComponentRegistry, defineBlock, implementBlock, registry } from '../../runtime/index.ts';
 import { startStudioBackend, type StudioBackend } from '../studio-backend.ts';
 
+/** How many messages the test-wait block holds right now. */
+let held = 0;
+/** Messages test-wait blocks hold now: a test waits for its request to be in flight instead of sleeping. */
+export const heldInTestWait = (): number => held;
+
 /** A block that waits, so a test can hold a request in flight across a reload. */
 const waitDef = defineBlock({
   type: 'test-wait',
@@ -14,7 +19,12 @@ const waitDef = defineBlock({
 });
 const waitBlock = implementBlock(waitDef, (s) => ({
   async process(msg) {
-    await new Promise((r) => setTimeout(r, s.ms));
+    held++;
+    try {
+      await new Promise((r) => setTimeout(r, s.ms));
+    } finally {
+      held--;
+    }
     return msg;
   },
 }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../../server.ts';
-import { httpCaller, testDatabaseUrl, type Call } from '../../testing/platform-harness.ts';
+import { httpCaller, testDatabaseUrl, WatchedClock, type Call } from '../../testing/platform-harness.ts';
 import { postgresMigrations } from './migrations.ts';
 
 const adminUrl = process.env.PLATFORM_TEST_POSTGRES_URL;
@@ -21,14 +21,16 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
   let callA: Call;
   let callB: Call;
   let db: pg.Client;
+  // Tells when a receive or a request parks on either replica (it sets its window's timer).
+  const clock = new WatchedClock();
 
   beforeAll(async () => {
     storeUrl = await testDatabaseUrl(dataDir);
     // The listener cut below is reported, and expected.
     const onInternalError = (err: Error): void => void expect(err.message).toMatch(/wake-up listener lost its connection/);
     const features = { topics: { pollTimeoutSeconds: 10 }, queues: { pollTimeoutSeconds: 20 } };
-    a = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features, onInternalError });
-    b = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features, onInternalError });
+    a = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features, onInternalError, clock });
+    b = await startPlatformServer({ dataDir, store: storeUrl, token: 'pg-test', features, onInternalError, clock });
     callA = httpCaller(a.url, a.token);
     callB = httpCaller(b.url, b.token);
     db = new pg.Client({ connectionString: storeUrl });
@@ -80,8 +82,9 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
   it('wakes a long poll held on one replica when the other publishes', async () => {
     const group = { consumerGroup: 'wake', waitSeconds: 10 };
     expect((await callA('POST', '/v1/queues/wake-me/receive', { json: { ...group, waitSeconds: 0 } })).status).toBe(204);
+    const parked = clock.nextTimer();
     const waiting = callA('POST', '/v1/queues/wake-me/receive', { json: group });
-    await new Promise((r) => setTimeout(r, 200)); // the receive is parked on replica A
+    await parked; // the receive is parked on replica A
     const published = Date.now();
     expect((await callB('POST', '/v1/queues/wake-me/publish', { json: { body: { n: 1 } } })).status).toBe(202);
     const res = await waiting;
@@ -94,8 +97,9 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
   it('recovers a wake-up lost while its listener reconnected: the waiting receive looks again once it is back', async () => {
     const group = { consumerGroup: 'relisten', waitSeconds: 15 };
     expect((await callA('POST', '/v1/queues/relisten/receive', { json: { ...group, waitSeconds: 0 } })).status).toBe(204);
+    const parked = clock.nextTimer();
     const waiting = callA('POST', '/v1/queues/relisten/receive', { json: group });
-    await new Promise((r) => setTimeout(r, 200));
+    await parked; // the receive is parked on replica A
     // Cut every listener of the database, then publish at once: nobody hears that notification.
     await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN flow_platform'`);
     const published = Date.now();
@@ -135,6 +139,7 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
   });
 
   it('answers a request held on one replica with a reply posted to the other', async () => {
+    const parked = clock.nextTimer();
     const consumer = (async () => {
       const res = await callB('POST', '/v1/queues/rr/receive', { json: { consumerGroup: 'svc', waitSeconds: 10 } });
       const [m] = (res.json as { messages: Array<{ handle: string; replyTo: string; body: unknown }> }).messages;
@@ -143,7 +148,7 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
       // The request is answered: a second reply finds nothing waiting on any replica.
       expect((await callA('POST', '/v1/queues/reply', { json: { replyTo: m.replyTo, body: 'late' } })).status).toBe(404);
     })();
-    await new Promise((r) => setTimeout(r, 200));
+    await parked; // the consumer's receive is parked on replica B
     const res = await callA('POST', '/v1/queues/rr/request', { json: { body: 'ping', timeoutSeconds: 10 } });
     await consumer;
     expect(res.status).toBe(200);
@@ -152,8 +157,9 @@ describe.skipIf(!adminUrl)(`the platform on PostgreSQL, two replicas sharing one
 
   it('ends a topic receive waiting on one replica when the other deletes the subscription', async () => {
     const sub = ((await callA('POST', '/v1/topics/bye/subscriptions', { json: {} })).json as { subscriptionId: string }).subscriptionId;
+    const parked = clock.nextTimer();
     const waiting = callA('POST', '/v1/topics/bye/receive', { json: { subscriptionId: sub, waitSeconds: 10 } });
-    await new Promise((r) => setTimeout(r, 200));
+    await parked; // the receive is parked on replica A
     const started = Date.now();
     expect((await callB('DELETE', `/v1/topics/bye/subscriptions/${sub}`)).status).toBe(204);
     expect((await waiting).status).toBe(204);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformEvent, type PlatformServer } from '../../../platform/index.ts';
-import { runtimeOn } from '../../services/testing/runtime-on-platform.ts';
+import { runtimeOn, until } from '../../services/testing/runtime-on-platform.ts';
 
 let dataDir: string;
 let platform: PlatformServer;
@@ -44,10 +44,11 @@ describe('the lock block', () => {
     const grants: PlatformEvent[] = [];
     const stop = platform.events.subscribe((e) => e.type === 'lease.grant' && grants.push(e));
     try {
-      await new Promise((r) => setTimeout(r, 200));
+      // A consumer group starts with the messages published after its first receive. Both
+      // instances' receives are on the wire once runtimeOn returned.
+      await until(async () => (await platform.inspect.queues.counts()).some((g) => g.subject === 'settlements'), 10_000, 'the consumers receiving');
       for (let n = 0; n < 24; n++) await a.services.queues.publish('settlements', { n });
-      const deadline = Date.now() + 25_000;
-      while (outcomes.length < 24 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await until(() => outcomes.length >= 24, 25_000, '24 runs');
       expect(outcomes).toEqual(Array(24).fill('completed'));
       // Both instances took the lock at some point, one at a time.
       const holders = new Set(grants.map((g) => (g as { holder: string }).holder));

@@ -137,7 +137,9 @@ describe('the schedule source', () => {
         throw new Error(`${err.message}; the child printed:\n${output.slice(-2000)}`);
       });
       b = await runtimeOn(platform, leaderSchedule, { instanceId: 'survivor', deploymentId: 'crash' });
-      await new Promise((r) => setTimeout(r, 1200));
+      // While the child keeps ticking, b (looking every observe interval) must stay a follower.
+      const childAtJoin = childTicks;
+      await until(() => childTicks >= childAtJoin + 6, 20_000, 'six more ticks of the leader');
       expect(ticks(b)).toBe(0);
       child.kill('SIGKILL');
       const killed = Date.now();
@@ -145,7 +147,9 @@ describe('the schedule source', () => {
       await until(() => ticks(survivor) > 0, TTL_MS + OBSERVE_MS + 2000, 'the survivor to take over');
       const takeover = Date.now() - killed;
       // The claim outlives its holder by at most one TTL; the survivor looks every observe interval.
-      expect(takeover).toBeLessThanOrEqual(TTL_MS + OBSERVE_MS + 300);
+      // Real time (a killed process cannot share a test clock): the slack absorbs a loaded machine
+      // and stays well under a second TTL, which is what a missed expiry would cost.
+      expect(takeover).toBeLessThanOrEqual(TTL_MS + OBSERVE_MS + 1500);
     } finally {
       child.kill('SIGKILL');
       await b?.stop();

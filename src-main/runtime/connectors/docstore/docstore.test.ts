@@ -68,7 +68,8 @@ timeout: 1s`),
       ),
     );
     expect(message).not.toContain(PASSWORD);
-    expect(ms).toBeLessThan(1000 + 500);
+    // Within its timeout, not the driver's 30 s default; the slack is for a loaded machine.
+    expect(ms).toBeLessThan(1000 + 1500);
   });
 
   it('fails within its timeout when the server accepts connections but never answers', async () => {
@@ -76,7 +77,7 @@ timeout: 1s`),
     try {
       const { message, ms } = await startFailure(connectorYaml(`uri: mongodb://127.0.0.1:${silent.port}/shop\ntimeout: 800ms`));
       expect(message).toMatch(/^connectors\.store: docstore connector cannot start: could not reach the server at mongodb:\/\/127\.0\.0\.1:\d+\/shop within 800ms/);
-      expect(ms).toBeLessThan(800 + 400);
+      expect(ms).toBeLessThan(800 + 1500);
     } finally {
       await silent.close();
     }
@@ -95,7 +96,7 @@ timeout: 1s`),
       const t0 = Date.now();
       const result = await runtime.run('read');
       expect(result.error?.message).toMatch(/^docstore-find on shop\.x (could not reach the server within 600ms: .+|did not finish within the connector timeout \(600ms\))$/);
-      expect(Date.now() - t0).toBeLessThan(600 + 400);
+      expect(Date.now() - t0).toBeLessThan(600 + 1500);
     } finally {
       await silent.close();
     }
@@ -104,9 +105,9 @@ timeout: 1s`),
   it('starts at once against an unreachable server when verifyOnStart is false', async () => {
     const port = await closedPort();
     const t0 = Date.now();
-    const { runtime } = await startYaml(connectorYaml(`uri: mongodb://127.0.0.1:${port}/shop\nverifyOnStart: false\ntimeout: 1s`));
+    const { runtime } = await startYaml(connectorYaml(`uri: mongodb://127.0.0.1:${port}/shop\nverifyOnStart: false\ntimeout: 5s`));
     running = runtime;
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(Date.now() - t0).toBeLessThan(2500); // not the 5 s a start check would take
     const connector = runtime.definition.connectors[0].instance as DocstoreConnector;
     expect(connector.client).toBeDefined(); // the client is opened either way
     expect(runtime.describe().connectors[0].details).toEqual({ uri: `mongodb://127.0.0.1:${port}/shop`, database: 'shop', extendedJson: 'relaxed' });

@@ -40,16 +40,27 @@ const CALL = '- rest: {connector: api, path: /things}';
  * one awaited (a retry wait after a 429, an attempt's timeout): polled in real time, bounded.
  */
 async function timerSet(clock: ManualClock, due: (inMs: number) => boolean): Promise<void> {
-  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 5))) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 5))) {
     const next = clock.nextDue();
     if (clock.pending === 1 && next !== undefined && due(next - clock.now())) return;
   }
-  throw new Error(`no such timer within 5 s; next is due in ${(clock.nextDue() ?? NaN) - clock.now()} ms`);
+  throw new Error(`no such timer within 15 s; next is due in ${(clock.nextDue() ?? NaN) - clock.now()} ms`);
 }
 
-/** Whether a run is still going after 50 ms of real time (for an early end to show over loopback). */
-async function stillRunning(run: Promise<unknown>): Promise<boolean> {
-  return Promise.race([run.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 50))]);
+/**
+ * Whether a run still waits on the one timer `timerSet` found, due `leftMs` from now. Where the
+ * upstream does not answer meanwhile, only that timer can move the run on (a retry, a timeout):
+ * while it is pending the run cannot have gone further, however slow the machine.
+ */
+function stillWaiting(clock: ManualClock, settled: () => boolean, leftMs: number): boolean {
+  return !settled() && clock.pending === 1 && clock.nextDue() === clock.now() + leftMs;
+}
+
+/** Tracks whether a promise has settled. */
+function tracked(run: Promise<unknown>): () => boolean {
+  let done = false;
+  void run.finally(() => (done = true)).catch(() => {});
+  return () => done;
 }
 
 describe('http-client connector settings', () => {
@@ -84,9 +95,10 @@ describe('retry on 429', () => {
     const clock = new ManualClock();
     await start('retry: {maxAttempts: 3}', CALL, clock);
     const run = runtime!.run('call');
+    const settled = tracked(run);
     await timerSet(clock, (ms) => ms === 1000);
     await clock.advance(999);
-    expect(await stillRunning(run)).toBe(true);
+    expect(stillWaiting(clock, settled, 1)).toBe(true);
     expect(server.arrivals).toHaveLength(1);
     await clock.advance(1);
     const result = await run;
@@ -284,7 +296,11 @@ describe('connection pool', () => {
     await start('pool: {idleConnTimeout: 100ms}');
     const before = server.sockets;
     await runtime!.run('call');
-    await new Promise((r) => setTimeout(r, 250));
+    // The client closes the idle connection itself, on undici's own timer: wait for the server to
+    // see it, well before the 4 s an ignored setting (undici's default keep-alive) would take.
+    const idleFrom = Date.now();
+    await expect.poll(() => server.openSockets).toBe(0);
+    expect(Date.now() - idleFrom).toBeLessThan(3000);
     await runtime!.run('call');
     expect(server.sockets - before).toBe(2);
   });
@@ -292,13 +308,14 @@ describe('connection pool', () => {
 
 describe('timeout', () => {
   it('fails a request that takes longer than the timeout', async () => {
-    server.handle((_req, res) => void setTimeout(() => json(res, 200, { late: true }), 500));
+    server.handle(() => {}); // never answers: only the timeout ends the request
     const clock = new ManualClock();
     await start('timeout: 100ms', CALL, clock);
     const run = runtime!.run('call');
+    const settled = tracked(run);
     await timerSet(clock, (ms) => ms === 100);
     await clock.advance(99);
-    expect(await stillRunning(run)).toBe(true);
+    expect(stillWaiting(clock, settled, 1)).toBe(true);
     await clock.advance(1);
     const result = await run;
     expect(result.outcome).toBe('failed');

@@ -121,7 +121,7 @@ describe('the flow’s result becomes the response (spec 2 §2.4, §7)', () => {
   slow:
     source: {type: http, path: /slow, timeout: 100ms}
     steps:
-      - wait: {for: 400ms}
+      - wait: {for: 3s}
 `);
   });
   afterAll(() => s.stop());
@@ -175,7 +175,8 @@ describe('the flow’s result becomes the response (spec 2 §2.4, §7)', () => {
     const res = await fetch(`${s.url}/slow`);
     expect(res.status).toBe(504);
     expect(await res.json()).toEqual({ error: 'flow "slow" did not answer within 100ms' });
-    expect(Date.now() - t0).toBeLessThan(390);
+    // Well before the 3 s flow ends: the route's timeout answered, however busy the machine.
+    expect(Date.now() - t0).toBeLessThan(1500);
   });
 });
 

@@ -61,12 +61,13 @@ describe('the notes connector', () => {
 
   it('bounds each call by timeout', async () => {
     const { runtime } = await start(everyCall, { timeout: '100ms' });
-    double.delayMs = 1000;
+    double.delayMs = 5000;
     const started = Date.now();
     try {
       const result = await runtime.run('all');
       expect(result.error?.message).toBe(`notes API error timeout: GET /pages/${PAGE_ID} took longer than 100ms`);
-      expect(Date.now() - started).toBeLessThan(900);
+      // Well under the 5 s the answer would take: the timeout cut it, however busy the machine.
+      expect(Date.now() - started).toBeLessThan(2500);
     } finally {
       double.delayMs = 0;
     }

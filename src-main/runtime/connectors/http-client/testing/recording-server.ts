@@ -21,6 +21,8 @@ export interface RecordingServer {
   arrivals: Arrival[];
   /** Connections opened so far. */
   readonly sockets: number;
+  /** Connections open now. */
+  readonly openSockets: number;
   /** Replaces how requests are answered (default: 200 `{"ok": true}`). */
   handle(handler: Handler): void;
   reset(): void;
@@ -65,6 +67,9 @@ export async function startRecordingServer(handler?: Handler): Promise<Recording
     arrivals,
     get sockets() {
       return sockets;
+    },
+    get openSockets() {
+      return open.size;
     },
     handle(h) {
       current = h;

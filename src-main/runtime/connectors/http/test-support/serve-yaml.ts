@@ -29,7 +29,7 @@ export async function serveYaml(yaml: string, env: Record<string, string> = {}):
   const http = runtime.describe().connectors.find((c) => c.type === 'http');
   const url = http?.details?.url;
   if (typeof url !== 'string') throw new Error('the definition has no started http connector');
-  const logged = async (msg: string, timeoutMs = 3_000): Promise<LogRecord> => {
+  const logged = async (msg: string, timeoutMs = 10_000): Promise<LogRecord> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const hit = logs.find((l) => l.msg === msg);
