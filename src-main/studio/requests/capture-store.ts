@@ -10,7 +10,8 @@ export interface CapturedExchange {
   record: HttpExchangeRecord;
   /** Masks the runtime's secret values in what the window is shown. */
   redact: (text: string) => string;
-  searchable: SearchableCapture;
+  /** What a search looks through, built on the first search that reaches this capture (most are never searched). */
+  searchable?: SearchableCapture;
   verification?: VerificationNote;
 }
 
@@ -63,7 +64,7 @@ export class CaptureStore {
 
   add(integration: string, record: HttpExchangeRecord, redact: (text: string) => string): CapturedExchange {
     const id = this.nextId++;
-    const capture: CapturedExchange = { id, integration, record, redact, searchable: searchableOf(record, redact) };
+    const capture: CapturedExchange = { id, integration, record, redact };
     this.captures.push(capture);
     this.byId.set(id, capture);
     this.bytes += sizeOf(record);
@@ -113,12 +114,13 @@ export class CaptureStore {
 
   query(q: CaptureQuery): CapturePage {
     const test = parseCaptureSearch(q?.search);
+    const searching = (q?.search ?? '').trim() !== '';
     const limit = Math.max(1, Math.min(2_000, Number(q?.limit) || 500));
     const rows: CaptureSummary[] = [];
     let total = 0;
     for (let i = this.captures.length - 1; i >= 0; i--) {
       const c = this.captures[i];
-      if (!test(c.searchable)) continue;
+      if (searching && !test((c.searchable ??= searchableOf(c.record, c.redact)))) continue;
       total++;
       if (rows.length < limit) rows.push(this.summaryOf(c));
     }
