@@ -38,7 +38,7 @@ describe('concurrency', () => {
     expect(successes).toBe(100);
     expect(Number((await platform.call('GET', path)).text)).toBe(successes);
     expect(conflicts).toBeGreaterThan(0); // the clients really raced
-  });
+  }, 120_000); // 200+ requests racing: long on a loaded machine (and on PostgreSQL)
 
   it('never has two unexpired holders among 20 contenders on one lease', async () => {
     const name = 'contended';
@@ -92,7 +92,7 @@ describe('concurrency', () => {
         current.released = true;
       }
     }
-  });
+  }, 60_000); // contends up to 20 s
 
   it('gets 1,000 messages through 4 competing consumers of one group, each acked exactly once', async () => {
     const subject = 'work';
@@ -100,7 +100,8 @@ describe('concurrency', () => {
     const received = new Map<number, number>();
     const perConsumer = [0, 0, 0, 0];
     let acked = 0;
-    const deadline = Date.now() + 20_000;
+    // Bounded, and generous: about 4 s on an idle machine, several times that on a loaded one.
+    const deadline = Date.now() + 90_000;
     const consumer = async (index: number): Promise<void> => {
       while (acked < total && Date.now() < deadline) {
         const res = await platform.call('POST', `/v1/queues/${subject}/receive`, { json: { consumerGroup: 'workers', waitSeconds: 1, maxMessages: 10 } });
@@ -129,5 +130,5 @@ describe('concurrency', () => {
     expect(acked).toBe(total);
     const after = await platform.call('POST', `/v1/queues/${subject}/receive`, { json: { consumerGroup: 'workers', waitSeconds: 0 } });
     expect(after.status).toBe(204);
-  });
+  }, 120_000);
 });

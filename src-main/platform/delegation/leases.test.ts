@@ -48,28 +48,30 @@ describe('leases (§3.1 state table over HTTP)', () => {
   });
 
   it('lets another caller take the name only after the TTL passed without renewal', async () => {
-    const first = await acquire('takeover', 'a', 1);
+    const first = await acquire('takeover', 'a', 3); // outlives a slow next request on PostgreSQL's real clock
     expect((await acquire('takeover', 'b', 1)).acquired).toBe(false);
-    await elapse(1100);
+    await elapse(3100);
     const second = await acquire('takeover', 'b', 1);
     expect(second.acquired).toBe(true);
     expect(second.fencingToken!).toBeGreaterThan(first.fencingToken!);
   });
 
+  // A 3 s TTL: on PostgreSQL these seconds pass in real time, and the renewed claim must outlive
+  // the requests a loaded machine is slow to answer (a 1 s TTL left 400 ms for them).
   it('renews a live claim (204) and pushes the deadline out past the original TTL', async () => {
-    const lease = await acquire('renewed', 'a', 1);
-    await elapse(600);
-    expect((await platform.call('POST', `/v1/leases/${lease.leaseId}/renew`, { json: { ttlSeconds: 1 } })).status).toBe(204);
-    await elapse(600);
-    // 1.2 s after the grant: without the renew the TTL would have passed.
+    const lease = await acquire('renewed', 'a', 3);
+    await elapse(1600);
+    expect((await platform.call('POST', `/v1/leases/${lease.leaseId}/renew`, { json: { ttlSeconds: 3 } })).status).toBe(204);
+    await elapse(1600);
+    // 3.2 s after the grant: without the renew the TTL would have passed.
     expect(await acquire('renewed', 'b', 1)).toMatchObject({ acquired: false, holder: 'a' });
   });
 
   it('renews by the claim\'s own TTL when the request names none', async () => {
-    const lease = await acquire('renew-default', 'a', 1);
-    await elapse(600);
+    const lease = await acquire('renew-default', 'a', 3);
+    await elapse(1600);
     expect((await platform.call('POST', `/v1/leases/${lease.leaseId}/renew`)).status).toBe(204);
-    await elapse(600);
+    await elapse(1600);
     expect((await acquire('renew-default', 'b', 1)).acquired).toBe(false);
   });
 
@@ -158,11 +160,13 @@ describe('leader election (§3.2 state table over HTTP)', () => {
   });
 
   it('hands leadership to another candidate once the holder\'s TTL expired', async () => {
-    await campaign('expiring', 'a', 1);
-    expect((await campaign('expiring', 'b', 1)).leader).toBe(false);
-    await elapse(1100);
-    expect(await campaign('expiring', 'b', 1)).toMatchObject({ leader: true });
-    expect(await campaign('expiring', 'a', 1)).toMatchObject({ leader: false, currentLeader: 'b' });
+    // 3 s claims: each must outlive the next request, which a loaded machine answers slowly on
+    // PostgreSQL's real clock.
+    await campaign('expiring', 'a', 3);
+    expect((await campaign('expiring', 'b', 3)).leader).toBe(false);
+    await elapse(3100);
+    expect(await campaign('expiring', 'b', 3)).toMatchObject({ leader: true });
+    expect(await campaign('expiring', 'a', 3)).toMatchObject({ leader: false, currentLeader: 'b' });
   });
 
   it('frees the key when the holder resigns (204); resigning when not holder is 404', async () => {
