@@ -65,7 +65,7 @@ describe('leases', () => {
     await fetch(`${p.url}/v1/leases/${encodeURIComponent(lease!.leaseId)}/release`, { method: 'POST', headers: { authorization: `Bearer ${p.token}` } });
     expect(lease!.lost.aborted).toBe(false);
     await clock.advance(400); // the first renewal, a third of the TTL in
-    await until(() => lease!.lost.aborted, 5000, 'the claim to be given up');
+    await until(() => lease!.lost.aborted, 10_000, 'the claim to be given up');
     expect((lease!.lost.reason as Error).message).toMatch(/lease job lost: the platform refused the renewal \(404\)/);
   });
 
@@ -81,7 +81,7 @@ describe('leases', () => {
     // Only the holder's renewal timer is left on the clock: fire it, let the failed attempt come
     // back over loopback and set the next one, and so on until the holder gives up.
     for (let attempts = 0; lostAt === undefined && attempts < 50; attempts++) {
-      await until(() => clock.pending > 0 || lease!.lost.aborted, 5000, 'the next renewal attempt');
+      await until(() => clock.pending > 0 || lease!.lost.aborted, 10_000, 'the next renewal attempt');
       if (!lease!.lost.aborted) clock.fireNext();
     }
     expect(lostAt! - grantedAt).toBeGreaterThanOrEqual(1200);

@@ -85,7 +85,7 @@ describe('selecting the services module', () => {
     const { log, records } = capture();
     const pending = select({ ...apiEnv({ url: `http://127.0.0.1:${port}`, token: undefined }), FLOW_PLATFORM_API_DISCOVERY_BUDGET: '10s' }, log);
     // The platform starts once discovery has failed at least once, not after a guessed pause.
-    await until(() => records.some((r) => r.msg === 'platform discovery failed; retrying'), 5000, 'a failed discovery attempt');
+    await until(() => records.some((r) => r.msg === 'platform discovery failed; retrying'), 10_000, 'a failed discovery attempt');
     await platformWith({ port, token: false });
     const services = await pending;
     expect(services.capability('kv').usable).toBe(true);

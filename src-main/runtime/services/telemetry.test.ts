@@ -42,7 +42,7 @@ describe('telemetry shipping', () => {
     const platform = await platformWith({ traces: { flushIntervalMillis: 50 } });
     const r = await runtimeFor(platform);
     await r.runtime.run('greet', { name: 'ada' });
-    await until(async () => (await platform.traces.list()).length >= 3, 3000, 'shipped traces');
+    await until(async () => (await platform.traces.list()).length >= 3, 10_000, 'shipped traces');
     const records = (await platform.traces.list()).map((t) => t.record as Record<string, unknown>);
     expect(records.map((t) => `${t.kind} ${t.block ?? ''}`.trim()).sort()).toEqual(['run', 'step log', 'step set']);
     for (const t of records) expect(t).toMatchObject({ flow: 'greet', outcome: 'completed', deployment: 'greetings', instance: 'g-1' });
@@ -52,7 +52,7 @@ describe('telemetry shipping', () => {
     const platform = await platformWith();
     const r = await runtimeFor(platform, greeter, { telemetry: { logFlushIntervalMs: 50 } });
     await r.runtime.run('greet', { name: 'key-that-must-not-ship' });
-    await until(async () => (await platform.logs.list()).some((l) => (l.record as { msg: string }).msg.startsWith('hello')), 3000, 'the log line');
+    await until(async () => (await platform.logs.list()).some((l) => (l.record as { msg: string }).msg.startsWith('hello')), 10_000, 'the log line');
     const line = (await platform.logs.list()).find((l) => (l.record as { msg: string }).msg.startsWith('hello'))!.record;
     expect(line).toMatchObject({ level: 'info', msg: 'hello [redacted]', flow: 'greet', deployment: 'greetings', instance: 'g-1' });
     expect(JSON.stringify(await platform.logs.list())).not.toContain('key-that-must-not-ship');
@@ -69,7 +69,7 @@ describe('telemetry shipping', () => {
     const platform = await platformWith();
     const r = await runtimeFor(platform, greeter, { telemetry: { logMaxQueue: 500, logFlushIntervalMs: 50 } });
     await r.runtime.run('greet', { name: 'before' });
-    await until(() => (r.services.telemetry.stats().logs?.sent ?? 0) > 0, 3000, 'shipping to work');
+    await until(() => (r.services.telemetry.stats().logs?.sent ?? 0) > 0, 10_000, 'shipping to work');
     await platform.close();
 
     const heapBefore = process.memoryUsage().heapUsed;

@@ -48,9 +48,9 @@ describe('trace export', () => {
     const platform = await platformWith();
     const r = await runtimeFor(platform);
     for (let i = 0; i < 300; i++) await r.runtime.run('orders', { ok: true });
-    await until(async () => (await runsStored(platform)).length === 300, 5000, 'all 300 runs stored');
+    await until(async () => (await runsStored(platform)).length === 300, 10_000, 'all 300 runs stored');
     expect(platform.traces.kept.records).toBe(300 * 4);
-    await until(() => r.services.telemetry.stats().traces!.sent === 1200, 5000, 'every export acknowledged');
+    await until(() => r.services.telemetry.stats().traces!.sent === 1200, 10_000, 'every export acknowledged');
     expect(r.services.telemetry.stats().traces!.dropped).toBe(0);
   });
 
@@ -60,7 +60,7 @@ describe('trace export', () => {
     const detach = r.runtime.traces.add({ snapshots: true, emit: () => {} });
     cleanups.push(async () => detach());
     await r.runtime.run('orders', { ok: true, key: 'sk-"quoted\\secret' });
-    await until(async () => (await runsStored(platform)).length === 1, 5000, 'the run stored');
+    await until(async () => (await runsStored(platform)).length === 1, 10_000, 'the run stored');
     const stored = (await platform.traces.list({ limit: 100 })).map((t) => t.record as { output?: { body?: { key?: string } } });
     expect(stored.some((t) => t.output?.body?.key === '[redacted]')).toBe(true);
     expect(JSON.stringify(stored)).not.toContain('quoted');
@@ -76,7 +76,7 @@ describe('trace export', () => {
     expect(stats.dropped).toBe(4000 - 100);
     // Said once in the log, not once per record.
     expect(r.logs.filter((l) => l.msg.includes('dropping them rather than slowing requests'))).toHaveLength(1);
-    await until(() => platform.traces.kept.records === 100, 5000, 'the kept 100 stored');
+    await until(() => platform.traces.kept.records === 100, 10_000, 'the kept 100 stored');
   });
 
   it('with a sample ratio exports about that fraction of runs, and every failed run whole', async () => {

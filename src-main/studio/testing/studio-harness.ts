@@ -96,7 +96,7 @@ export async function startStudioHarness(integrations: Record<string, Record<str
         if (!test()) waiters.add(w);
       });
     },
-    async waitForFeed(check, timeoutMs = 5_000) {
+    async waitForFeed(check, timeoutMs = 10_000) {
       for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
         const found = feed.find(check);
         if (found) return found;

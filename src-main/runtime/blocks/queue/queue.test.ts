@@ -97,7 +97,7 @@ describe('the queue source', () => {
       const nacks: number[] = [];
       const stop = own.events.subscribe((e) => e.type === 'queue.nack' && e.subject === 'flaky' && nacks.push(e.delaySeconds));
       await r.services.queues.publish('flaky', { n: 1 });
-      await until(() => nacks.length === 1, 5000, 'the nack');
+      await until(() => nacks.length === 1, 10_000, 'the nack');
       expect(nacks).toEqual([1]);
       await clock.advance(900);
       // At 900 ms of the clock the platform still holds the message back; the attempt times below
@@ -105,7 +105,7 @@ describe('the queue source', () => {
       expect((await own.inspect.queues.counts()).find((c) => c.subject === 'flaky')).toMatchObject({ waiting: 0, inFlight: 0, delayed: 1 });
       expect(attempts).toHaveLength(1);
       await clock.advance(200);
-      await until(() => attempts.length >= 2, 5000, 'the redelivery');
+      await until(() => attempts.length >= 2, 10_000, 'the redelivery');
       stop();
       expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(1000);
       await r.stop();
@@ -143,7 +143,7 @@ describe('the queue source', () => {
     await sender.runtime.definition.flows.get('send')!.runner.submit(
       new (await import('../../core/message.ts')).Message({ contentType: 'text/csv', rawData: 'a,b\n1,2\n' }, {}, 'corr-42'),
     );
-    await until(() => runs.length === 1, 5000, 'the delivery');
+    await until(() => runs.length === 1, 10_000, 'the delivery');
     expect(runs[0].correlationId).toBe('corr-42');
     expect(runs[0].input).toMatchObject({ body: { contentType: 'text/csv', rawData: 'a,b\n1,2\n' }, vars: { subject: 'carry', headers: { tenant: 'blue' }, deliveryCount: 1 } });
   });
@@ -153,7 +153,7 @@ describe('request/reply on a queue', () => {
   it('answers a request with the consuming flow’s final body', async () => {
     await start(`flows:\n  quote:\n    source: {type: queue, subject: quotes}\n    steps:\n      - set: {body: '{"sku": body.sku, "price": 9.5}'}\n`);
     const caller = await start(`flows:\n  ask:\n    steps:\n      - queue-request: {subject: quotes, timeout: 5s, resultVar: quote}\n`, { instanceId: 'caller' });
-    await until(async () => (await caller.runtime.run('ask', { sku: 'x' })).outcome === 'completed', 5000, 'a consumer polling');
+    await until(async () => (await caller.runtime.run('ask', { sku: 'x' })).outcome === 'completed', 10_000, 'a consumer polling');
     const result = await caller.runtime.run('ask', { sku: 'abc' });
     expect(result.message.vars.quote).toEqual({ sku: 'abc', price: 9.5 });
     expect(result.message.body).toEqual({ sku: 'abc' });
@@ -183,7 +183,7 @@ describe('request/reply on a queue', () => {
       const silent = await runtimeOn(own, `flows:\n  ask:\n    steps:\n      - queue-request: {subject: silent, timeout: 1s}\n`, { instanceId: 'asker', clock });
       running.push(silent);
       const received = silent.services.queues.receive('silent', { waitMs: 3000, maxMessages: 1 });
-      await until(async () => (await own.inspect.queues.counts()).some((g) => g.subject === 'silent'), 5000, 'the consumer receiving');
+      await until(async () => (await own.inspect.queues.counts()).some((g) => g.subject === 'silent'), 10_000, 'the consumer receiving');
       const asked = clock.now();
       let answeredAt: number | undefined;
       const late = silent.runtime.run('ask', {}).finally(() => (answeredAt = clock.now()));

@@ -44,9 +44,9 @@ describe('the schedule source', () => {
     const { runtime, logs } = await startYaml(`flows:\n  t:\n    source: {type: schedule, interval: 100ms, body: {job: x}}\n    steps:\n      - log: {message: 'body.job + " " + vars.scheduledAt'}\n`, {}, clock);
     try {
       await clock.advance(299);
-      await until(() => logs.filter((l) => l.msg.startsWith('x ')).length >= 2, 2000, 'two runs');
+      await until(() => logs.filter((l) => l.msg.startsWith('x ')).length >= 2, 10_000, 'two runs');
       await clock.advance(1);
-      await until(() => logs.filter((l) => l.msg.startsWith('x ')).length >= 3, 2000, 'three runs');
+      await until(() => logs.filter((l) => l.msg.startsWith('x ')).length >= 3, 10_000, 'three runs');
       expect(logs.filter((l) => l.msg.startsWith('x ')).map((l) => l.msg)).toEqual(['x 2026-01-05T09:00:00.100Z', 'x 2026-01-05T09:00:00.200Z', 'x 2026-01-05T09:00:00.300Z']);
     } finally {
       await runtime.stop();

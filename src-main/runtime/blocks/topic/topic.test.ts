@@ -45,12 +45,12 @@ describe('the topic source', () => {
     const [a, b] = [received(first), received(second)];
     const publisher = await start(`flows:\n  announce:\n    steps:\n      - topic-publish: {subject: prices}\n`, { instanceId: 'three' });
     for (let n = 0; n < 5; n++) await publisher.runtime.run('announce', { n });
-    await until(() => a.length === 5 && b.length === 5, 5000, 'both subscribers');
+    await until(() => a.length === 5 && b.length === 5, 10_000, 'both subscribers');
     const sorted = (list: unknown[]) => [...list].sort((x, y) => (x as { n: number }).n - (y as { n: number }).n);
     expect(sorted(a)).toEqual([0, 1, 2, 3, 4].map((n) => ({ n })));
     expect(sorted(b)).toEqual(sorted(a));
     // Every run failed (body.missing), yet every delivery was acknowledged: topics have no nack.
-    await until(() => events.filter((e) => e.type === 'topic.ack').length >= 2, 2000, 'acks');
+    await until(() => events.filter((e) => e.type === 'topic.ack').length >= 2, 10_000, 'acks');
     await first.stop();
     running.splice(running.indexOf(first), 1);
     stop();
@@ -69,9 +69,9 @@ describe('the topic source', () => {
     );
     await publisher.runtime.run('local', { scope: 'shop' });
     await publisher.runtime.run('global', { scope: 'everyone' });
-    await until(() => s.length === 1 && p.length === 1, 5000, 'deliveries');
+    await until(() => s.length === 1 && p.length === 1, 10_000, 'deliveries');
     // Every subscription to "status" acked all it holds: nothing more can reach any of them.
-    await until(async () => (await platform.inspect.topics.subscriptions()).every((sub) => sub.subject !== 'status' || (sub.lag === 0 && sub.inFlight === 0)), 5000, 'acks');
+    await until(async () => (await platform.inspect.topics.subscriptions()).every((sub) => sub.subject !== 'status' || (sub.lag === 0 && sub.inFlight === 0)), 10_000, 'acks');
     expect(s).toEqual([{ scope: 'shop' }]);
     expect(p).toEqual([{ scope: 'everyone' }]);
     expect(o).toEqual([]);

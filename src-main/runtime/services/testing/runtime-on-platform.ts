@@ -69,7 +69,7 @@ export async function runtimeOn(platform: PlatformAddress, yaml: string, o: Runt
 }
 
 /** Polls until `check` is true or `timeoutMs` passes; bounded, for tests that wait on the platform. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
