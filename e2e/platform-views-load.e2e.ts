@@ -32,7 +32,10 @@ interface GroupStats {
 
 test.describe('the Queues & Topics panel under load', () => {
   test(`stays responsive at ${RATE} queue messages per second for ${SECONDS} s, and its counters match the platform's totals`, async ({ page, studio }) => {
-    test.setTimeout(100_000);
+    // Other work queued for the cores (the run-queue per core) slows publishing, consuming and
+    // rendering alike: the budgets below grow with it rather than failing on load alone.
+    const contention = Math.max(1, loadavg()[0] / availableParallelism());
+    test.setTimeout(100_000 + 60_000 * contention);
     await openStudio(page, studio.url);
     await runIntegration(page, studio.origin, 'load-worker', WORKER);
     await page.getByRole('tab', { name: 'Queues & Topics' }).click();
@@ -67,16 +70,16 @@ test.describe('the Queues & Topics panel under load', () => {
     }
     const publishSeconds = (Date.now() - started) / 1000;
 
-    await expect(counter('acked')).toHaveText(String(TOTAL), { timeout: 30_000 });
+    await expect(counter('acked')).toHaveText(String(TOTAL), { timeout: 30_000 * contention });
     const stats = await page.evaluate(() => {
       const times = (window as unknown as { frameTimes: number[] }).frameTimes.slice(5).sort((a, b) => a - b);
       return { frames: times.length, p95: times[Math.floor(times.length * 0.95)], max: times[times.length - 1] };
     });
     console.log(`queue load: ${TOTAL} messages in ${publishSeconds.toFixed(1)} s; ${stats.frames} frames, p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms`);
-    expect(publishSeconds).toBeLessThan(SECONDS + 5);
+    expect(publishSeconds).toBeLessThan(SECONDS + 5 * contention);
     expect(stats.frames).toBeGreaterThan(SECONDS * 20);
     // 50 ms on a machine to itself; the budget grows with the run-queue per core under other load.
-    expect(stats.p95).toBeLessThan(50 * Math.max(1, loadavg()[0] / availableParallelism()));
+    expect(stats.p95).toBeLessThan(50 * contention);
 
     // The panel's counters against the platform's own: its stored counts, the messages this test
     // published, and the runs the consuming runtime recorded.
