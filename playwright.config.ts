@@ -13,7 +13,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
-  expect: { timeout: 5_000 },
+  // Web-first assertions wait for a condition: generous, so a loaded machine only makes them slower.
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
   use: {
     headless: true,
