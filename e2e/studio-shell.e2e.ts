@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
 
@@ -68,8 +69,11 @@ test.describe('the studio in a browser', () => {
     const sent = Date.now();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ customer: 'ana', items: 1, lineTotals: [10] });
-    await expect(page.locator('.trace-row[data-flow="price-order"][data-kind="run"]')).toBeVisible({ timeout: 1_000 });
-    expect(Date.now() - sent).toBeLessThan(1_000);
+    // 1 s on a machine to itself; the budget grows with the run-queue per core under other load,
+    // as the browser load tests' budgets do.
+    const budget = 1_000 * Math.max(1, loadavg()[0] / availableParallelism());
+    await expect(page.locator('.trace-row[data-flow="price-order"][data-kind="run"]')).toBeVisible({ timeout: budget });
+    expect(Date.now() - sent).toBeLessThan(budget);
   });
 
   test('navigates every panel by keyboard and saves a screenshot of each, light and dark', async ({ page, studio }) => {
