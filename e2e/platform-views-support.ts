@@ -43,7 +43,7 @@ export async function runIntegration(page: Page, origin: string, id: string, yam
   await call(page, origin, 'createIntegration', id).catch(() => undefined);
   await call(page, origin, 'writeFile', id, 'flows.yaml', yaml);
   let state = await call<RunState>(page, origin, 'startIntegration', id);
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 10_000;
   let steadySince = Date.now();
   while (Date.now() - steadySince < 500 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
