@@ -20,6 +20,11 @@ export class DocstoreConnector implements Connector {
   private mongo: MongoClient | undefined;
   private ready: Promise<MongoClient> | undefined;
   private stopping = false;
+  /**
+   * Why the driver's last attempt to reach the server failed (ECONNREFUSED, a TLS error…): when
+   * the connector's own deadline ends the start check first, this is what the message gives.
+   */
+  private lastReachFailure: Error | undefined;
 
   constructor(
     private readonly settings: DocstoreSettings,
@@ -68,7 +73,7 @@ export class DocstoreConnector implements Connector {
     if (this.standIn) return;
     for (const warning of config.warnings) this.log.warn(warning, { connector: this.path });
     try {
-      this.mongo = new MongoClient(config.uri, config.options);
+      this.mongo = this.newClient(config);
     } catch (err) {
       throw this.startError(
         `the uri is not a valid connection string (${this.scrub(errorMessage(err))}); expected e.g. mongodb://appuser@db.example.com:27017/shop or mongodb+srv://appuser@cluster.example.net/shop`,
@@ -92,7 +97,10 @@ export class DocstoreConnector implements Connector {
       );
     } catch (err) {
       await this.stop().catch(() => {});
-      throw this.startError(startupFailure(err, config, (t) => this.scrub(t)));
+      // The deadline and the driver's server selection end together; under load ours can win, and
+      // its "aborted due to timeout" alone would hide why the server could not be reached.
+      const lastAttempt = deadline.aborted ? this.lastReachFailure : undefined;
+      throw this.startError(startupFailure(err, config, (t) => this.scrub(t), true, lastAttempt));
     }
     this.log.info('docstore connected', { connector: this.path, uri: config.maskedUri });
   }
@@ -105,6 +113,13 @@ export class DocstoreConnector implements Connector {
     await client?.close();
   }
 
+  private newClient(config: ClientConfig): MongoClient {
+    this.lastReachFailure = undefined;
+    const client = new MongoClient(config.uri, config.options);
+    client.on('serverHeartbeatFailed', (e) => (this.lastReachFailure = e.failure));
+    return client;
+  }
+
   /**
    * The client once connected. A MongoClient whose first connect failed stays closed for good
    * (every later operation answers "Topology is closed"), so a failed connect swaps in a fresh
@@ -115,7 +130,7 @@ export class DocstoreConnector implements Connector {
     if (!client) return Promise.reject(new FlowError(`the docstore connector ${this.path} is not started`));
     this.ready ??= client.connect().catch(async (err: unknown) => {
       if (this.mongo === client && !this.stopping) {
-        this.mongo = new MongoClient(this.config!.uri, this.config!.options);
+        this.mongo = this.newClient(this.config!);
         this.ready = undefined;
       }
       await client.close().catch(() => {});

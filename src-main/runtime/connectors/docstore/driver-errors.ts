@@ -12,8 +12,10 @@ export function startupFailure(
   at: { maskedUri: string; user: string | undefined; timeoutMs: number },
   scrub: (text: string) => string,
   checkedOnStart = true,
+  /** The driver's last failed attempt to reach the server, when a deadline ended the wait first. */
+  lastAttempt?: Error,
 ): string {
-  const reason = scrub(errorMessage(err));
+  const reason = scrub(errorMessage(err)) + (lastAttempt ? `; last attempt: ${scrub(errorMessage(lastAttempt))}` : '');
   if (isAuthFailure(err)) {
     return `the server refused the credentials of user "${at.user ?? '(none)'}" (${reason}); check the user in uri and the password setting`;
   }
