@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.ts';
+import { truncateWal, type Db } from './database.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type ObjectVersions, type WriteOutcome } from './object-versions.ts';
 import { systemClock, type Clock } from '../../../shared/clock.ts';
 
@@ -176,7 +176,7 @@ export class AgentMemoryStore {
       const deleted = deleteThreadRows(agent, threadKey);
       if (deleted) {
         purgeTurnIndex.run();
-        db.pragma('wal_checkpoint(TRUNCATE)');
+        truncateWal(db);
       }
       return deleted;
     };

@@ -64,3 +64,20 @@ export class MetaCounter {
     this.save.run(this.name, this.value);
   }
 }
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes the whole WAL back into the database file and truncates it, so no copy of what was
+ * written stays in it. The WAL checkpointer's worker may hold the checkpoint lock for a moment
+ * (a PASSIVE checkpoint; SQLite then answers busy at once, without the busy handler), so a busy
+ * answer is retried briefly. Returns false if the WAL could not be emptied within about a second.
+ */
+export function truncateWal(db: Db): boolean {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+    if (result?.busy === 0) return true;
+    Atomics.wait(pause, 0, 0, 5);
+  }
+  return false;
+}
