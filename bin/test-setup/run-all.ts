@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { findBrowser, installPlan, isDebianLike, noBrowserMessage, type BrowserProbe, type FoundBrowser, type InstallHost } from './browser.ts';
 import { lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
 import { aptInstallCommands, missingToolLine, testTools } from './tools.ts';
-import { skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
+import { ranElsewhereLine, skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
 
 const root = process.cwd();
 const out = 'test-results';
@@ -181,7 +181,8 @@ const suites = [
     report: `${out}/vitest.json`,
     command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest.json`, ...args],
     count: (r: VitestReport & { numPassedTests: number; numFailedTests: number; numRuntimeErrorTests?: number; numPendingTests: number; numTodoTests: number }): Counts => {
-      notes.push(...skipLines(skippedByFile(r, root), skipReasons));
+      const { skipped, ranElsewhere } = skippedByFile(r, root);
+      notes.push(...skipLines(skipped, skipReasons), ...ranElsewhereLine(ranElsewhere));
       return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTests ?? 0), skipped: r.numPendingTests + r.numTodoTests };
     },
   },
