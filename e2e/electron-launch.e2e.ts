@@ -15,7 +15,8 @@ function electronBinary(): string | undefined {
 }
 
 const binary = electronBinary();
-const reason = 'the Electron binary is not downloaded on this machine (ELECTRON_SKIP_BINARY_DOWNLOAD); the Electron launch test runs where it is';
+const reason =
+  'the Electron binary is not in node_modules/electron/dist (Electron fetches it from GitHub on first use: `npx install-electron`); the Electron launch test runs where it is';
 
 test.describe('the Electron app', () => {
   test.skip(!binary, reason);

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { findBrowser, installPlan, isDebianLike, noBrowserMessage, type BrowserProbe, type FoundBrowser, type InstallHost } from './browser.ts';
-import { lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
+import { errorLine, lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
 import { aptInstallCommands, missingToolLine, testTools } from './tools.ts';
-import { skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
+import { ranElsewhereLine, skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
 
 const root = process.cwd();
 const out = 'test-results';
@@ -61,7 +61,7 @@ function ensureBrowser(): FoundBrowser | undefined {
     const ok = step.commands.every((command) => {
       const run = spawnSync(command[0], command.slice(1), { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
       appendFileSync(log, `$ ${command.join(' ')}\n${run.stdout ?? ''}${run.stderr ?? ''}\n`);
-      if (run.status !== 0) say(`\`${command.join(' ')}\` failed: ${lastLine(`${run.stderr ?? ''}${run.error?.message ?? ''}`)}`);
+      if (run.status !== 0) say(`\`${command.join(' ')}\` failed: ${errorLine(`${run.stderr ?? ''}${run.error?.message ?? ''}`)}`);
       return run.status === 0;
     });
     if (!ok) continue;
@@ -118,7 +118,7 @@ if (missingTools().length > 0 && host.uid === 0 && host.hasAptGet && isDebianLik
     const run = spawnSync(command[0], command.slice(1), { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     appendFileSync(join(out, 'tools-install.log'), `$ ${command.join(' ')}\n${run.stdout ?? ''}${run.stderr ?? ''}\n`);
     if (run.status !== 0) {
-      say(`\`${command.join(' ')}\` failed: ${lastLine(`${run.stderr ?? ''}${run.error?.message ?? ''}`)}`);
+      say(`\`${command.join(' ')}\` failed: ${errorLine(`${run.stderr ?? ''}${run.error?.message ?? ''}`)}`);
       break;
     }
   }
@@ -181,7 +181,8 @@ const suites = [
     report: `${out}/vitest.json`,
     command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest.json`, ...args],
     count: (r: VitestReport & { numPassedTests: number; numFailedTests: number; numRuntimeErrorTests?: number; numPendingTests: number; numTodoTests: number }): Counts => {
-      notes.push(...skipLines(skippedByFile(r, root), skipReasons));
+      const { skipped, ranElsewhere } = skippedByFile(r, root);
+      notes.push(...skipLines(skipped, skipReasons), ...ranElsewhereLine(ranElsewhere));
       return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTests ?? 0), skipped: r.numPendingTests + r.numTodoTests };
     },
   },

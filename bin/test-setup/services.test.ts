@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastLine, planService, testServices, uriFromOutput } from './services.ts';
+import { errorLine, lastLine, planService, testServices, uriFromOutput } from './services.ts';
 
 const ferret = testServices.find((s) => s.name === 'FerretDB')!;
 const postgres = testServices.find((s) => s.name === 'PostgreSQL')!;
@@ -30,5 +30,13 @@ describe('npm test starts the servers the suites need', () => {
   it("names why a start failed with the script's last stderr line", () => {
     expect(lastLine('ferretdb.sh: building\nferretdb.sh: Go is required to build FerretDB (go not on PATH)\n\n')).toBe('ferretdb.sh: Go is required to build FerretDB (go not on PATH)');
     expect(lastLine('')).toBe('no output');
+  });
+
+  it("names an install command's error line rather than the brace or notice it ends with", () => {
+    const playwright = 'Failed to install browsers\nError: Download failure, code=1\n    at ChildProcess.<anonymous> (x.js:1:2)\nnpm warn Unknown env config "nodedir".\nError: getaddrinfo ENOTFOUND cdn.playwright.dev\n    at GetAddrInfoReqWrap.onlookupall\n{\n  code: \'ENOTFOUND\'\n}\n';
+    expect(errorLine(playwright)).toBe('Error: getaddrinfo ENOTFOUND cdn.playwright.dev');
+    expect(errorLine("W: Some index files failed to download\nE: Package 'chromium' has no installation candidate\n")).toBe("E: Package 'chromium' has no installation candidate");
+    expect(errorLine('something odd happened\n')).toBe('something odd happened');
+    expect(errorLine('')).toBe('no output');
   });
 });

@@ -65,3 +65,16 @@ export function lastLine(text: string): string {
       .at(-1) ?? 'no output'
   );
 }
+
+/**
+ * Why an install command failed, in one line: its last line that reads as an error (apt's `E:`,
+ * a Node `Error:`), else its last line. Playwright's installer ends with an error object's
+ * closing brace, and apt-get with notices, so the last line alone says nothing.
+ */
+export function errorLine(text: string): string {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('npm warn'));
+  return lines.filter((line) => /^(E:|Error\b|error\b|ERR!|fatal\b)/.test(line)).at(-1) ?? lines.at(-1) ?? 'no output';
+}

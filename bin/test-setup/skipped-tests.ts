@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 
 /** The part of Vitest's JSON report (`--reporter=json`) read here. */
 export interface VitestReport {
-  testResults: Array<{ name: string; assertionResults: Array<{ status: string }> }>;
+  testResults: Array<{ name: string; assertionResults: Array<{ status: string; fullName?: string }> }>;
 }
 
 export interface SkippedFile {
@@ -12,13 +12,28 @@ export interface SkippedFile {
   count: number;
 }
 
-export function skippedByFile(report: VitestReport, root: string): SkippedFile[] {
-  const skipped: SkippedFile[] = [];
+const isSkip = (status: string) => status === 'skipped' || status === 'pending' || status === 'todo';
+
+/**
+ * Skipped tests per file, apart from those that ran in another Vitest project: a file runs once
+ * per platform store (SQLite, PostgreSQL, replicas), and a test about one store skips in the
+ * others by design (`it.runIf(testStore() === 'sqlite')`). Those are `ranElsewhere`; what is
+ * left in `skipped` never ran at all, and is what the summary names loudly.
+ */
+export function skippedByFile(report: VitestReport, root: string): { skipped: SkippedFile[]; ranElsewhere: SkippedFile[] } {
+  const ran = new Set<string>();
   for (const result of report.testResults) {
-    const count = result.assertionResults.filter((test) => test.status === 'skipped' || test.status === 'pending' || test.status === 'todo').length;
-    if (count > 0) skipped.push({ file: relative(root, result.name), count });
+    for (const test of result.assertionResults) if (!isSkip(test.status) && test.fullName) ran.add(`${result.name}\0${test.fullName}`);
   }
-  return skipped.sort((a, b) => a.file.localeCompare(b.file));
+  const count = (elsewhere: boolean): SkippedFile[] => {
+    const byFile = new Map<string, number>();
+    for (const result of report.testResults) {
+      const n = result.assertionResults.filter((test) => isSkip(test.status) && (test.fullName !== undefined && ran.has(`${result.name}\0${test.fullName}`)) === elsewhere).length;
+      if (n > 0) byFile.set(relative(root, result.name), (byFile.get(relative(root, result.name)) ?? 0) + n);
+    }
+    return [...byFile].map(([file, n]) => ({ file, count: n })).sort((a, b) => a.file.localeCompare(b.file));
+  };
+  return { skipped: count(false), ranElsewhere: count(true) };
 }
 
 /** One line per skipping file, with the reason a setup step gave for its folder where there is one. */
@@ -27,6 +42,14 @@ export function skipLines(skipped: SkippedFile[], reasons: Array<{ testPaths: st
     const reason = reasons.find((r) => r.testPaths.some((path) => file.startsWith(path)))?.reason;
     return `  SKIPPED ${count} test${count === 1 ? '' : 's'} in ${file}${reason ? ` — ${reason}` : ''}`;
   });
+}
+
+/** One quiet line for the by-design skips of tests that ran in another Vitest project. */
+export function ranElsewhereLine(ranElsewhere: SkippedFile[]): string[] {
+  if (ranElsewhere.length === 0) return [];
+  const total = ranElsewhere.reduce((sum, { count }) => sum + count, 0);
+  const files = ranElsewhere.map(({ file }) => file).join(', ');
+  return [`  (${total} more skipped by design: test${total === 1 ? '' : 's'} for one platform store, run in that store's Vitest project and skipped in the others: ${files})`];
 }
 
 /** The part of Playwright's JSON report read here. */
