@@ -95,6 +95,26 @@ function startService(service: TestService, runDir: string): Promise<{ uri?: str
   });
 }
 
+/** Runs the service's prepare step, its output in test-results/; a failure is the start's to report. */
+function prepareService(service: TestService): Promise<void> {
+  const log = join(out, `${service.name.toLowerCase()}-prepare.log`);
+  say(`${service.name}: preparing in the background (bash ${service.script} ${service.prepare!.join(' ')}; log: ${log})`);
+  return new Promise((resolve) => {
+    const child = spawn('bash', [service.script, ...service.prepare!], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', (error) => {
+      appendFileSync(log, `${error.message}\n`);
+      resolve();
+    });
+    child.on('close', () => {
+      appendFileSync(log, output);
+      resolve();
+    });
+  });
+}
+
 const started: StartedService[] = [];
 function stopServices(): void {
   for (const { service, runDir } of started.splice(0)) {
@@ -108,6 +128,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 const env: Record<string, string | undefined> = { ...process.env };
 const notes: string[] = [];
 const skipReasons: Array<{ testPaths: string[]; reason: string }> = [];
+
+// A server that is built from source (FerretDB, with Go: minutes on a fresh machine) builds while
+// apt-get installs the tools and the browser; its start below waits for the build.
+const prepared = testServices
+  .filter((service) => service.prepare && planService(service, env, existsSync).action === 'start')
+  .map((service) => prepareService(service));
 
 // The tools the suites drive as a user would (curl, strace): installed with apt-get when missing.
 const missingTools = () => testTools.filter((tool) => !realProbe.which(tool.command));
@@ -142,6 +168,7 @@ if (!browser) {
 env.CHROMIUM_PATH = browser.path;
 say(`browser: ${browser.path} (${browser.source})`);
 
+await Promise.all(prepared);
 for (const service of testServices) {
   const plan = planService(service, env, existsSync);
   if (plan.action === 'absent') continue;

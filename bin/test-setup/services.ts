@@ -15,6 +15,12 @@ export interface TestService {
   testPaths: string[];
   /** What the user can do when the server could not be started. */
   remedy: string;
+  /**
+   * Arguments to the script that prepare the server without starting it (a build), run in the
+   * background while the browser and tools are installed. Only for what needs no apt-get: apt's
+   * lock would make the two wait for each other.
+   */
+  prepare?: string[];
 }
 
 export const testServices: TestService[] = [
@@ -25,6 +31,7 @@ export const testServices: TestService[] = [
     uriPrefix: 'mongodb://',
     testPaths: ['src-main/runtime/connectors/docstore/'],
     remedy: 'install Go (FerretDB is built from source once), or set DOCSTORE_TEST_URI to a MongoDB',
+    prepare: ['build'],
   },
   {
     name: 'PostgreSQL',
