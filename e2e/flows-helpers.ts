@@ -33,10 +33,15 @@ export async function focusEditor(page: Page): Promise<void> {
 
 /** Puts the cursor at the end of a 1-based line of the editor, by keyboard as a person would. */
 export async function cursorToLineEnd(page: Page, line: number): Promise<void> {
-  await focusEditor(page);
-  await page.keyboard.press('Control+Home');
-  for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('End');
+  // Checked by the editor's active line number, and tried again if it is not there: on a loaded
+  // machine a keystroke can land before the editor has taken focus (a full run once typed on line 3).
+  await expect(async () => {
+    await focusEditor(page);
+    await page.keyboard.press('Control+Home');
+    for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await expect(page.locator('.flow-editor .line-numbers.active-line-number')).toHaveText(String(line), { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** The x position of a 1-based column on the editor line showing `text`, for marker checks. */
