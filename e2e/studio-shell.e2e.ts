@@ -76,6 +76,24 @@ test.describe('the studio in a browser', () => {
     expect(Date.now() - sent).toBeLessThan(budget);
   });
 
+  test('offers neither Run nor Stop on a running integration until its state is known', async ({ page, studio }) => {
+    await page.request.post(`${studio.origin}/api/call/startIntegration`, { data: { args: ['orders-api'] } });
+    // Hold the page's run-state reads, as a slow backend would, until the card has been looked at.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/call/runStates', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await openStudio(page, studio.url);
+    const card = page.getByRole('listitem', { name: 'orders-api' });
+    await expect(card.getByRole('status', { name: 'orders-api is checking' })).toBeVisible();
+    await expect(card.getByRole('button', { name: /^(Run|Stop) orders-api$/ })).toHaveCount(0);
+    release();
+    await expect(card.getByRole('button', { name: 'Stop orders-api' })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Run orders-api' })).toHaveCount(0);
+  });
+
   test('navigates every panel by keyboard and saves a screenshot of each, light and dark', async ({ page, studio }) => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

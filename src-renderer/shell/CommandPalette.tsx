@@ -14,6 +14,7 @@ function PaletteDialog() {
   const setOpen = useStudio((s) => s.setPaletteOpen);
   const integrations = useStudio((s) => s.integrations);
   const runs = useStudio((s) => s.runs);
+  const runsKnown = useStudio((s) => s.runsKnown);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -22,8 +23,8 @@ function PaletteDialog() {
 
   const commands = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    return paletteCommands(integrations, runs).filter((c) => words.every((w) => c.title.toLowerCase().includes(w)));
-  }, [query, integrations, runs]);
+    return paletteCommands(integrations, runs, runsKnown).filter((c) => words.every((w) => c.title.toLowerCase().includes(w)));
+  }, [query, integrations, runs, runsKnown]);
 
   // Focused before the first paint, so no keystroke typed right after Ctrl+K lands elsewhere.
   useLayoutEffect(() => {

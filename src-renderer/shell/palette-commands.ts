@@ -11,9 +11,11 @@ export interface PaletteCommand {
 }
 
 /** Everything the command palette offers: go to a panel, run, stop or restart an integration, pick a theme. */
-export function paletteCommands(integrations: IntegrationSummary[], runs: Record<string, RunState>): PaletteCommand[] {
+export function paletteCommands(integrations: IntegrationSummary[], runs: Record<string, RunState>, runsKnown = true): PaletteCommand[] {
   const go = panels.map((p) => ({ id: `go:${p.id}`, title: `Go to ${p.label}`, run: () => useStudio.getState().showPanel(p.id) }));
+  // Before the run states are known, neither Run nor Stop is offered: either could be wrong.
   const run = integrations.flatMap((i) => {
+    if (!runsKnown) return [];
     const status = runs[i.id]?.status ?? 'stopped';
     const active = status === 'running' || status === 'starting';
     return active

@@ -5,7 +5,7 @@ import { useStudio } from './studio-store.ts';
 const state = (integration: string, status: RunState['status'], since: number): RunState => ({ integration, status, routes: [], problems: [], generation: 1, since });
 
 describe('run states in the store', () => {
-  beforeEach(() => useStudio.setState({ runs: {}, runEvents: 0, runEventAt: {} }));
+  beforeEach(() => useStudio.setState({ runs: {}, runsKnown: false, runEvents: 0, runEventAt: {} }));
 
   it('keeps a state an event brought when a snapshot read before that event answers after it', () => {
     const { applyRunState, applyRunStates } = useStudio.getState();
@@ -41,5 +41,13 @@ describe('run states in the store', () => {
     applyRunState(state('gone', 'running', 1_000));
     applyRunStates([state('orders', 'stopped', 3_000)]);
     expect(useStudio.getState().runs).toEqual({ orders: state('orders', 'stopped', 3_000) });
+  });
+
+  it('says the states are known only once a snapshot has answered, not after an event', () => {
+    // An event names one integration; only a snapshot says that the others are stopped.
+    useStudio.getState().applyRunState(state('orders', 'running', 1_000));
+    expect(useStudio.getState().runsKnown).toBe(false);
+    useStudio.getState().applyRunStates([state('orders', 'running', 1_000)]);
+    expect(useStudio.getState().runsKnown).toBe(true);
   });
 });

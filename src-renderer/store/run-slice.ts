@@ -4,6 +4,8 @@ import type { StudioState } from './studio-store.ts';
 
 export interface RunSlice {
   runs: Record<string, RunState>;
+  /** False until the first snapshot answers: until then `runs` lacks what is running, not what is stopped. */
+  runsKnown: boolean;
   /** How many run-state events the page has applied; a snapshot remembers it when it is asked for. */
   runEvents: number;
   /** Per integration, the value of `runEvents` when its last event was applied. */
@@ -20,6 +22,7 @@ export interface RunSlice {
 
 export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set) => ({
   runs: {},
+  runsKnown: false,
   runEvents: 0,
   runEventAt: {},
   applyRunState: (state) =>
@@ -40,6 +43,6 @@ export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set)
         runs[r.integration] = known && (known.since > r.since || (known.since === r.since && cameLater(r.integration))) ? known : r;
       }
       for (const [id, known] of Object.entries(s.runs)) if (!(id in runs) && cameLater(id)) runs[id] = known;
-      return { runs };
+      return { runs, runsKnown: true };
     }),
 });

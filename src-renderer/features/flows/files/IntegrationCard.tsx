@@ -12,7 +12,10 @@ import { FileRow } from './FileRow.tsx';
 export function IntegrationCard({ integration }: { integration: IntegrationSummary }) {
   const run = useStudio((s) => s.runs[integration.id]) as RunState | undefined;
   const [adding, setAdding] = useState(false);
-  const status = run?.status ?? 'stopped';
+  const known = useStudio((s) => s.runsKnown);
+  // Before the first run-state snapshot, "stopped" would be a guess, and a Run button offered on it
+  // could start an integration that is already running.
+  const status = run?.status ?? (known ? 'stopped' : 'checking');
   const busy = status === 'starting';
   const active = status === 'running' || status === 'starting';
   const onNewFile = (e: KeyboardEvent<HTMLInputElement>): void => {
@@ -44,7 +47,7 @@ export function IntegrationCard({ integration }: { integration: IntegrationSumma
               Stop
             </button>
           </>
-        ) : (
+        ) : status === 'checking' ? null : (
           <button type="button" className="primary" onClick={() => void runAction('start', integration.id)} aria-label={`Run ${integration.id}`}>
             Run
           </button>
