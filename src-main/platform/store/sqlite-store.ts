@@ -14,14 +14,17 @@ import { QueueStore } from './queue-store.ts';
 import { ResourceStore } from './resource-store.ts';
 import { SqliteInspection } from './sqlite-inspection.ts';
 import type { SecretCipher } from './secret-cipher.ts';
+import { moveTelemetryOut, openTelemetryDatabase } from './telemetry-database.ts';
 import { TelemetryStore } from './telemetry-store.ts';
 import { TopicStore } from './topic-store.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
 
-/** The embedded store: one SQLite file in the data directory, one process. */
+/** The embedded store: SQLite files in the data directory (platform.db; traces and logs in telemetry.db), one process. */
 export interface SqliteStore extends PlatformStore {
   readonly kind: 'sqlite';
   readonly db: Db;
+  /** Traces and logs, apart from the platform's state: see openTelemetryDatabase. */
+  readonly telemetryDb: Db;
   readonly kv: KvStore;
   readonly resources: ResourceStore;
   readonly leases: LeaseStore;
@@ -41,11 +44,29 @@ export interface SqliteManagement {
 }
 
 /** `clock` decides lease TTLs, ack deadlines, nack delays, subscription expiry and retention (tests move it). */
-export function openSqliteStore(dataDir: string, features: Features, cipher: SecretCipher, clock: Clock = systemClock): SqliteStore {
+export function openSqliteStore(
+  dataDir: string,
+  features: Features,
+  cipher: SecretCipher,
+  clock: Clock = systemClock,
+  warn: (message: string) => void = (message) => process.stderr.write(`platform server: ${message}\n`),
+): SqliteStore {
   const db = openDatabase(dataDir);
+  let telemetryDb: Db;
+  try {
+    telemetryDb = openTelemetryDatabase(dataDir, warn);
+    moveTelemetryOut(db, telemetryDb.name);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   // Checkpoints (and their fsyncs) happen on a worker's connection, off the request path.
-  db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-  const checkpointer = startWalCheckpointer(db.name);
+  for (const d of [db, telemetryDb]) d.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const checkpointer = startWalCheckpointer([db.name, telemetryDb.name]);
+  const closeAll = (): void => {
+    telemetryDb.close();
+    db.close();
+  };
   try {
     const versions = new ObjectVersions(db);
     const integrations = new IntegrationStore(db);
@@ -53,24 +74,25 @@ export function openSqliteStore(dataDir: string, features: Features, cipher: Sec
     return {
       kind: 'sqlite',
       db,
+      telemetryDb,
       kv: new KvStore(db, versions, cipher, clock),
       resources: new ResourceStore(db, clock),
       leases: new LeaseStore(db, clock),
       queues,
       topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000, clock),
       agentMemory: new AgentMemoryStore(db, versions, clock),
-      traces: new TelemetryStore(db, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }, clock),
-      logs: new TelemetryStore(db, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }, clock),
+      traces: new TelemetryStore(telemetryDb, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }, clock),
+      logs: new TelemetryStore(telemetryDb, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }, clock),
       management: { integrations, snapshots: new SnapshotStore(db, integrations), secretNames: new SqliteSecretNames(db), deployments: new DeploymentStore(db) },
       inspection: new SqliteInspection(db, queues, clock),
       close: async () => {
         await checkpointer.stop();
-        db.close();
+        closeAll();
       },
     };
   } catch (err) {
     void checkpointer.stop();
-    db.close();
+    closeAll();
     throw err;
   }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../server.ts';
-import { DATABASE_FILE } from './database.ts';
+import { TELEMETRY_FILE } from './telemetry-database.ts';
 
 let server: PlatformServer | undefined;
 let dir: string | undefined;
@@ -17,7 +17,7 @@ describe('WAL checkpoints off the request path', () => {
   it('moves committed pages into the database file from the worker, long before the connection would checkpoint itself', async () => {
     dir = mkdtempSync(join(tmpdir(), 'flow-wal-'));
     server = await startPlatformServer({ dataDir: dir });
-    const file = join(dir, DATABASE_FILE);
+    const file = join(dir, TELEMETRY_FILE);
     const before = statSync(file).size;
     // 12 MB of trace batches: a fifth of what the connection's own (fallback) checkpoint waits for.
     const record = JSON.stringify({ kind: 'step', flow: 'f', note: 'x'.repeat(1000) });

@@ -20,15 +20,19 @@ export const FALLBACK_AUTOCHECKPOINT_PAGES = 16_384;
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = 0');
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+const dbs = workerData.files.map((file) => {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 0');
+  return db;
+});
+const checkpoint = () => { for (const db of dbs) { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} } };
 setInterval(checkpoint, workerData.intervalMs);
 `;
 
-export function startWalCheckpointer(file: string, intervalMs = 250): WalCheckpointer {
+/** One worker checkpoints every database file given. */
+export function startWalCheckpointer(files: string[], intervalMs = 250): WalCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { files, driver, intervalMs } });
   worker.unref();
   // A worker that fails costs only the off-thread checkpoints: the fallback checkpoint remains.
   worker.on('error', () => {});
