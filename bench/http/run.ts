@@ -103,21 +103,61 @@ async function firstAnswer(url: string): Promise<Response> {
 /**
  * Measures the contenders in interleaved rounds (A, B, C, A, B, C, …) and keeps each one's median,
  * so a burst of other load on the machine hits every contender alike rather than one of them.
+ * While one is measured the others are stopped (SIGSTOP): they share its core, and an idle server
+ * is not idle — a studio still storing the last round's traces took a third of the next
+ * contender's core and tripled its p99. After its round a contender gets up to 5 s to finish the
+ * work its requests left (queued traces, a live feed's backlog), counted in its CPU per request.
  */
 async function measureRounds(contenders: Contender[]): Promise<Row[]> {
   for (let round = 1; round <= rounds; round++) {
     for (const c of contenders) {
       if (!c.server) continue;
-      const pids = [c.server.child, ...(c.server.helpers ?? [])].map((p) => p.pid!);
+      const pids = pidsOf(c);
       const cpu = (): number => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-      const cpuBefore = cpu();
-      const w = await runWrk(`${c.server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds, script });
-      const r = { ...w, cpuUs: ((cpu() - cpuBefore) / w.requests) * 1e6 };
-      c.runs.push(r);
-      console.log(`  round ${round} ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${r.cpuUs.toFixed(1)} µs CPU/request`);
+      signalOthers(contenders, c, 'SIGSTOP');
+      try {
+        const cpuBefore = cpu();
+        const w = await runWrk(`${c.server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds, script });
+        await settle(cpu);
+        const r = { ...w, cpuUs: ((cpu() - cpuBefore) / w.requests) * 1e6 };
+        c.runs.push(r);
+        console.log(`  round ${round} ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${r.cpuUs.toFixed(1)} µs CPU/request`);
+      } finally {
+        signalOthers(contenders, c, 'SIGCONT');
+      }
     }
   }
   return contenders.map((c) => (c.runs.length ? { name: c.name, result: median(c.runs) } : { name: c.name, note: c.note }));
+}
+
+function pidsOf(c: Contender): number[] {
+  return c.server ? [c.server.child, ...(c.server.helpers ?? [])].flatMap((p) => (p.pid === undefined ? [] : [p.pid])) : [];
+}
+
+/** Stops or continues every contender's processes but `current`'s. */
+function signalOthers(contenders: Contender[], current: Contender, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const other of contenders) {
+    if (other === current) continue;
+    for (const pid of pidsOf(other)) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // Gone already: nothing to stop or continue.
+      }
+    }
+  }
+}
+
+/** Waits, up to 5 s, until a server has used no CPU for 200 ms: the round's work is done. */
+async function settle(cpu: () => number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  let last = cpu();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpu();
+    if (now - last < 0.005) return;
+    last = now;
+  }
 }
 
 function median(runs: Measured[]): Measured {
