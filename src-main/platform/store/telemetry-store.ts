@@ -127,14 +127,20 @@ export class TelemetryStore {
     return out;
   }
 
-  /** Deletes whole batches, oldest first, until both the count and the byte bounds hold. */
+  /**
+   * Deletes whole batches, oldest first, until both bounds hold with 5% to spare. Trimming only to
+   * the bound deleted one batch per append once full (a select and a delete every millisecond at
+   * full load); the margin makes it one larger delete every few dozen appends.
+   */
   private trim(): void {
-    while (this.keptRecords > this.retention.records || this.keptBytes > this.retention.bytes) {
+    const records = this.retention.records * TRIM_TO;
+    const bytes = this.retention.bytes * TRIM_TO;
+    while (this.keptRecords > records || this.keptBytes > bytes) {
       const rows = this.oldest.all() as Array<{ id: number; count: number; bytes: number }>;
       if (rows.length === 0) return;
       let cut = -1;
       for (const row of rows) {
-        if (this.keptRecords <= this.retention.records && this.keptBytes <= this.retention.bytes) break;
+        if (this.keptRecords <= records && this.keptBytes <= bytes) break;
         cut = row.id;
         this.keptRecords -= row.count;
         this.keptBytes -= row.bytes;
@@ -143,6 +149,9 @@ export class TelemetryStore {
     }
   }
 }
+
+/** What a trim leaves, as a share of each bound. */
+const TRIM_TO = 0.95;
 
 function recordsOf(body: string): unknown[] {
   const parsed = JSON.parse(body) as unknown;
