@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunState } from '../../../shared/studio-api.ts';
 import { startStudioHarness, type StudioHarness } from '../testing/studio-harness.ts';
 
 const ORDERS = `
@@ -107,7 +108,8 @@ async function sendOrder(): Promise<string> {
     body: { kind: 'json', text: JSON.stringify({ customer: 'ana', items: [{ price: 2.5, quantity: 4 }] }) },
     target: { integration: 'orders', flow: 'price-order', route: '/orders/price' },
   });
-  expect(entry.runId).toBeDefined();
+  // Names what came back when the link is missing: the status (0: no connection) and the capture.
+  expect(entry.runId, `answer ${entry.response.status}, capture ${entry.captureId ?? 'none'}`).toBeDefined();
   return entry.runId!;
 }
 
@@ -139,6 +141,8 @@ describe('a run saved as a test', () => {
 
   it('fails with a readable diff and the diverging step once the flow changes', async () => {
     const file = join(h.workspaceDir, 'orders', 'orders.yaml');
+    const serving = (): RunState | undefined => h.states.filter((s) => s.integration === 'orders' && s.status === 'running').at(-1);
+    const before = serving()!;
     writeFileSync(file, readFileSync(file, 'utf8').replace('i.price * i.quantity', 'i.price * i.quantity * 2'));
     const run = await api().runFlowTests({ integration: 'orders', file: 'price-order.test.yaml', name: 'prices an order' });
     const [result] = run.results;
@@ -147,6 +151,9 @@ describe('a run saved as a test', () => {
       { what: 'response.body', message: 'differs at body.lineTotals[0]', diff: expect.stringContaining('-     10\n+     20'), step: 'flows.price-order.steps[2] (answer)' },
     ]);
     writeFileSync(file, ORDERS);
+    // The saves hot-reload orders: the next tests send to it, so they start once it serves the
+    // original again from a reload after the edit, not while the watcher is still switching.
+    await expect.poll(() => serving()!.generation > before.generation && serving()!.serving?.digest === before.serving?.digest, { timeout: 10_000 }).toBe(true);
   });
 });
 
