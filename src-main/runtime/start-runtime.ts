@@ -29,6 +29,11 @@ export interface PlatformConnection {
   traceSampling?: TraceSampling;
   /** The platform runs in this process (embedded): traces and logs are handed to it rather than POSTed. */
   inProcess?: InProcessTelemetry;
+  /**
+   * False: trace records are not sent to the platform (logs still are). The studio keeps its own
+   * runs' traces in its run store; a copy in the embedded platform was read by nothing.
+   */
+  exportTraces?: boolean;
 }
 
 export interface StartRuntimeOptions {
@@ -145,7 +150,7 @@ export async function connectPlatform(platform: PlatformConnection | undefined, 
   };
   // Loaded on demand so `validate` never pays for the HTTP client.
   const { connectApiServices } = await import('./services/api-services.ts');
-  return connectApiServices(config, identity, log, { clock, telemetry: { traceSampling: platform.traceSampling, inProcess: platform.inProcess } });
+  return connectApiServices(config, identity, log, { clock, telemetry: { traceSampling: platform.traceSampling, inProcess: platform.inProcess, exportTraces: platform.exportTraces } });
 }
 
 /**

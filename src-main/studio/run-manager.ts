@@ -224,8 +224,9 @@ export class RunManager {
     platform.mirrorResources?.(dir);
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
     const run = (await this.opts.runEnvironment?.(id)) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
-    // The studio is for debugging: every run is traced, whatever a deployment samples.
-    const connection = { url: platform.url, token: platform.token, traceSampling: { ratio: 1, keepFailed: true }, inProcess: platform.inProcess };
+    // The studio is for debugging: every run is traced, whatever a deployment samples, into the
+    // run store the studio reads; the embedded platform gets no second copy.
+    const connection = { url: platform.url, token: platform.token, traceSampling: { ratio: 1, keepFailed: true }, inProcess: platform.inProcess, exportTraces: false };
     // The services' identity: queue sources consume as the group named after the integration.
     const identity = { deploymentId: id, instanceId: 'studio' };
     // One services client per run, kept across hot reloads and closed after the last runtime drains.

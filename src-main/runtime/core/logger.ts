@@ -107,16 +107,20 @@ export class SecretRedactor {
       }
       return copy ?? value;
     }
-    const entries = Object.entries(value);
+    // Object.keys, not Object.entries: the walk runs on every trace event of a studio run, and a
+    // pair array per field was most of what it allocated.
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
     let out: Record<string, unknown> | undefined;
-    for (let i = 0; i < entries.length; i++) {
-      const [k, v] = entries[i];
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const v = record[k];
       const key = this.redact(k);
       const masked = this.walk(v, depth + 1, budget);
       if (!out && key === k && masked === v) continue;
       if (!out) {
         out = {};
-        for (let j = 0; j < i; j++) setField(out, entries[j][0], entries[j][1]);
+        for (let j = 0; j < i; j++) setField(out, keys[j], record[keys[j]]);
       }
       setField(out, key, masked);
     }

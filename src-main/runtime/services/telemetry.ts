@@ -28,6 +28,8 @@ export interface TelemetryOptions {
   traceExporter?: TraceExporter;
   /** The embedded platform in this process: traces and logs are handed to it, not POSTed. */
   inProcess?: InProcessTelemetry;
+  /** False: no trace records are sent (the hub stays inactive unless something else listens). */
+  exportTraces?: boolean;
   logMaxBatch: number;
   /** Log records held for shipping; a burst beyond it is dropped rather than held in memory. */
   logMaxQueue: number;
@@ -52,7 +54,7 @@ export class PlatformTelemetry implements Telemetry {
     opts: TelemetryOptions,
     log: Logger,
   ) {
-    if (traceCap.usable) {
+    if (traceCap.usable && opts.exportTraces !== false) {
       this.traces = new TracePipeline(
         opts.traceExporter ?? exporterFor<TraceEvent>('traces', http, traceCap, opts.inProcess),
         { maxBatch: batchFor(opts.traceMaxBatch, opts.inProcess !== undefined && opts.traceExporter === undefined), maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, sampling: opts.traceSampling ?? EVERY_RUN },
