@@ -1,4 +1,5 @@
 import type { TraceEvent } from '../core/trace.ts';
+import { BoundedMap } from '../../../shared/bounded-map.ts';
 
 /** Which runs a deployed runtime exports: a fraction, plus every failed one. */
 export interface TraceSampling {
@@ -34,7 +35,7 @@ const MAX_HELD_RUNS = 10_000;
  * exported whole (when keepFailed), any other is forgotten.
  */
 export class TraceSampler {
-  private readonly held = new Map<string, TraceEvent[]>();
+  private readonly held = new BoundedMap<string, TraceEvent[]>(MAX_HELD_RUNS);
   private readonly threshold: number;
   /** Runs left out by sampling. */
   sampledOut = 0;
@@ -55,7 +56,6 @@ export class TraceSampler {
       const steps = this.held.get(event.runId);
       if (steps) steps.push(event);
       else {
-        if (this.held.size >= MAX_HELD_RUNS) this.held.delete(this.held.keys().next().value!);
         this.held.set(event.runId, [event]);
       }
       return;

@@ -4,6 +4,7 @@ import { EventHistory, SnapshotHistory, type HistoryLimits } from './event-histo
 import { countersAt, groupKey as key } from './queue-replay.ts';
 import type { RunLinks } from './run-links.ts';
 import { previewText } from './value-preview.ts';
+import { BoundedMap } from '../../../shared/bounded-map.ts';
 
 export type QueueRecord = Omit<QueueTimelineEvent, 'run'>;
 type QueuePlatformEvent = Extract<PlatformEvent, { type: `queue.${string}` }>;
@@ -51,7 +52,7 @@ export class QueueTraffic {
   readonly history: EventHistory<QueueRecord>;
   private readonly snapshots: SnapshotHistory<QueueGroupStats[]>;
   private readonly counters = new Map<string, Counters & { subject: string; group: string }>();
-  private readonly messages = new Map<string, MessageInfo>();
+  private readonly messages = new BoundedMap<string, MessageInfo>(MAX_MESSAGES);
   /** Request reply addresses to the request's message id, until the reply. */
   private readonly requests = new Map<string, string>();
   /** Set while the panel itself publishes, so its events are marked. */
@@ -244,7 +245,6 @@ export class QueueTraffic {
 
   private remember(messageId: string, info: MessageInfo): void {
     this.messages.set(messageId, info);
-    if (this.messages.size > MAX_MESSAGES) this.messages.delete(this.messages.keys().next().value!);
   }
 
   private count(subject: string, group: string): Counters {

@@ -1,5 +1,6 @@
 import type { RunLink } from '../../../shared/platform-views.ts';
 import { type TraceEvent, type TraceHub } from '../../runtime/index.ts';
+import { BoundedMap } from '../../../shared/bounded-map.ts';
 
 /** A finished run as the links need it. */
 export interface RunRef {
@@ -46,8 +47,8 @@ const SLACK_MS = 2;
  * are counted, not guessed).
  */
 export class RunLinks {
-  private readonly byCorrelation = new Map<string, RunRef[]>();
-  private readonly outcomes = new Map<string, RunRef>();
+  private readonly byCorrelation: BoundedMap<string, RunRef[]>;
+  private readonly outcomes: BoundedMap<string, RunRef>;
   private steps: PlatformStep[] = [];
   private readonly maxCorrelations: number;
   private readonly maxSteps: number;
@@ -55,6 +56,8 @@ export class RunLinks {
   constructor(options: RunLinksOptions = {}) {
     this.maxCorrelations = options.maxCorrelations ?? 100_000;
     this.maxSteps = options.maxSteps ?? 20_000;
+    this.byCorrelation = new BoundedMap(this.maxCorrelations);
+    this.outcomes = new BoundedMap(this.maxCorrelations);
   }
 
   /** Follows a runtime's traces (no snapshots, no spans); returns what stops it. */
@@ -74,13 +77,9 @@ export class RunLinks {
         endedAt: e.startedAt + e.durationMs,
       };
       let list = this.byCorrelation.get(e.correlationId);
-      if (!list) {
-        this.byCorrelation.set(e.correlationId, (list = []));
-        if (this.byCorrelation.size > this.maxCorrelations) this.byCorrelation.delete(this.byCorrelation.keys().next().value!);
-      }
+      if (!list) this.byCorrelation.set(e.correlationId, (list = []));
       list.push(ref);
       this.outcomes.set(e.runId, ref);
-      if (this.outcomes.size > this.maxCorrelations) this.outcomes.delete(this.outcomes.keys().next().value!);
       return;
     }
     if (e.block === undefined || !TIMED_BLOCKS.has(e.block)) return;

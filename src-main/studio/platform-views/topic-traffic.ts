@@ -4,6 +4,7 @@ import { EventHistory, SnapshotHistory, type HistoryLimits } from './event-histo
 import { CORRELATION_HEADER } from './queue-traffic.ts';
 import type { RunLinks } from './run-links.ts';
 import { previewJson } from './value-preview.ts';
+import { BoundedMap } from '../../../shared/bounded-map.ts';
 
 type TopicRecord = Omit<TopicTimelineEvent, 'run'>;
 type TopicPlatformEvent = Extract<PlatformEvent, { type: `topic.${string}` }>;
@@ -33,7 +34,7 @@ export class TopicTraffic {
   private readonly snapshots: SnapshotHistory<TopicStreamStats[]>;
   private readonly counters = new Map<string, { plane: string; subject: string; published: number; delivered: number }>();
   /** Correlation ids and times of recent publishes, to follow them to the runs they start. */
-  private readonly correlations = new Map<string, string>();
+  private readonly correlations = new BoundedMap<string, string>(50_000, (messageId) => this.published.delete(messageId));
   private readonly published = new Map<string, number>();
   fromStudio = false;
 
@@ -51,11 +52,6 @@ export class TopicTraffic {
         if (correlationId) {
           this.correlations.set(e.messageId, correlationId);
           this.published.set(e.messageId, e.at);
-          if (this.correlations.size > 50_000) {
-            const oldest = this.correlations.keys().next().value!;
-            this.correlations.delete(oldest);
-            this.published.delete(oldest);
-          }
         }
         this.history.push({
           ...base,

@@ -1,6 +1,7 @@
 import type { RunOrigin, RunPage, RunQuery, RunSummary } from '../../../shared/trace-types.ts';
 import { type TraceEvent, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
+import { BoundedMap } from '../../../shared/bounded-map.ts';
 
 /** One step as recorded, with the message before and after when snapshots were on. */
 export interface StoredStep {
@@ -77,9 +78,9 @@ export class RunStore {
   private readonly byTrace = new Map<string, RunRecord[]>();
   private readonly byCapture = new Map<number, RunRecord>();
   private readonly flowCounts = new Map<string, number>();
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new BoundedMap<string, Pending>(MAX_PENDING_RUNS);
   /** Requests whose run had not finished when they were captured (a stream the caller left). */
-  private readonly awaiting = new Map<string, RunRequestInfo>();
+  private readonly awaiting = new BoundedMap<string, RunRequestInfo>(MAX_PENDING_RUNS);
   private detailed: RunRecord[] = [];
   private detailHead = 0;
   private detailBytes = 0;
@@ -171,7 +172,6 @@ export class RunStore {
       return r.summary.runId;
     }
     this.awaiting.set(correlationId, info);
-    if (this.awaiting.size > MAX_PENDING_RUNS) this.awaiting.delete(this.awaiting.keys().next().value!);
     return undefined;
   }
 
@@ -329,9 +329,8 @@ export class RunStore {
     let p = this.pending.get(runId);
     if (!p) {
       p = { integration, steps: [], calls: [] };
+      // Bounded: a run that never reports its end (its runtime was cut off) must not hold memory forever.
       this.pending.set(runId, p);
-      // A run that never reports its end (its runtime was cut off) must not hold memory forever.
-      if (this.pending.size > MAX_PENDING_RUNS) this.pending.delete(this.pending.keys().next().value!);
     }
     return p;
   }

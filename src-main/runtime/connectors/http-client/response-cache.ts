@@ -1,3 +1,5 @@
+import { BoundedMap } from '../../../../shared/bounded-map.ts';
+
 /** A response kept for repeated GETs. */
 export interface CachedResponse {
   status: number;
@@ -10,12 +12,14 @@ export interface CachedResponse {
  * so undici's RFC 9111 cache interceptor does not fit; least recently used entries go first.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, { response: CachedResponse; expiresAt: number }>();
+  private readonly entries: BoundedMap<string, { response: CachedResponse; expiresAt: number }>;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
+    maxEntries: number,
+  ) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   get(key: string, now = Date.now()): CachedResponse | undefined {
     const entry = this.entries.get(key);
@@ -30,7 +34,6 @@ export class ResponseCache {
     if (this.ttlMs <= 0) return;
     this.entries.delete(key);
     this.entries.set(key, { response, expiresAt: now + this.ttlMs });
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 }
 
