@@ -77,7 +77,9 @@ test.describe('the studio in a browser', () => {
   });
 
   test('offers neither Run nor Stop on a running integration until its state is known', async ({ page, studio }) => {
-    await page.request.post(`${studio.origin}/api/call/startIntegration`, { data: { args: ['orders-api'] } });
+    await openStudio(page, studio.url);
+    const started = await page.request.post(`${studio.origin}/api/call/startIntegration`, { data: { args: ['orders-api'] } });
+    expect(started.ok()).toBe(true);
     // Hold the page's run-state reads, as a slow backend would, until the card has been looked at.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -85,10 +87,15 @@ test.describe('the studio in a browser', () => {
       await released;
       await route.continue();
     });
-    await openStudio(page, studio.url);
+    await page.reload();
     const card = page.getByRole('listitem', { name: 'orders-api' });
     await expect(card.getByRole('status', { name: 'orders-api is checking' })).toBeVisible();
     await expect(card.getByRole('button', { name: /^(Run|Stop) orders-api$/ })).toHaveCount(0);
+    await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('checking what runs…');
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: `test-results/e2e-screenshots/flows-checking-${size.width}x${size.height}.png` });
+    }
     release();
     await expect(card.getByRole('button', { name: 'Stop orders-api' })).toBeVisible();
     await expect(card.getByRole('button', { name: 'Run orders-api' })).toHaveCount(0);

@@ -6,10 +6,11 @@ export function StatusBar() {
   const runs = useStudio((s) => s.runs);
   const dropped = useStudio((s) => s.dropped);
   const tracesDropped = useStudio((s) => s.tracesDropped);
+  const known = useStudio((s) => s.runsKnown);
   const shown = Object.values(runs).filter((r) => r.status !== 'stopped');
   return (
     <footer className="status-bar" aria-label="Status">
-      {shown.length === 0 ? <span className="muted">nothing running</span> : null}
+      {shown.length === 0 ? <span className="muted">{known ? 'nothing running' : 'checking what runs…'}</span> : null}
       {shown.map((r) => (
         <span key={r.integration} className={`status-item status-${r.status}`} data-integration={r.integration} title={describe(r)}>
           {describe(r)}
