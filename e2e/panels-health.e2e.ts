@@ -88,8 +88,9 @@ test.describe('every panel, as a user first meets it', () => {
     await expect(editor.locator('.view-lines')).toContainText('BAR = "two words"');
     // Highlighted as an env file: the name and the value get different token colours.
     const foo = editor.locator('.view-line', { hasText: 'FOO=1' });
-    const colours = await foo.locator('span span').evaluateAll((spans) => spans.map((s) => getComputedStyle(s).color));
-    expect(new Set(colours).size).toBeGreaterThan(1);
+    // Monaco tokenizes in the background after an edit: a loaded machine can read the line first.
+    const colours = (): Promise<number> => foo.locator('span span').evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
+    await expect.poll(colours, { timeout: 10_000 }).toBeGreaterThan(1);
     await screenshotsAtBothSizes(page, 'resources-env-typed');
     health.expectNone();
   });
@@ -103,7 +104,13 @@ test.describe('every panel, as a user first meets it', () => {
     // YAML, from the schema: the source types.
     await cursorToLineEnd(page, 6);
     for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
-    await page.keyboard.press('Control+Space');
+    // The YAML worker may still be loading the schema when the first Ctrl+Space comes (a loaded
+    // run showed no suggestion in 10 s): ask again, as a user would, until the list shows.
+    await expect(async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+Space');
+      await expect(suggestions.filter({ hasText: 'schedule' })).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 30_000 });
     await expectReadableSuggestion(suggestions.filter({ hasText: 'schedule' }));
     await screenshotsAtBothSizes(page, 'flows-yaml-completion');
     await page.keyboard.press('Escape');
