@@ -12,6 +12,7 @@ import { BlockPalette } from './palette/BlockPalette.tsx';
 import { CelPlayground } from './playground/CelPlayground.tsx';
 import { ProblemsView, useProblemCount } from './problems/ProblemsView.tsx';
 import { followRunStats } from './run-stats-sync.ts';
+import { fileToOpen } from './file-to-open.ts';
 import './flows.css';
 
 // Run counts follow the live feed from the start, whichever panel is showing.
@@ -127,20 +128,14 @@ function useDesignReference(): void {
   }, [has]);
 }
 
-/**
- * With nothing open, the first definition file opens, of the first integration that runs on this
- * machine as it is (one that needs an outside server would fail on the first Run).
- */
+/** Keeps the editor on a file that exists: see fileToOpen. */
 function useDefaultFile(): void {
   const openFile = useStudio((s) => s.openFile);
   const integrations = useStudio((s) => s.integrations);
   const setOpenFile = useStudio((s) => s.setOpenFile);
   useEffect(() => {
-    const stillThere = openFile && integrations.some((i) => i.id === openFile.integration && (i.definitionFiles.includes(openFile.file) || i.testFiles.includes(openFile.file)));
-    if (stillThere) return;
-    const withFiles = integrations.filter((i) => i.definitionFiles.length > 0);
-    const first = withFiles.find((i) => !i.needs) ?? withFiles[0];
-    setOpenFile(first ? { integration: first.id, file: first.definitionFiles[0] } : undefined);
+    const next = fileToOpen(openFile, integrations);
+    if (next !== openFile) setOpenFile(next);
   }, [openFile, integrations, setOpenFile]);
 }
 
