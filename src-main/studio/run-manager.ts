@@ -69,8 +69,6 @@ interface Entry {
    * discovery and claims carry over); closed when the integration stops.
    */
   services?: PlatformServices;
-  /** Stops counting this run's dropped trace records in the live feed. */
-  stopDropCount?: () => void;
   /** Replaced runtimes still finishing their in-flight messages. */
   draining: Set<Promise<void>>;
   state: RunState;
@@ -233,9 +231,6 @@ export class RunManager {
     if (!entry.services) {
       const services = await connectPlatform(connection, identity, createLogger({ sinks: [logSink(id, feed)], fields: { integration: id } }));
       entry.services = services;
-      // Trace records the export let go under overload are counted in the studio's status bar.
-      const read = services.telemetry.tracesDropped?.bind(services.telemetry);
-      if (read) entry.stopDropCount = feed.addDropCounter(read);
     }
     const { runtime } = await startRuntime({
       definitions: texts,
@@ -285,8 +280,6 @@ export class RunManager {
   private async closeServices(entry: Entry): Promise<void> {
     const services = entry.services;
     entry.services = undefined;
-    entry.stopDropCount?.();
-    entry.stopDropCount = undefined;
     if (!services) return;
     await Promise.all([...entry.draining]);
     await services.close().catch(() => {});
