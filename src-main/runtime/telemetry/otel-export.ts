@@ -5,6 +5,7 @@ import type { TraceEvent, TraceHub, TraceSink } from '../core/trace.ts';
 import type { OtelConfig } from './otel-config.ts';
 import { OtelPipeline, type ExportRecord } from './otel-pipeline.ts';
 import { traceSampler } from './trace-sampling.ts';
+import { packRecords } from './otel-wire.ts';
 
 export interface OtelExport {
   /** Exports what is queued and stops; the runtime calls it when it stops. */
@@ -21,9 +22,9 @@ const MAX_WAITING = 50_000;
 
 /**
  * Sends the runtime's runs, steps and calls as OTLP spans. On the request path a record is only
- * sampled and queued; every 50 ms the queue moves to a worker thread that builds the spans and
- * runs the SDK's batch processor and exporter (or, on one core or where no worker can start, to
- * the same pipeline on this thread). The sink takes records unmasked, so the hub never deep-copies
+ * sampled and queued; every 50 ms the queue moves, packed flat (otel-wire.ts), to a worker thread
+ * that builds the spans and runs the SDK's batch processor and exporter (or, on one core or where
+ * no worker can start, to the same pipeline on this thread). The sink takes records unmasked, so the hub never deep-copies
  * a record (and its snapshots) for it: at hand-on, the strings a span carries are masked and
  * everything else (snapshots above all) is left behind.
  */
@@ -48,10 +49,9 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
     timer = undefined;
     if (waiting.length === 0) return;
     const redactor = hub.redactor && hub.redactor.size > 0 ? hub.redactor : undefined;
-    const batch = waiting.map((r) => exportable(r, redactor));
+    if (target) target.postMessage({ rows: packRecords(waiting, redactor && ((s) => redactor.redact(s))) });
+    else inThread!.take(waiting.map((r) => exportable(r, redactor)));
     waiting = [];
-    if (target) target.postMessage({ records: batch });
-    else inThread!.take(batch);
   };
   const queue = (record: ExportRecord): void => {
     if (waiting.length >= MAX_WAITING) {
