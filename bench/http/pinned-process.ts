@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 
 export interface Started {
   child: ChildProcess;
@@ -10,9 +10,9 @@ export interface Started {
 
 /**
  * Starts a server pinned to one core (taskset) and waits for its `listening <url>` line, so the
- * load generator can have the other core to itself.
+ * load generator can have the other core to itself. `cores` may name several ("0,1").
  */
-export function startPinned(core: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env, readyPattern = /listening (\S+)/): Promise<Started> {
+export function startPinned(core: number | string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env, readyPattern = /listening (\S+)/): Promise<Started> {
   return new Promise((resolve, reject) => {
     const child = spawn('taskset', ['-c', String(core), command, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -39,6 +39,18 @@ export function startPinned(core: number, command: string, args: string[], env: 
     child.stderr!.on('data', onData);
     child.once('exit', (code) => fail(new Error(`${command} exited with ${code} before listening:\n${output}`)));
   });
+}
+
+/**
+ * A server whose request thread is pinned to `mainCore` while its other threads (a Node process's
+ * workers, GC and libuv threads) may also run on `spareCore`: a machine with a core to spare, as a
+ * deployed runtime usually has. Started on both cores so every thread it makes while starting may
+ * use either, then only the main thread (its id is the process id) is moved to `mainCore`.
+ */
+export async function startWithSpareCore(mainCore: number, spareCore: number, command: string, args: string[], env?: NodeJS.ProcessEnv, readyPattern?: RegExp): Promise<Started> {
+  const started = await startPinned(`${mainCore},${spareCore}`, command, args, env, readyPattern);
+  execFileSync('taskset', ['-p', '-c', String(mainCore), String(started.child.pid)], { stdio: 'ignore' });
+  return started;
 }
 
 export function stopChild(child: ChildProcess): Promise<void> {
