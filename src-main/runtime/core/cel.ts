@@ -134,9 +134,12 @@ export function fromCel(value: unknown): unknown {
     return value;
   }
   let out: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
+  const record = value as Record<string, unknown>;
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue;
+    const v = record[k];
     const c = fromCel(v);
-    if (c !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = c;
+    if (c !== v) (out ??= { ...record })[k] = c;
   }
   return out ?? value;
 }

@@ -107,20 +107,22 @@ export class SecretRedactor {
       }
       return copy ?? value;
     }
-    // Object.keys, not Object.entries: the walk runs on every trace event of a studio run, and a
-    // pair array per field was most of what it allocated.
+    // for…in over own keys, not Object.entries or Object.keys: the walk runs on every trace event
+    // of a studio run, and the arrays those build per object were most of what it allocated.
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record);
     let out: Record<string, unknown> | undefined;
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i];
+    for (const k in record) {
+      if (!Object.hasOwn(record, k)) continue;
       const v = record[k];
       const key = this.redact(k);
       const masked = this.walk(v, depth + 1, budget);
       if (!out && key === k && masked === v) continue;
       if (!out) {
         out = {};
-        for (let j = 0; j < i; j++) setField(out, keys[j], record[keys[j]]);
+        for (const before in record) {
+          if (before === k) break;
+          if (Object.hasOwn(record, before)) setField(out, before, record[before]);
+        }
       }
       setField(out, key, masked);
     }

@@ -83,7 +83,8 @@ export function deepCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(deepCopy);
   if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, deepCopy(v)]));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = deepCopy(v);
+  const record = value as Record<string, unknown>;
+  for (const k in record) if (Object.hasOwn(record, k)) out[k] = deepCopy(record[k]);
   return out;
 }
 
@@ -100,7 +101,10 @@ export function toSnapshot(value: unknown, depth = 0): unknown {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map((v) => toSnapshot(v, depth + 1));
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), toSnapshot(v, depth + 1)]));
+  // for…in over own keys: a snapshot of every step of every studio run, where Object.entries'
+  // pair array per field was most of the copy's garbage.
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = toSnapshot(v, depth + 1);
+  const record = value as Record<string, unknown>;
+  for (const k in record) if (Object.hasOwn(record, k)) out[k] = toSnapshot(record[k], depth + 1);
   return out;
 }

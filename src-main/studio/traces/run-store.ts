@@ -27,8 +27,11 @@ export interface StoredDetail {
 
 interface RunRecord {
   summary: RunSummary;
-  /** Lower-cased text the filter searches. */
-  haystack: string;
+  /**
+   * Lower-cased text the filter searches; made when a search first needs it (or before the run's
+   * steps are dropped), so a run that is never searched never pays for it.
+   */
+  haystack?: string;
   /** The start of the request body as text, part of the haystack. */
   body: string;
   /** Steps and messages; dropped for old runs to keep memory bounded (the summary stays). */
@@ -131,15 +134,16 @@ export class RunStore {
     if (e.error !== undefined) summary.error = e.error;
     if (e.traceId !== undefined) summary.traceId = e.traceId;
     const detail: StoredDetail = { steps, calls, input: e.input, output: e.output, snapshots, bytes: 0 };
-    detail.bytes = approxSize([e.input, e.output, ...steps.map((s) => [s.input, s.output])]);
-    const record: RunRecord = { summary, haystack: '', body: bodyText(e.input), detail };
+    let bytes = approxSize(e.input) + approxSize(e.output);
+    for (const s of steps) bytes += approxSize(s.input) + approxSize(s.output);
+    detail.bytes = bytes;
+    const record: RunRecord = { summary, body: bodyText(e.input), detail };
     const request = this.awaiting.get(e.correlationId);
     if (request && request.startedAt <= e.startedAt + 1) {
       this.awaiting.delete(e.correlationId);
       applyRequest(record, request);
       this.byCapture.set(request.captureId, record);
     }
-    record.haystack = haystackOf(record);
     this.add(record);
   }
 
@@ -150,9 +154,7 @@ export class RunStore {
 
   /** Adds a finished run without steps (tests seed the store this way). */
   addSummary(summary: RunSummary, bodyHint = ''): void {
-    const record: RunRecord = { summary, haystack: '', body: bodyHint };
-    record.haystack = haystackOf(record);
-    this.add(record);
+    this.add({ summary, body: bodyHint });
   }
 
   /**
@@ -166,7 +168,7 @@ export class RunStore {
       if (r.summary.captureId !== undefined || (flow !== undefined && r.summary.flow !== flow)) continue;
       if (r.summary.startedAt + 1 < info.startedAt) break;
       applyRequest(r, info);
-      r.haystack = haystackOf(r);
+      r.haystack = undefined;
       this.byCapture.set(info.captureId, r);
       this.changed();
       return r.summary.runId;
@@ -180,7 +182,7 @@ export class RunStore {
     const r = this.byId.get(runId);
     if (!r) return;
     Object.assign(r.summary, origin);
-    r.haystack = haystackOf(r);
+    r.haystack = undefined;
     this.changed();
   }
 
@@ -252,7 +254,7 @@ export class RunStore {
       if (q.outcome && s.outcome !== q.outcome) continue;
       if (status && !status(s.status)) continue;
       if (q.origin && originOf(s) !== q.origin) continue;
-      if (text && !r.haystack.includes(text)) continue;
+      if (text && !(r.haystack ??= haystackOf(r)).includes(text)) continue;
       out.push(r);
     }
     this.cache = { key, version: this.version, matches: out };
@@ -315,6 +317,8 @@ export class RunStore {
     while (this.detailed.length - this.detailHead > this.maxDetailedRuns || (this.detailBytes > this.maxDetailBytes && this.detailed.length - this.detailHead > 1)) {
       const oldest = this.detailed[this.detailHead++];
       if (oldest.detail) {
+        // Its steps' names and errors stay searchable after the steps are gone.
+        oldest.haystack ??= haystackOf(oldest);
         this.detailBytes -= oldest.detail.bytes;
         oldest.detail = undefined;
       }
