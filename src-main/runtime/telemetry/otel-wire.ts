@@ -45,53 +45,29 @@ export function packRecords(records: readonly ExportRecord[], mask: Mask | undef
   return rows;
 }
 
+/** The order packRecords writes a record's fields in (the round-trip test holds the two together). */
+const EVENT_FIELDS = ['kind', 'flow', 'correlationId', 'runId', 'step', 'block', 'name', 'startedAt', 'durationMs', 'outcome', 'error', 'deployment', 'traceId', 'spanId', 'parentSpanId', 'sampled'] as const;
+const CALL_FIELDS = ['kind', 'flow', 'runId', 'correlationId', 'name', 'startedAt', 'durationMs', 'status', 'error', 'traceId', 'spanId', 'parentSpanId', 'sampled'] as const;
+
 /** The worker's half: the records packRecords flattened, as the pipeline takes them. */
 export function unpackRecords(rows: Readonly<PackedRecords>): ExportRecord[] {
   const records: ExportRecord[] = [];
   let i = 0;
-  const next = (): Cell => rows[i++];
+  const fields = (names: readonly string[]): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const name of names) out[name] = rows[i++];
+    return out;
+  };
   while (i < rows.length) {
-    const tag = next();
+    const tag = rows[i++];
     if (tag === EVENT) {
-      const event: TraceEvent = {
-        kind: next() as TraceEvent['kind'],
-        flow: next() as string,
-        correlationId: next() as string,
-        runId: next() as string,
-        step: next() as string | undefined,
-        block: next() as string | undefined,
-        name: next() as string | undefined,
-        startedAt: next() as number,
-        durationMs: next() as number,
-        outcome: next() as TraceEvent['outcome'],
-        error: next() as string | undefined,
-        deployment: next() as string | undefined,
-        traceId: next() as string | undefined,
-        spanId: next() as string | undefined,
-        parentSpanId: next() as string | undefined,
-        sampled: next() as boolean | undefined,
-      };
-      records.push({ event });
+      records.push({ event: fields(EVENT_FIELDS) as unknown as TraceEvent });
     } else if (tag === CALL) {
-      const call: TraceSpan = {
-        kind: next() as TraceSpan['kind'],
-        flow: next() as string,
-        runId: next() as string,
-        correlationId: next() as string,
-        name: next() as string,
-        startedAt: next() as number,
-        durationMs: next() as number,
-        status: next() as number | undefined,
-        error: next() as string | undefined,
-        traceId: next() as string | undefined,
-        spanId: next() as string | undefined,
-        parentSpanId: next() as string | undefined,
-        sampled: next() as boolean | undefined,
-      };
-      const count = next() as number;
+      const call = fields(CALL_FIELDS) as unknown as TraceSpan;
+      const count = rows[i++] as number;
       if (count > 0) {
         const detail: Record<string, unknown> = {};
-        for (let k = 0; k < count; k++) detail[next() as string] = next();
+        for (let k = 0; k < count; k++, i += 2) detail[rows[i] as string] = rows[i + 1];
         call.detail = detail;
       }
       records.push({ call });
