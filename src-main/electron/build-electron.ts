@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 
 /**
- * Bundles the Electron entry points: main as ESM (packages stay external and load from
- * node_modules, better-sqlite3 included), the preload as CommonJS because a sandboxed preload
+ * Bundles the Electron entry points: main and the OTLP export worker as ESM (packages stay
+ * external and load from node_modules, better-sqlite3 included), the preload as CommonJS because a sandboxed preload
  * cannot load modules; it inlines the StudioApi list from shared/.
  */
 export async function buildElectron(appRoot: string, outdir = join(appRoot, 'dist-electron')): Promise<void> {
@@ -16,6 +16,15 @@ export async function buildElectron(appRoot: string, outdir = join(appRoot, 'dis
     format: 'esm',
     packages: 'external',
     plugins: [keepModuleUrls(outdir)],
+  });
+  // The OTLP export worker starts from a file of its own; sources are not shipped, so
+  // otel-export.ts starts this bundle instead (dist-electron/otel-worker.js).
+  await build({
+    ...common,
+    entryPoints: [join(appRoot, 'src-main', 'runtime', 'telemetry', 'otel-worker.ts')],
+    outfile: join(outdir, 'otel-worker.js'),
+    format: 'esm',
+    packages: 'external',
   });
   await build({
     ...common,

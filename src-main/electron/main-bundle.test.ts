@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildElectron } from './build-electron.ts';
 
@@ -35,5 +36,20 @@ describe('the bundled Electron main process (run under Node with a stand-in for 
     expect(record.windowOpen).toEqual({ action: 'deny' });
     expect(run.stdout).toContain('EXIT 0');
     expect(run.status).toBe(0);
+  }, 30_000);
+
+  it('ships the OTLP export worker as a file of its own that starts without the TypeScript loader', async () => {
+    await buildElectron(repo, join(app, 'dist-electron'));
+    const config = { protocol: 'http/protobuf', batch: {} };
+    const worker = new Worker(join(app, 'dist-electron', 'otel-worker.js'), { workerData: { config, integration: 'orders' } });
+    try {
+      const first = await new Promise<unknown>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      expect(first).toEqual({ ready: true });
+    } finally {
+      await worker.terminate();
+    }
   }, 30_000);
 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './testing/otlp-receiver.ts';
@@ -126,6 +126,8 @@ describe.each(['http/protobuf', 'http/json'])('OpenTelemetry export over OTLP %s
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([CALLER_TRACE]));
     expect(receiver.requests.every((h) => h['x-tenant'] === 'blue')).toBe(true);
     expect(spans[0].resource['service.name']).toBe('orders-service');
+    // With a second core the spans were built and encoded on the export worker, off the request thread.
+    expect(run.output()).toContain(`"thread":"${availableParallelism() >= 2 ? 'worker' : 'main'}"`);
 
     // The request and the run it started are one SERVER span: the http.* and the flow.* attributes.
     const ordersRun = one(spans, 'POST /orders');

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger, SecretRedactor } from '../core/logger.ts';
 import type { TraceEvent, TraceHub, TraceSink } from '../core/trace.ts';
@@ -37,7 +39,7 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
     availableParallelism() < 2
       ? undefined
       : await startWorker(config, opts).catch((err: unknown) => {
-          opts.log.debug('OpenTelemetry export runs on the main thread', { reason: String(err) });
+          opts.log.warn('OpenTelemetry export runs on the request thread: its worker did not start', { reason: String(err) });
           return undefined;
         });
   const inThread = target ? undefined : new OtelPipeline(config, { integration: opts.integration, deployment: opts.deployment });
@@ -125,12 +127,26 @@ function exportable(r: ExportRecord, redactor: SecretRedactor | undefined): Expo
 }
 
 /**
- * The worker runs the TypeScript pipeline: from sources it needs the tsx loader (the parent's
- * own registration does not reach worker threads), from a build its compiled file.
+ * The worker's entry. From sources it is the TypeScript file, started through tsx: a worker does
+ * not inherit its parent's loader, and `--import tsx` in its execArgv did not reach it on Node 20
+ * (the worker died on "Unknown file extension .ts" and export quietly ran on the request thread).
+ * From the Electron build, where sources are not shipped, it is the bundled otel-worker.js.
  */
+function workerEntry(): { code: string; tsx: string; entry: string } | { file: URL } {
+  const source = new URL('./otel-worker.ts', import.meta.url);
+  if (!existsSync(fileURLToPath(source))) return { file: new URL('../../../dist-electron/otel-worker.js', import.meta.url) };
+  const code = `const { workerData } = require('node:worker_threads');
+import(workerData.boot.tsx).then((tsx) => { tsx.register(); return import(workerData.boot.entry); });`;
+  return { code, tsx: import.meta.resolve('tsx/esm/api'), entry: source.href };
+}
+
 function startWorker(config: OtelConfig, origin: { integration?: string; deployment?: string }): Promise<Worker> {
-  const url = new URL('./otel-worker.ts', import.meta.url);
-  const worker = new Worker(url, { workerData: { config, integration: origin.integration, deployment: origin.deployment }, execArgv: ['--import', 'tsx'] });
+  const entry = workerEntry();
+  const data = { config, integration: origin.integration, deployment: origin.deployment };
+  const worker =
+    'file' in entry
+      ? new Worker(entry.file, { workerData: data })
+      : new Worker(entry.code, { eval: true, workerData: { ...data, boot: { tsx: entry.tsx, entry: entry.entry } } });
   worker.unref();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error('the export worker did not start within 10 s')), 10_000);
