@@ -53,11 +53,19 @@ describe('export records on their way to the worker', () => {
     expect(rows.every((c) => c === undefined || ['string', 'number', 'boolean'].includes(typeof c))).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(SECRET);
     const [s, r, c] = unpackRecords(structuredClone(rows));
-    const { input: _input, output: _output, ...rest } = (step as { event: object }).event as Record<string, unknown>;
-    expect(s).toEqual({ event: { ...rest, error: 'upstream refused key ***' } });
+    // What no span shows stays behind: snapshots, the deployment (the resource's), the caller's
+    // sampled flag (decided before packing), a step's or call's run and correlation id (its run's).
+    const { input: _input, output: _output, deployment: _deployment, sampled: _sampled, ...rest } = (step as { event: object }).event as Record<string, unknown>;
+    expect(s).toEqual({ event: { ...rest, runId: '', correlationId: '', error: 'upstream refused key ***' } });
     expect(r).toEqual(run);
     expect(c).toEqual({
-      call: { ...(call as { call: object }).call, name: 'GET https://api.example.com/price?key=***', detail: { method: 'GET', url: 'https://api.example.com/price?key=***', attempts: 2, cached: false } },
+      call: {
+        ...(call as { call: object }).call,
+        runId: '',
+        correlationId: '',
+        name: 'GET https://api.example.com/price?key=***',
+        detail: { method: 'GET', url: 'https://api.example.com/price?key=***', attempts: 2, cached: false },
+      },
     });
   });
 

@@ -6,8 +6,9 @@ type Cell = string | number | boolean | undefined;
 /** What crosses to the worker: see packRecords. */
 export type PackedRecords = Cell[];
 
-const EVENT = 1;
-const CALL = 2;
+const RUN = 1;
+const STEP = 2;
+const CALL = 3;
 
 /**
  * Records as they cross to the export worker: one flat array of primitives, each string a span
@@ -21,13 +22,14 @@ export function packRecords(records: readonly ExportRecord[], mask: Mask | undef
   for (const r of records) {
     if ('event' in r) {
       const e = r.event;
-      rows.push(EVENT, e.kind, m(e.flow), m(e.correlationId), e.runId, e.step, e.block, e.name === undefined ? undefined : m(e.name));
-      rows.push(e.startedAt, e.durationMs, e.outcome, e.error === undefined ? undefined : m(e.error), e.deployment, e.traceId, e.spanId, e.parentSpanId, e.sampled);
+      // A step's run id and correlation id are its run span's, and the deployment is the resource's.
+      if (e.kind === 'run') rows.push(RUN, m(e.flow), m(e.correlationId), e.runId);
+      else rows.push(STEP, m(e.flow), e.step, e.block, e.name === undefined ? undefined : m(e.name));
+      rows.push(e.startedAt, e.durationMs, e.outcome, e.error === undefined ? undefined : m(e.error), e.traceId, e.spanId, e.parentSpanId);
       continue;
     }
     const c = r.call;
-    rows.push(CALL, c.kind, m(c.flow), c.runId, m(c.correlationId), m(c.name), c.startedAt, c.durationMs, c.status, c.error === undefined ? undefined : m(c.error));
-    rows.push(c.traceId, c.spanId, c.parentSpanId, c.sampled);
+    rows.push(CALL, c.kind, m(c.flow), m(c.name), c.startedAt, c.durationMs, c.status, c.error === undefined ? undefined : m(c.error), c.traceId, c.spanId, c.parentSpanId);
     const countAt = rows.length;
     rows.push(0);
     let count = 0;
@@ -46,24 +48,29 @@ export function packRecords(records: readonly ExportRecord[], mask: Mask | undef
 }
 
 /** The order packRecords writes a record's fields in (the round-trip test holds the two together). */
-const EVENT_FIELDS = ['kind', 'flow', 'correlationId', 'runId', 'step', 'block', 'name', 'startedAt', 'durationMs', 'outcome', 'error', 'deployment', 'traceId', 'spanId', 'parentSpanId', 'sampled'] as const;
-const CALL_FIELDS = ['kind', 'flow', 'runId', 'correlationId', 'name', 'startedAt', 'durationMs', 'status', 'error', 'traceId', 'spanId', 'parentSpanId', 'sampled'] as const;
+const RUN_FIELDS = ['flow', 'correlationId', 'runId'] as const;
+const STEP_FIELDS = ['flow', 'step', 'block', 'name'] as const;
+const EVENT_FIELDS = ['startedAt', 'durationMs', 'outcome', 'error', 'traceId', 'spanId', 'parentSpanId'] as const;
+const CALL_FIELDS = ['kind', 'flow', 'name', 'startedAt', 'durationMs', 'status', 'error', 'traceId', 'spanId', 'parentSpanId'] as const;
 
-/** The worker's half: the records packRecords flattened, as the pipeline takes them. */
+/**
+ * The worker's half: the records packRecords flattened, as the pipeline takes them. What spans do
+ * not show is not carried: a step's or a call's run and correlation id come back empty.
+ */
 export function unpackRecords(rows: Readonly<PackedRecords>): ExportRecord[] {
   const records: ExportRecord[] = [];
   let i = 0;
-  const fields = (names: readonly string[]): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
+  const fields = (out: Record<string, unknown>, names: readonly string[]): Record<string, unknown> => {
     for (const name of names) out[name] = rows[i++];
     return out;
   };
   while (i < rows.length) {
     const tag = rows[i++];
-    if (tag === EVENT) {
-      records.push({ event: fields(EVENT_FIELDS) as unknown as TraceEvent });
+    if (tag === RUN || tag === STEP) {
+      const event = tag === RUN ? fields({ kind: 'run' }, RUN_FIELDS) : fields({ kind: 'step', correlationId: '', runId: '' }, STEP_FIELDS);
+      records.push({ event: fields(event, EVENT_FIELDS) as unknown as TraceEvent });
     } else if (tag === CALL) {
-      const call = fields(CALL_FIELDS) as unknown as TraceSpan;
+      const call = fields({ runId: '', correlationId: '' }, CALL_FIELDS) as unknown as TraceSpan;
       const count = rows[i++] as number;
       if (count > 0) {
         const detail: Record<string, unknown> = {};

@@ -10,6 +10,11 @@ import type { OtelConfig } from './otel-config.ts';
 export function traceSampler(config: Pick<OtelConfig, 'sampler' | 'ratio'>): (traceId: string, callerSampled: boolean | undefined) => boolean {
   const root = rootSampler(config);
   const parentBased = config.sampler.startsWith('parentbased_');
+  // The constant samplers decide without the trace id: no call into the SDK per record.
+  if (config.sampler === 'always_on') return () => true;
+  if (config.sampler === 'always_off') return () => false;
+  if (config.sampler === 'parentbased_always_on') return (_traceId, callerSampled) => callerSampled !== false;
+  if (config.sampler === 'parentbased_always_off') return (_traceId, callerSampled) => callerSampled === true;
   return (traceId, callerSampled) => {
     if (parentBased && callerSampled !== undefined) return callerSampled;
     return root.shouldSample(ROOT_CONTEXT, traceId, '', SpanKind.INTERNAL, {}, []).decision === SamplingDecision.RECORD_AND_SAMPLED;
