@@ -109,6 +109,35 @@ describe('the run manager', () => {
     expect(await (await post(first.routes[0].url)).json()).toEqual({ reply: 'v1' });
   });
 
+  it('reloads nothing when a file is written with what it already held, and reloads when it changes', async () => {
+    harness = await startStudioHarness({ 'orders-api': { 'orders.yaml': orders('v1'), 'env/local.env': 'REGION=eu\n' } });
+    const first = await harness.backend.api.startIntegration('orders-api');
+    const h = harness;
+    const reported = (file: string): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${file} was not reported within 10 s`)), 10_000);
+        const off = h.backend.on('workspace', (w) => {
+          if (!w.changed.some((c) => c.file === file)) return;
+          clearTimeout(timer);
+          off();
+          resolve();
+        });
+      });
+    // A save without edits (and a touched env file): reported by the watcher, but nothing runs differently.
+    const unchanged = reported('orders.yaml');
+    writeFileSync(join(harness.workspaceDir, 'orders-api', 'orders.yaml'), orders('v1'));
+    writeFileSync(join(harness.workspaceDir, 'orders-api', 'env', 'local.env'), 'REGION=eu\n');
+    await unchanged;
+    // Queued behind the watcher's decision, so it answers after it.
+    const after = await harness.backend.api.startIntegration('orders-api');
+    expect(after).toMatchObject({ status: 'running', generation: first.generation });
+    expect(harness.states.filter((s) => s.integration === 'orders-api').map((s) => s.generation)).toEqual([1, 1]);
+    // A real change reloads, once.
+    writeFileSync(join(harness.workspaceDir, 'orders-api', 'orders.yaml'), orders('v2'));
+    const reloaded = await harness.waitForState('orders-api', (s) => s.status === 'running' && s.generation === 2);
+    expect(await (await post(reloaded.routes[0].url)).json()).toEqual({ reply: 'v2' });
+  });
+
   it('stops: in-flight requests finish, the port is released, a later save does not start it', async () => {
     harness = await startStudioHarness({ 'orders-api': { 'orders.yaml': orders('v1', 300) } });
     const { routes } = await harness.backend.api.startIntegration('orders-api');

@@ -14,6 +14,7 @@ import {
   type Runtime,
   startRuntime,
 } from '../runtime/index.ts';
+import { snapshotFolder, unchangedSince, type FolderSnapshot } from './folder-snapshot.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { portConflictProblem } from './port-conflict.ts';
 import { maskCapturedTokens } from './requests/notes-signing.ts';
@@ -59,6 +60,8 @@ interface Live {
   detachFeed: () => void;
   /** Short digest of the definition texts this runtime was loaded from. */
   digest: string;
+  /** The integration's files as they were just before this runtime read them. */
+  files: FolderSnapshot;
 }
 
 interface Entry {
@@ -132,13 +135,18 @@ export class RunManager {
 
   /**
    * Files of an integration changed on disk: a running one reloads without dropping in-flight
-   * messages; one that failed to start tries again; a stopped one stays stopped.
+   * messages; one that failed to start tries again; a stopped one stays stopped. When the
+   * watcher names the `files` and each holds what the running version read (a late event for a
+   * file written before it started, a save without edits), nothing reloads.
    */
-  filesChanged(id: string): Promise<RunState> | undefined {
+  filesChanged(id: string, files?: readonly string[]): Promise<RunState> | undefined {
     const entry = this.entries.get(id);
     if (!entry || entry.desired !== 'running') return undefined;
     return this.serial(id, async () => {
       if (entry.desired !== 'running') return entry.state;
+      const live = entry.live;
+      const healthy = entry.state.status === 'running' && entry.state.reason === undefined;
+      if (live && healthy && files?.length && unchangedSince(live.files, this.opts.workspace.dirOf(id), files)) return entry.state;
       if (!entry.live) await this.launch(id, entry);
       else await this.reload(id, entry, entry.live);
       return entry.state;
@@ -219,6 +227,8 @@ export class RunManager {
     // The resource folders are read whole below (mirrored to the platform, env files folded in):
     // refuse them when a symbolic link takes them out of the workspace.
     for (const kind of ['env', 'template']) workspace.pathIn(id, kind);
+    // Before anything is read: a file changed from here on is newer than the snapshot and reloads.
+    const files = snapshotFolder(dir, (file) => file === 'fixtures');
     platform.mirrorResources?.(dir);
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
     const run = (await this.opts.runEnvironment?.(id)) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
@@ -254,7 +264,7 @@ export class RunManager {
       detachTraces();
       detachWatch?.();
     };
-    return { runtime, detachFeed, digest: digestOf(texts) };
+    return { runtime, detachFeed, digest: digestOf(texts), files };
   }
 
   /** Drains and stops a runtime; its traces keep flowing until its last message is done. */

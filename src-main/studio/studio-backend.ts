@@ -111,8 +111,14 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       emit('workspace', { integrations: safeList(workspace), changed: changes });
       // The manifest only names the integration; every other file can change what runs.
       // Flow tests and their fixtures are not part of what runs.
-      const affected = new Set(changes.filter((c) => c.file !== MANIFEST_FILE && !isFlowTestFile(c.file) && !c.file.startsWith('fixtures/')).map((c) => c.integration));
-      for (const id of affected) void runs.filesChanged(id)?.catch(() => {});
+      const affected = new Map<string, string[]>();
+      for (const c of changes) {
+        if (c.file === MANIFEST_FILE || isFlowTestFile(c.file) || c.file.startsWith('fixtures/')) continue;
+        let files = affected.get(c.integration);
+        if (!files) affected.set(c.integration, (files = []));
+        files.push(c.file);
+      }
+      for (const [id, files] of affected) void runs.filesChanged(id, files)?.catch(() => {});
     },
     { debounceMs: options.watchDebounceMs, onReady: () => watcherReady() },
   );

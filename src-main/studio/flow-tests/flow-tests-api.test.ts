@@ -150,10 +150,13 @@ describe('a run saved as a test', () => {
     expect(result.failures).toEqual([
       { what: 'response.body', message: 'differs at body.lineTotals[0]', diff: expect.stringContaining('-     10\n+     20'), step: 'flows.price-order.steps[2] (answer)' },
     ]);
+    // The saves hot-reload orders, and the next tests send to it. The original goes back only
+    // once the edit runs (a save that restores what runs reloads nothing), and they start once
+    // orders serves the original again.
+    await expect.poll(() => serving()!.serving?.digest !== before.serving?.digest, { timeout: 10_000 }).toBe(true);
+    const edited = serving()!;
     writeFileSync(file, ORDERS);
-    // The saves hot-reload orders: the next tests send to it, so they start once it serves the
-    // original again from a reload after the edit, not while the watcher is still switching.
-    await expect.poll(() => serving()!.generation > before.generation && serving()!.serving?.digest === before.serving?.digest, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => serving()!.generation > edited.generation && serving()!.serving?.digest === before.serving?.digest, { timeout: 10_000 }).toBe(true);
   });
 });
 
