@@ -4,8 +4,8 @@ import { dirname, join, relative, sep } from 'node:path';
 
 /**
  * Bundles the Electron entry points: main and the OTLP export worker as ESM (packages stay
- * external and load from node_modules, better-sqlite3 included), the preload as CommonJS because a sandboxed preload
- * cannot load modules; it inlines the StudioApi list from shared/.
+ * external and load from node_modules, better-sqlite3 included), the preload as CommonJS because
+ * a sandboxed preload cannot load modules; it inlines the StudioApi list from shared/.
  */
 export async function buildElectron(appRoot: string, outdir = join(appRoot, 'dist-electron')): Promise<void> {
   const common = { bundle: true, platform: 'node' as const, target: 'node22', sourcemap: false, logLevel: 'warning' as const, external: ['electron'] };

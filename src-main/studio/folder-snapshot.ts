@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isUnwatchedName, WATCH_DEPTH } from './workspace-watch.ts';
 
 /** What each file of a folder held, by its path relative to the folder (with `/`). */
 export type FolderSnapshot = ReadonlyMap<string, string>;
 
 /** Files above this size are told apart by size and modification time, not read. */
 const HASHED_BYTES = 4 * 1024 * 1024;
-const MAX_DEPTH = 8;
 
 /**
  * What an integration's folder holds, taken just before a runtime reads it, so that a watcher
  * event which changed nothing — a file written before the runtime started whose event came late,
  * a save without edits, a `touch` — does not restart what runs. Skips what the workspace watcher
- * ignores (hidden files, backups `name~`, node_modules) and `skip`'s choices.
+ * never reports (isUnwatchedName) and `skip`'s choices.
  */
 export function snapshotFolder(dir: string, skip: (file: string) => boolean = () => false): FolderSnapshot {
   const out = new Map<string, string>();
@@ -25,12 +25,12 @@ export function snapshotFolder(dir: string, skip: (file: string) => boolean = ()
       return;
     }
     for (const e of entries) {
-      if (e.name.startsWith('.') || e.name.endsWith('~') || e.name === 'node_modules') continue;
+      if (isUnwatchedName(e.name)) continue;
       const file = rel === '' ? e.name : `${rel}/${e.name}`;
       if (skip(file)) continue;
       if (e.isDirectory()) {
         out.set(file, 'dir');
-        if (depth < MAX_DEPTH) walk(join(abs, e.name), file, depth + 1);
+        if (depth < WATCH_DEPTH) walk(join(abs, e.name), file, depth + 1);
       } else out.set(file, fingerprint(join(abs, e.name)));
     }
   };

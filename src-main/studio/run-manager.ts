@@ -6,6 +6,7 @@ import {
   createLogger,
   envFilesIn,
   errorMessage,
+  isFlowTestFile,
   LoadError,
   type InProcessTelemetry,
   type Logger,
@@ -20,7 +21,7 @@ import { portConflictProblem } from './port-conflict.ts';
 import { maskCapturedTokens } from './requests/notes-signing.ts';
 import { routesOf } from './run-routes.ts';
 import { logSink, traceSource } from './runtime-feed.ts';
-import type { Workspace } from './workspace.ts';
+import { MANIFEST_FILE, type Workspace } from './workspace.ts';
 
 export interface PlatformConnection {
   url: string;
@@ -140,6 +141,8 @@ export class RunManager {
    * file written before it started, a save without edits), nothing reloads.
    */
   filesChanged(id: string, files?: readonly string[]): Promise<RunState> | undefined {
+    files = files?.filter(changesWhatRuns);
+    if (files?.length === 0) return undefined;
     const entry = this.entries.get(id);
     if (!entry || entry.desired !== 'running') return undefined;
     return this.serial(id, async () => {
@@ -228,7 +231,7 @@ export class RunManager {
     // refuse them when a symbolic link takes them out of the workspace.
     for (const kind of ['env', 'template']) workspace.pathIn(id, kind);
     // Before anything is read: a file changed from here on is newer than the snapshot and reloads.
-    const files = snapshotFolder(dir, (file) => file === 'fixtures');
+    const files = snapshotFolder(dir, (file) => !changesWhatRuns(file));
     platform.mirrorResources?.(dir);
     const texts = readDefinitions(workspace.definitionPaths(id)).map((t) => ({ ...t, file: t.file.slice(dir.length + 1) }));
     const run = (await this.opts.runEnvironment?.(id)) ?? { env: {}, secretValues: [], envResources: envFilesIn(dir) };
@@ -321,6 +324,14 @@ export class RunManager {
     });
     return next;
   }
+}
+
+/**
+ * Whether a file of an integration (relative, with `/`) can change what runs: the manifest only
+ * names the integration, and flow tests and their fixtures are not part of what runs.
+ */
+export function changesWhatRuns(file: string): boolean {
+  return file !== MANIFEST_FILE && !isFlowTestFile(file) && file !== 'fixtures' && !file.startsWith('fixtures/');
 }
 
 /** A short, stable name for the definition texts a runtime was loaded from. */

@@ -1,10 +1,10 @@
 import type { StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../shared/studio-api.ts';
-import { type ComponentRegistry, createLogger, isFlowTestFile, type Logger, registry as defaultRegistry } from '../runtime/index.ts';
+import { type ComponentRegistry, createLogger, type Logger, registry as defaultRegistry } from '../runtime/index.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.ts';
 import { LiveFeed } from './live-feed.ts';
 import { RunManager } from './run-manager.ts';
 import { startFireAndInspect, type FireAndInspect } from './requests/fire-and-inspect.ts';
-import { MANIFEST_FILE, Workspace } from './workspace.ts';
+import { Workspace } from './workspace.ts';
 import { watchWorkspace } from './workspace-watch.ts';
 import { createDesignApi } from './design/design-api.ts';
 import { flowTestsApi } from './flow-tests/flow-tests-api.ts';
@@ -109,11 +109,9 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     workspace.root,
     (changes) => {
       emit('workspace', { integrations: safeList(workspace), changed: changes });
-      // The manifest only names the integration; every other file can change what runs.
-      // Flow tests and their fixtures are not part of what runs.
+      // The run manager keeps what can change what runs (changesWhatRuns) and compares it.
       const affected = new Map<string, string[]>();
       for (const c of changes) {
-        if (c.file === MANIFEST_FILE || isFlowTestFile(c.file) || c.file.startsWith('fixtures/')) continue;
         let files = affected.get(c.integration);
         if (!files) affected.set(c.integration, (files = []));
         files.push(c.file);

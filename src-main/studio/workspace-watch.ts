@@ -14,6 +14,14 @@ export interface WatchOptions {
   onReady?: () => void;
 }
 
+/** Hidden files (editor swap files, our own temporary writes), backups (`name~`), node_modules. */
+export function isUnwatchedName(name: string): boolean {
+  return name.startsWith('.') || name.endsWith('~') || name === 'node_modules';
+}
+
+/** Folder levels below the workspace the watcher reports. */
+export const WATCH_DEPTH = 8;
+
 /**
  * Watches the workspace folder and reports changed files per integration, once per burst.
  * Hidden files (editor swap files, our own temporary writes) and backups (`name~`) are ignored.
@@ -41,13 +49,13 @@ export function watchWorkspace(root: string, onChange: (changes: WorkspaceChange
   const ignored = (path: string): boolean => {
     const rel = relative(root, path);
     if (rel === '' || rel.startsWith('..')) return false;
-    return rel.split(sep).some((p) => p.startsWith('.') || p.endsWith('~') || p === 'node_modules');
+    return rel.split(sep).some(isUnwatchedName);
   };
 
   // atomic off: chokidar would hold back an unlink for 100 ms to pair it with an add, which lets an
   // editor's temporary file report its removal as a second burst (and a second reload); the quiet
   // time here already merges a save's steps into one.
-  const watcher = chokidarWatch(root, { ignoreInitial: true, ignored, depth: 8, atomic: false });
+  const watcher = chokidarWatch(root, { ignoreInitial: true, ignored, depth: WATCH_DEPTH, atomic: false });
   watcher.on('all', (_event, path) => {
     const parts = relative(root, path).split(sep);
     if (parts.length < 2 || parts[0] === '' || parts[0].startsWith('..')) return;

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Logger, SecretRedactor } from '../core/logger.ts';
-import type { TraceEvent, TraceHub, TraceSink } from '../core/trace.ts';
+import type { Logger } from '../core/logger.ts';
+import type { TraceHub, TraceSink } from '../core/trace.ts';
 import type { OtelConfig } from './otel-config.ts';
 import { OtelPipeline, type ExportRecord } from './otel-pipeline.ts';
 import { traceSampler } from './trace-sampling.ts';
-import { packRecords } from './otel-wire.ts';
+import { packRecords, unpackRecords } from './otel-wire.ts';
 
 export interface OtelExport {
   /** Exports what is queued and stops; the runtime calls it when it stops. */
@@ -26,9 +26,9 @@ const MAX_WAITING = 50_000;
  * Sends the runtime's runs, steps and calls as OTLP spans. On the request path a record is only
  * sampled and queued; every 50 ms the queue moves, packed flat (otel-wire.ts), to a worker thread
  * that builds the spans and runs the SDK's batch processor and exporter (or, on one core or where
- * no worker can start, to the same pipeline on this thread). The sink takes records unmasked, so the hub never deep-copies
- * a record (and its snapshots) for it: at hand-on, the strings a span carries are masked and
- * everything else (snapshots above all) is left behind.
+ * no worker can start, to the same pipeline on this thread). The sink takes records unmasked, so
+ * the hub never deep-copies a record (and its snapshots) for it: at hand-on, the strings a span
+ * carries are masked and everything else (snapshots above all) is left behind.
  */
 export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: { log: Logger; integration?: string; deployment?: string }): Promise<OtelExport> {
   for (const w of config.warnings) opts.log.warn(w);
@@ -51,8 +51,10 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
     timer = undefined;
     if (waiting.length === 0) return;
     const redactor = hub.redactor && hub.redactor.size > 0 ? hub.redactor : undefined;
-    if (target) target.postMessage({ rows: packRecords(waiting, redactor && ((s) => redactor.redact(s))) });
-    else inThread!.take(waiting.map((r) => exportable(r, redactor)));
+    // Packed either way: one place decides what a span may show and masks it.
+    const rows = packRecords(waiting, redactor && ((s) => redactor.redact(s)));
+    if (target) target.postMessage({ rows });
+    else inThread!.take(unpackRecords(rows));
     waiting = [];
   };
   const queue = (record: ExportRecord): void => {
@@ -87,43 +89,6 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
       await target!.terminate();
     },
   };
-}
-
-/**
- * What a span is built from: the record without its snapshots (spans never carry messages), each
- * string it could show masked. Ids and numbers are the runtime's own and carry no secret.
- */
-function exportable(r: ExportRecord, redactor: SecretRedactor | undefined): ExportRecord {
-  const mask = redactor ? (s: string | undefined) => (s === undefined ? s : redactor.redact(s)) : (s: string | undefined) => s;
-  if ('event' in r) {
-    const e = r.event;
-    const event: TraceEvent = {
-      kind: e.kind,
-      flow: mask(e.flow)!,
-      correlationId: mask(e.correlationId)!,
-      runId: e.runId,
-      step: e.step,
-      block: e.block,
-      name: mask(e.name),
-      startedAt: e.startedAt,
-      durationMs: e.durationMs,
-      outcome: e.outcome,
-      error: mask(e.error),
-      deployment: e.deployment,
-      traceId: e.traceId,
-      spanId: e.spanId,
-      parentSpanId: e.parentSpanId,
-      sampled: e.sampled,
-    };
-    return { event };
-  }
-  const c = r.call;
-  let detail = c.detail;
-  if (detail && redactor) {
-    detail = {};
-    for (const [k, v] of Object.entries(c.detail!)) detail[k] = typeof v === 'string' ? redactor.redact(v) : v;
-  }
-  return { call: { ...c, name: mask(c.name)!, correlationId: mask(c.correlationId)!, error: mask(c.error), detail } };
 }
 
 /**
