@@ -1,9 +1,9 @@
 import { build, type Plugin } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 
 /**
- * Bundles the Electron entry points: main and the OTLP export worker as ESM (packages stay
+ * Bundles the Electron entry points: main and the workers (OTLP export, telemetry writer) as ESM (packages stay
  * external and load from node_modules, better-sqlite3 included), the preload as CommonJS because
  * a sandboxed preload cannot load modules; it inlines the StudioApi list from shared/.
  */
@@ -17,15 +17,17 @@ export async function buildElectron(appRoot: string, outdir = join(appRoot, 'dis
     packages: 'external',
     plugins: [keepModuleUrls(outdir)],
   });
-  // The OTLP export worker starts from a file of its own; sources are not shipped, so
-  // otel-export.ts starts this bundle instead (dist-electron/otel-worker.js).
-  await build({
-    ...common,
-    entryPoints: [join(appRoot, 'src-main', 'runtime', 'telemetry', 'otel-worker.ts')],
-    outfile: join(outdir, 'otel-worker.js'),
-    format: 'esm',
-    packages: 'external',
-  });
+  // Workers start from files of their own; sources are not shipped, so otel-export.ts and
+  // telemetry-writer.ts start these bundles instead (dist-electron/<name>.js).
+  for (const worker of [join('runtime', 'telemetry', 'otel-worker.ts'), join('platform', 'store', 'telemetry-writer-worker.ts')]) {
+    await build({
+      ...common,
+      entryPoints: [join(appRoot, 'src-main', worker)],
+      outfile: join(outdir, basename(worker).replace(/\.ts$/, '.js')),
+      format: 'esm',
+      packages: 'external',
+    });
+  }
   await build({
     ...common,
     entryPoints: [join(appRoot, 'src-main', 'electron', 'preload.ts')],

@@ -52,4 +52,25 @@ describe('the bundled Electron main process (run under Node with a stand-in for 
       await worker.terminate();
     }
   }, 30_000);
+
+  it('ships the telemetry writer as a file of its own that starts without the TypeScript loader and stores a batch', async () => {
+    await buildElectron(repo, join(app, 'dist-electron'));
+    const file = join(app, 'telemetry.db');
+    const retention = { records: 100, bytes: 1_000_000, seconds: 3600 };
+    const worker = new Worker(join(app, 'dist-electron', 'telemetry-writer-worker.js'), { workerData: { file, retention: { traces: retention, logs: retention } } });
+    const replies: unknown[] = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        worker.on('message', (m) => {
+          replies.push(m);
+          if (replies.length === 2) resolve();
+        });
+        worker.once('error', reject);
+        worker.postMessage({ id: 1, at: 1, op: 'append', kind: 'traces', count: 1, text: '[{"kind":"run"}]' });
+      });
+      expect(replies).toEqual([{ ready: true }, { id: 1, kept: { records: 1, bytes: 16 } }]);
+    } finally {
+      await worker.terminate();
+    }
+  }, 30_000);
 });

@@ -9,13 +9,14 @@ import { openDatabase, type Db } from './database.ts';
 import { KvStore } from './kv-store.ts';
 import { LeaseStore } from './lease-store.ts';
 import { ObjectVersions } from './object-versions.ts';
-import type { PlatformStore } from './platform-store.ts';
+import type { PlatformStore, TelemetryBackend } from './platform-store.ts';
 import { QueueStore } from './queue-store.ts';
 import { ResourceStore } from './resource-store.ts';
 import { SqliteInspection } from './sqlite-inspection.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 import { moveTelemetryOut, openTelemetryDatabase } from './telemetry-database.ts';
-import { TelemetryStore } from './telemetry-store.ts';
+import { TelemetryStore, type Retention } from './telemetry-store.ts';
+import { OffThreadTelemetry, TelemetryWriter } from './telemetry-writer.ts';
 import { TopicStore } from './topic-store.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
 
@@ -31,8 +32,8 @@ export interface SqliteStore extends PlatformStore {
   readonly queues: QueueStore;
   readonly topics: TopicStore;
   readonly agentMemory: AgentMemoryStore;
-  readonly traces: TelemetryStore;
-  readonly logs: TelemetryStore;
+  readonly traces: TelemetryBackend;
+  readonly logs: TelemetryBackend;
   readonly management: SqliteManagement;
 }
 
@@ -63,6 +64,16 @@ export function openSqliteStore(
   // Checkpoints (and their fsyncs) happen on a worker's connection, off the request path.
   for (const d of [db, telemetryDb]) d.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const checkpointer = startWalCheckpointer([db.name, telemetryDb.name]);
+  const retention: Record<'traces' | 'logs', Retention> = {
+    traces: { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds },
+    logs: { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds },
+  };
+  // Batches are stored from a worker where a second core exists; this connection reads pages.
+  const writer = TelemetryWriter.startWhereItPays({ file: telemetryDb.name, retention });
+  const telemetry = (kind: 'traces' | 'logs'): TelemetryBackend => {
+    const local = new TelemetryStore(telemetryDb, kind === 'traces' ? 'trace_batches' : 'log_batches', retention[kind], clock);
+    return writer ? new OffThreadTelemetry(kind, local, writer, clock) : local;
+  };
   const closeAll = (): void => {
     telemetryDb.close();
     db.close();
@@ -81,16 +92,18 @@ export function openSqliteStore(
       queues,
       topics: new TopicStore(db, features.topics.subscriptionIdleSeconds * 1000, clock),
       agentMemory: new AgentMemoryStore(db, versions, clock),
-      traces: new TelemetryStore(telemetryDb, 'trace_batches', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds }, clock),
-      logs: new TelemetryStore(telemetryDb, 'log_batches', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds }, clock),
+      traces: telemetry('traces'),
+      logs: telemetry('logs'),
       management: { integrations, snapshots: new SnapshotStore(db, integrations), secretNames: new SqliteSecretNames(db), deployments: new DeploymentStore(db) },
       inspection: new SqliteInspection(db, queues, clock),
       close: async () => {
+        await writer?.close(clock.now());
         await checkpointer.stop();
         closeAll();
       },
     };
   } catch (err) {
+    void writer?.close(clock.now());
     void checkpointer.stop();
     closeAll();
     throw err;

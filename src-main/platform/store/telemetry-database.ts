@@ -26,17 +26,18 @@ const SCHEMA = `
 export function openTelemetryDatabase(dataDir: string, warn: (message: string) => void): Db {
   const file = join(dataDir, TELEMETRY_FILE);
   try {
-    return open(file);
+    return openTelemetryFile(file);
   } catch (err) {
     if (!isDamaged(err)) throw err;
     const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
     warn(`the trace and log store ${file} was damaged (${(err as Error).message}); it was moved to ${aside} and a new one started`);
-    return open(file);
+    return openTelemetryFile(file);
   }
 }
 
-function open(file: string): Db {
+/** Opens the file as the store runs it (WAL, synchronous=OFF): the telemetry writer's worker opens its own connection with it. */
+export function openTelemetryFile(file: string): Db {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

@@ -95,6 +95,14 @@ export class TelemetryStore {
     this.trim();
   }
 
+  /** Reads the counts and the next record id from the file again: another connection appended to it. */
+  resync(): void {
+    const t = this.totals.get() as { records: number; bytes: number; next: number };
+    this.keptRecords = t.records;
+    this.keptBytes = t.bytes;
+    this.nextRecordId = Math.max(this.nextRecordId, t.next);
+  }
+
   private recount(): void {
     const t = this.totals.get() as { records: number; bytes: number };
     this.keptRecords = t.records;

@@ -9,6 +9,12 @@ import type { Logger, SecretRedactor } from '../core/logger.ts';
 export interface RecordExporter<T> {
   /** Sends one batch. Resolves true when the destination took it; false or a rejection drops it. */
   export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> | boolean;
+  /**
+   * True when batches may be handed on before the previous one is confirmed, because the
+   * destination keeps them in order (the embedded platform's writer thread). Otherwise one batch
+   * is in flight at a time.
+   */
+  readonly overlapping?: boolean;
 }
 
 export interface TelemetryPipelineOptions {
@@ -43,6 +49,8 @@ export class TelemetryPipeline<T> {
   private flushSoon = false;
   private closed = false;
   private lastWarn = 0;
+  /** Records taken from the queue by the export under way and not yet handed on: they count against maxQueue. */
+  private handingOn = 0;
   private readonly timer: NodeJS.Timeout;
   protected readonly stats = { dropped: 0, sent: 0 };
 
@@ -62,7 +70,7 @@ export class TelemetryPipeline<T> {
   readonly push = (record: T): void => {
     if (this.closed) return;
     const q = this.queue;
-    if (q.length >= this.opts.maxQueue) {
+    if (q.length + this.handingOn >= this.opts.maxQueue) {
       this.stats.dropped++;
       this.warn(`${this.opts.what} are arriving faster than they can be exported; dropping them rather than slowing requests`);
       return;
@@ -99,7 +107,13 @@ export class TelemetryPipeline<T> {
     this.queue = [];
   }
 
+  /**
+   * Takes the whole queue and hands it on a batch at a time (records arriving meanwhile queue
+   * anew), letting waiting requests run between batches: the exporter may work on this thread.
+   * Taking the queue whole keeps a long queue from being copied once per batch.
+   */
   private async drain(): Promise<void> {
+    const max = this.opts.maxBatch;
     while (this.queue.length > 0) {
       if (!this.usable()) {
         // Turned off for the life of the process (a 501): nothing more is recorded for it.
@@ -107,24 +121,43 @@ export class TelemetryPipeline<T> {
         this.queue = [];
         return;
       }
-      const batch = this.queue.length <= this.opts.maxBatch ? this.queue : this.queue.slice(0, this.opts.maxBatch);
-      this.queue = batch === this.queue ? [] : this.queue.slice(batch.length);
-      let why: string;
-      try {
-        if (await this.exporter.export(batch, this.redactor())) {
-          this.stats.sent += batch.length;
-          // An exporter in this process works on this thread: let waiting requests run before the next batch.
-          if (this.queue.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-          continue;
+      const taken = this.queue;
+      this.queue = [];
+      this.handingOn = taken.length;
+      const confirmations: Array<Promise<boolean>> = [];
+      for (let at = 0; at < taken.length; at += max) {
+        const batch = taken.length <= max ? taken : taken.slice(at, at + max);
+        this.handingOn -= batch.length;
+        const confirmed = this.exportOne(batch);
+        if (this.exporter.overlapping) confirmations.push(confirmed);
+        else if (!(await confirmed)) {
+          // What was not handed on waits for the next flush, ahead of what came since.
+          this.queue = taken.slice(at + max).concat(this.queue);
+          this.handingOn = 0;
+          return;
         }
-        why = 'the destination refused the batch';
-      } catch (err) {
-        why = (err as Error).message;
+        if (at + max < taken.length) await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      this.stats.dropped += batch.length;
-      this.warn(`dropped ${batch.length} ${this.opts.what} that could not be exported`, why);
-      return;
+      this.handingOn = 0;
+      if ((await Promise.all(confirmations)).includes(false)) return;
     }
+  }
+
+  /** Exports one batch and counts it sent or dropped; false when it was dropped. */
+  private async exportOne(batch: readonly T[]): Promise<boolean> {
+    let why: string;
+    try {
+      if (await this.exporter.export(batch, this.redactor())) {
+        this.stats.sent += batch.length;
+        return true;
+      }
+      why = 'the destination refused the batch';
+    } catch (err) {
+      why = (err as Error).message;
+    }
+    this.stats.dropped += batch.length;
+    this.warn(`dropped ${batch.length} ${this.opts.what} that could not be exported`, why);
+    return false;
   }
 
   /** What the exporter masks in a batch; log records arrive masked already. */

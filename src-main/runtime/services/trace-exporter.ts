@@ -42,8 +42,10 @@ export class PlatformBatchExporter<T> implements RecordExporter<T> {
   }
 }
 
-/** The same batches into the embedded platform in this process. */
+/** The same batches into the embedded platform in this process, which stores them in the order given. */
 export class InProcessExporter<T> implements RecordExporter<T> {
+  readonly overlapping = true;
+
   constructor(
     private readonly kind: TelemetryKind,
     private readonly intake: InProcessTelemetry,

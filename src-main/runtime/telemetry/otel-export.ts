@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -8,6 +9,7 @@ import type { OtelConfig } from './otel-config.ts';
 import { OtelPipeline, type ExportRecord } from './otel-pipeline.ts';
 import { traceSampler } from './trace-sampling.ts';
 import { packRecords, unpackRecords } from './otel-wire.ts';
+import { TS_WORKER_BOOT } from '../../../shared/ts-worker-boot.ts';
 
 export interface OtelExport {
   /** Exports what is queued and stops; the runtime calls it when it stops. */
@@ -92,17 +94,13 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
 }
 
 /**
- * The worker's entry. From sources it is the TypeScript file, started through tsx: a worker does
- * not inherit its parent's loader, and `--import tsx` in its execArgv did not reach it on Node 20
- * (the worker died on "Unknown file extension .ts" and export quietly ran on the request thread).
- * From the Electron build, where sources are not shipped, it is the bundled otel-worker.js.
+ * The worker's entry: from sources the TypeScript file, booted through tsx (TS_WORKER_BOOT); from
+ * the Electron build, where sources are not shipped, the bundled otel-worker.js.
  */
-function workerEntry(): { code: string; tsx: string; entry: string } | { file: URL } {
+function workerEntry(): { code: string; tsxPackage: string; entry: string } | { file: URL } {
   const source = new URL('./otel-worker.ts', import.meta.url);
   if (!existsSync(fileURLToPath(source))) return { file: new URL('../../../dist-electron/otel-worker.js', import.meta.url) };
-  const code = `const { workerData } = require('node:worker_threads');
-import(workerData.boot.tsx).then((tsx) => { tsx.register(); return import(workerData.boot.entry); });`;
-  return { code, tsx: import.meta.resolve('tsx/esm/api'), entry: source.href };
+  return { code: TS_WORKER_BOOT, tsxPackage: createRequire(import.meta.url).resolve('tsx/package.json'), entry: source.href };
 }
 
 function startWorker(config: OtelConfig, origin: { integration?: string; deployment?: string }): Promise<Worker> {
@@ -111,7 +109,7 @@ function startWorker(config: OtelConfig, origin: { integration?: string; deploym
   const worker =
     'file' in entry
       ? new Worker(entry.file, { workerData: data })
-      : new Worker(entry.code, { eval: true, workerData: { ...data, boot: { tsx: entry.tsx, entry: entry.entry } } });
+      : new Worker(entry.code, { eval: true, workerData: { ...data, boot: { tsxPackage: entry.tsxPackage, entry: entry.entry } } });
   worker.unref();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error('the export worker did not start within 10 s')), 10_000);

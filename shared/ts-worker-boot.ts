@@ -1,0 +1,18 @@
+/**
+ * The code of a worker thread whose entry is a TypeScript file, run from sources through tsx.
+ * A worker does not inherit its parent's loader, and `--import tsx` in its execArgv did not reach
+ * it on Node 20 (the worker died on "Unknown file extension .ts"), so this small CommonJS script,
+ * started with `eval: true`, registers tsx's ESM loader itself and then imports the entry.
+ *
+ * It expects `workerData.boot = { tsxPackage, entry }`: the path of tsx's package.json as the
+ * parent resolves it (`createRequire(import.meta.url).resolve('tsx/package.json')`, which also
+ * works under vitest, unlike import.meta.resolve), and the entry's file URL. The loader is found
+ * through the package's own exports map. Builds that bundle the entry (Electron) start the
+ * bundle directly instead.
+ */
+export const TS_WORKER_BOOT = `const { workerData } = require('node:worker_threads');
+const { dirname, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const pkg = workerData.boot.tsxPackage;
+const api = pathToFileURL(join(dirname(pkg), require(pkg).exports['./esm/api'].import.default)).href;
+import(api).then((tsx) => { tsx.register(); return import(workerData.boot.entry); });`;

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../shared/clock.ts';
+import type { Db } from './database.ts';
+import { openTelemetryDatabase } from './telemetry-database.ts';
+import { TelemetryStore, type Retention } from './telemetry-store.ts';
+import { OffThreadTelemetry, TelemetryWriter } from './telemetry-writer.ts';
+
+let dir: string | undefined;
+let db: Db | undefined;
+let writer: TelemetryWriter | undefined;
+afterEach(async () => {
+  await writer?.close(0);
+  db?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  writer = undefined;
+  db = undefined;
+  dir = undefined;
+});
+
+const batch = (from: number, count: number) => ({ count, text: JSON.stringify(Array.from({ length: count }, (_, i) => ({ n: from + i }))) });
+const roomy: Retention = { records: 1_000_000, bytes: 1e9, seconds: 3600 };
+
+function open(retention: Retention = roomy) {
+  dir = mkdtempSync(join(tmpdir(), 'flow-telemetry-writer-'));
+  db = openTelemetryDatabase(dir, () => {});
+  const clock = new ManualClock(1_700_000_000_000);
+  writer = TelemetryWriter.startWhereItPays({ file: db.name, retention: { traces: retention, logs: roomy } });
+  const local = new TelemetryStore(db, 'trace_batches', retention, clock);
+  return { clock, local, traces: writer ? new OffThreadTelemetry('traces', local, writer, clock) : undefined };
+}
+
+// The machines this suite runs on have two cores; on one, the writer is not started at all.
+describe.runIf(availableParallelism() >= 2)('trace and log batches stored from the writer thread', () => {
+  it('stores each batch before the append resolves, where this thread reads it, with the caller clock receipt time', async () => {
+    const { clock, local, traces } = open();
+    await traces!.append(batch(1, 3));
+    await clock.advance(5000);
+    await traces!.append(batch(4, 2));
+    // Stored by the writer's connection: this thread's store appended nothing itself.
+    expect(local.kept).toEqual({ records: 0, bytes: 0 });
+    expect(traces!.kept.records).toBe(5);
+    const page = traces!.list();
+    expect(page.map((r) => [r.id, r.record])).toEqual([[5, { n: 5 }], [4, { n: 4 }], [3, { n: 3 }], [2, { n: 2 }], [1, { n: 1 }]]);
+    expect(page.map((r) => r.receivedAt)).toEqual([1_700_000_005_000, 1_700_000_005_000, 1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_000]);
+  });
+
+  it('keeps the retention bounds on the writer thread, and prunes by age on the caller clock', async () => {
+    const { clock, traces } = open({ records: 100, bytes: 1e9, seconds: 60 });
+    for (let i = 0; i < 30; i++) await traces!.append(batch(i * 10, 10));
+    expect(traces!.kept.records).toBeLessThanOrEqual(100);
+    expect(traces!.list({ limit: 1 })[0].record).toEqual({ n: 299 });
+    await clock.advance(61_000);
+    await traces!.prune();
+    expect(traces!.kept.records).toBe(0);
+    expect(traces!.list()).toEqual([]);
+  });
+
+  it('takes the writes over on this thread once the writer is gone, continuing its record ids', async () => {
+    const { local, traces } = open();
+    await traces!.append(batch(1, 4));
+    await writer!.close(0);
+    await traces!.append(batch(5, 2));
+    expect(local.kept.records).toBe(6);
+    expect(traces!.kept.records).toBe(6);
+    expect(traces!.list().map((r) => r.id)).toEqual([6, 5, 4, 3, 2, 1]);
+  });
+
+  it('answers a failed write with its error, not a silent drop', async () => {
+    const { traces } = open();
+    await traces!.append(batch(1, 1));
+    db!.exec('DROP TABLE trace_batches');
+    await expect(traces!.append(batch(2, 1))).rejects.toThrow(/no such table: trace_batches/);
+    expect(writer!.available).toBe(true);
+  });
+});

@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Clock } from '../../../shared/clock.ts';
+import { TS_WORKER_BOOT } from '../../../shared/ts-worker-boot.ts';
+import type { TelemetryBatch, TelemetryKind } from '../delegation/telemetry-ingest.ts';
+import type { TelemetryBackend } from './platform-store.ts';
+import type { Retention, TelemetryRecord, TelemetryStore } from './telemetry-store.ts';
+
+export interface WriterSetup {
+  file: string;
+  retention: Record<TelemetryKind, Retention>;
+}
+
+/** What the writer is asked, made at `at` on the caller's clock. */
+type WriterAsk = { at: number } & (
+  | { op: 'append'; kind: TelemetryKind; count: number; text: string }
+  | { op: 'prune'; kind: TelemetryKind }
+  | { op: 'close' }
+);
+export type WriterRequest = WriterAsk & { id: number };
+
+type Kept = { records: number; bytes: number };
+export type WriterReply = { ready: true } | { id: number; kept: Kept } | { id: number; error: string } | { id: number; closed: true };
+
+/** The writer's thread is gone (it did not start, or died): callers write on their own connection. */
+class WriterGone extends Error {}
+
+/**
+ * Trace and log batches are stored from a worker thread on a connection of its own: a batch's
+ * insert (and a trim now and then) is about 0.1 ms of SQLite per 128 records that no longer runs
+ * between requests. Requests are answered in order, each once committed, so an append resolves
+ * when its batch is stored, as it did on the main thread. Used where a second core exists; on one
+ * core the hand-over would cost more than the work it moves.
+ */
+export class TelemetryWriter {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve(kept: Kept | undefined): void; reject(err: Error): void }>();
+  private nextId = 1;
+  private gone: Error | undefined;
+
+  static startWhereItPays(setup: WriterSetup): TelemetryWriter | undefined {
+    return availableParallelism() >= 2 ? new TelemetryWriter(setup) : undefined;
+  }
+
+  private constructor(setup: WriterSetup) {
+    const entry = workerEntry();
+    this.worker =
+      'file' in entry ? new Worker(entry.file, { workerData: setup }) : new Worker(TS_WORKER_BOOT, { eval: true, workerData: { ...setup, boot: entry } });
+    // Requests posted before the worker listens wait in its port.
+    this.worker.unref();
+    this.worker.on('message', (m: WriterReply) => {
+      if (!('id' in m)) return;
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if ('error' in m) waiting?.reject(new Error(m.error));
+      else waiting?.resolve('kept' in m ? m.kept : undefined);
+    });
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`the telemetry writer exited with ${code}`)));
+  }
+
+  get available(): boolean {
+    return this.gone === undefined;
+  }
+
+  request(message: WriterAsk): Promise<Kept | undefined> {
+    if (this.gone) return Promise.reject(new WriterGone(this.gone.message));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  /** Stores what was asked before, closes the worker's connection and ends the thread. */
+  async close(at: number): Promise<void> {
+    if (this.gone) return;
+    const closed = this.request({ op: 'close', at }).catch(() => undefined);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    this.gone = new Error('closed');
+    await this.worker.terminate();
+  }
+
+  private fail(err: Error): void {
+    this.gone ??= err;
+    for (const waiting of this.pending.values()) waiting.reject(new WriterGone(err.message));
+    this.pending.clear();
+  }
+}
+
+/**
+ * One kind of telemetry whose appends and prunes run on the writer's thread, while pages are read
+ * on this thread's connection (`local`). Should the writer be gone, `local` takes over the writes,
+ * after reading the counts and next record id the writer left in the file.
+ */
+export class OffThreadTelemetry implements TelemetryBackend {
+  private keptNow: Kept;
+  private takenOver = false;
+
+  constructor(
+    private readonly kind: TelemetryKind,
+    private readonly local: TelemetryStore,
+    private readonly writer: TelemetryWriter,
+    private readonly clock: Clock,
+  ) {
+    this.keptNow = local.kept;
+  }
+
+  get kept(): Kept {
+    return this.takenOver ? this.local.kept : this.keptNow;
+  }
+
+  async append(batch: TelemetryBatch): Promise<void> {
+    if (batch.count === 0) return;
+    await this.onWriter(() => this.writer.request({ op: 'append', kind: this.kind, count: batch.count, text: batch.text, at: this.clock.now() }), () => this.local.append(batch));
+  }
+
+  async prune(): Promise<void> {
+    await this.onWriter(() => this.writer.request({ op: 'prune', kind: this.kind, at: this.clock.now() }), () => this.local.prune());
+  }
+
+  list(options?: { limit?: number; beforeId?: number }): TelemetryRecord[] {
+    return this.local.list(options);
+  }
+
+  private async onWriter(remote: () => Promise<Kept | undefined>, here: () => void): Promise<void> {
+    if (!this.takenOver && this.writer.available) {
+      try {
+        this.keptNow = (await remote()) ?? this.keptNow;
+        return;
+      } catch (err) {
+        if (!(err instanceof WriterGone)) throw err;
+      }
+    }
+    if (!this.takenOver) {
+      this.takenOver = true;
+      this.local.resync();
+    }
+    here();
+  }
+}
+
+/** From sources the TypeScript entry, booted through tsx; from the Electron build, its bundle. */
+function workerEntry(): { tsxPackage: string; entry: string } | { file: URL } {
+  const source = new URL('./telemetry-writer-worker.ts', import.meta.url);
+  if (!existsSync(fileURLToPath(source))) return { file: new URL('../../../dist-electron/telemetry-writer-worker.js', import.meta.url) };
+  return { tsxPackage: createRequire(import.meta.url).resolve('tsx/package.json'), entry: source.href };
+}
