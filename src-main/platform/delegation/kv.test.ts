@@ -137,6 +137,26 @@ describe('KV entries (§3.5 state table over HTTP)', () => {
     expect(res.status).toBe(400);
     expect(res.code).toBe('invalid_version');
   });
+
+  it('reads what was last written however often it was read before: every write, refusal and delete', async () => {
+    const read = async () => {
+      const res = await platform.call('GET', entry('user', 'read-often'));
+      return res.status === 200 ? res.text : res.status;
+    };
+    const v1 = Number((await put('user', 'read-often', 'one', 0)).headers.get('x-object-version'));
+    for (let i = 0; i < 3; i++) expect(await read()).toBe('one');
+    // Writes in one turn commit together; the last one wins and is what the next read sees.
+    const [a, b] = await Promise.all([put('user', 'read-often', 'two', v1), put('user', 'read-often', 'lost', v1)]);
+    expect([a.status, b.status]).toEqual([200, 409]);
+    expect(await read()).toBe('two');
+    const v2 = Number(a.headers.get('x-object-version'));
+    expect((await platform.call('DELETE', entry('user', 'read-often'), { headers: { 'x-object-version': String(v2 + 1) } })).status).toBe(409);
+    expect(await read()).toBe('two');
+    expect((await platform.call('DELETE', entry('user', 'read-often'), { headers: { 'x-object-version': String(v2) } })).status).toBe(204);
+    expect(await read()).toBe(404);
+    expect((await put('user', 'read-often', 'three', 0)).status).toBe(201);
+    expect(await read()).toBe('three');
+  });
 });
 
 // The at-rest checks read the SQLite data directory; postgres-store.test.ts checks the PostgreSQL rows.
