@@ -149,14 +149,17 @@ export function validQuery(parameters: readonly ParameterSpec[] | undefined, que
 
 function queryValue(p: ParameterSpec, raw: string): string | number {
   const { schema } = p;
-  const invalid = (): ApiError => badRequest('invalid_parameter', `the query parameter "${p.name}" must be ${describe(schema)}, got "${raw.slice(0, 40)}"`);
   if (schema[Kind] === 'Integer') {
     const value = Number(raw);
-    if (!/^\d{1,15}$/.test(raw) || (schema.minimum !== undefined && value < schema.minimum)) throw invalid();
+    if (!/^\d{1,15}$/.test(raw) || (schema.minimum !== undefined && value < schema.minimum)) throw invalidParameter(p, raw);
     return schema.maximum === undefined ? value : Math.min(value, schema.maximum);
   }
-  if (!checker(schema).Check(raw)) throw invalid();
+  if (!checker(schema).Check(raw)) throw invalidParameter(p, raw);
   return raw;
+}
+
+function invalidParameter(p: ParameterSpec, raw: string): ApiError {
+  return badRequest('invalid_parameter', `the query parameter "${p.name}" must be ${describe(p.schema)}, got "${raw.slice(0, 40)}"`);
 }
 
 function withoutMaximum<S extends TSchema>(schema: S): S {
