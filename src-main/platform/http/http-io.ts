@@ -56,46 +56,79 @@ function bodyStalled(ms: number): ApiError {
   return new ApiError(408, 'body_timeout', `the request body stalled: no bytes arrived for ${ms / 1000} s; send the body without pauses`, { connection: 'close' });
 }
 
+/** A body being read: kept on its request, so the listeners are shared functions, not closures made per request. */
+const READING = Symbol('body being read');
+interface Reading {
+  chunks: Buffer[];
+  size: number;
+  maxBytes: number;
+  refuse: (maxBytes: number) => ApiError;
+  resolve: (body: Buffer) => void;
+  reject: (err: unknown) => void;
+  /** Restarted on every chunk: no new timer per chunk. */
+  idle: NodeJS.Timeout;
+  idleMs: number;
+}
+type BeingRead = IncomingMessage & { [READING]?: Reading };
+
 /**
  * Reads the whole request body, refusing with 413 once it passes `maxBytes` (known from the
  * Content-Length when the client sent one). An oversized body is never held in memory: it is
  * read and dropped up to MAX_DISCARD_BYTES, then the 413 goes out, so the client receives it.
+ * A body that stalls for the request's idle timeout (10 s unless the server set one) is a 408.
  */
 export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxBytes: number) => ApiError = bodyTooLarge): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) return discardThenRefuse(req, 0, declared > MAX_DISCARD_BYTES, refuse(maxBytes));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const idle = idleWatch(req, (ms) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      reject(bodyStalled(ms));
-    });
-    const onData = (chunk: Buffer): void => {
-      idle.touch();
-      size += chunk.length;
-      if (size > maxBytes) {
-        idle.stop();
-        req.off('data', onData);
-        req.off('end', onEnd);
-        chunks.length = 0;
-        discardThenRefuse(req, size, false, refuse(maxBytes)).catch(reject);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      idle.stop();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    };
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', (err) => {
-      idle.stop();
-      reject(err);
-    });
+    const idleMs = bodyIdleTimeouts.get(req) ?? 10_000;
+    const idle = setTimeout(bodyIdle, idleMs, req as BeingRead);
+    idle.unref();
+    (req as BeingRead)[READING] = { chunks: [], size: 0, maxBytes, refuse, resolve, reject, idle, idleMs };
+    req.on('data', bodyData);
+    req.once('end', bodyEnd);
+    req.once('error', bodyFailed);
   });
+}
+
+function bodyData(this: BeingRead, chunk: Buffer): void {
+  const r = this[READING]!;
+  r.idle.refresh();
+  r.size += chunk.length;
+  if (r.size > r.maxBytes) {
+    stopReading(this, r);
+    discardThenRefuse(this, r.size, false, r.refuse(r.maxBytes)).catch(r.reject);
+    return;
+  }
+  r.chunks.push(chunk);
+}
+
+function bodyEnd(this: BeingRead): void {
+  const r = this[READING];
+  if (!r) return;
+  stopReading(this, r);
+  r.resolve(r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size));
+}
+
+function bodyFailed(this: BeingRead, err: Error): void {
+  const r = this[READING];
+  if (!r) return;
+  stopReading(this, r);
+  r.reject(err);
+}
+
+function bodyIdle(req: BeingRead): void {
+  const r = req[READING];
+  if (!r) return;
+  stopReading(req, r);
+  r.reject(bodyStalled(r.idleMs));
+}
+
+function stopReading(req: BeingRead, r: Reading): void {
+  clearTimeout(r.idle);
+  req.off('data', bodyData);
+  req.off('end', bodyEnd);
+  req[READING] = undefined;
 }
 
 /** Drops the rest of the body (up to MAX_DISCARD_BYTES), then rejects with the 413. */
