@@ -21,7 +21,7 @@ import { loadFeaturesFile, resolveFeatures, type FeatureOverrides, type Features
 import { ApiError } from './http/api-error.ts';
 import { bearerAuth } from './http/bearer-auth.ts';
 import { guardDeclaredStatuses } from './http/declared-statuses.ts';
-import { bodyIdleTimeouts, sendError } from './http/http-io.ts';
+import { sendError, setBodyIdleTimeout } from './http/http-io.ts';
 import { Router } from './http/router.ts';
 import { parseStrictQuery } from './http/strict-query.ts';
 import { createPlatformInspection, type PlatformInspection } from './inspect/platform-inspection.ts';
@@ -347,7 +347,7 @@ function requestHandler(
     sendError(res, new ApiError(500, 'internal_error', `the platform server failed on ${where}: ${(err as Error).message}`));
   };
   return (req, res) => {
-    bodyIdleTimeouts.set(req, bodyIdleTimeoutMs);
+    setBodyIdleTimeout(req, bodyIdleTimeoutMs);
     try {
       const url = req.url ?? '/';
       const q = url.indexOf('?');

@@ -38,14 +38,24 @@ export function sendError(res: ServerResponse, err: ApiError): void {
 export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 
 /** Per request, the longest pause allowed between body bytes (set by the server); 10 s when absent. */
-export const bodyIdleTimeouts = new WeakMap<IncomingMessage, number>();
+const BODY_IDLE_MS = Symbol('body idle timeout');
+type WithIdleTimeout = IncomingMessage & { [BODY_IDLE_MS]?: number };
+
+/** Sets how long this request's body may pause (a property on the request: a WeakMap entry per request cost the collector). */
+export function setBodyIdleTimeout(req: IncomingMessage, ms: number): void {
+  (req as WithIdleTimeout)[BODY_IDLE_MS] = ms;
+}
+
+function bodyIdleTimeout(req: IncomingMessage): number {
+  return (req as WithIdleTimeout)[BODY_IDLE_MS] ?? 10_000;
+}
 
 /**
  * Calls `onIdle` when no body bytes arrive for the request's idle timeout. The returned `touch`
  * restarts the wait (call it on every chunk); `stop` ends it.
  */
 function idleWatch(req: IncomingMessage, onIdle: (ms: number) => void): { touch(): void; stop(): void } {
-  const ms = bodyIdleTimeouts.get(req) ?? 10_000;
+  const ms = bodyIdleTimeout(req);
   const timer = setTimeout(onIdle, ms, ms);
   timer.unref();
   // refresh() restarts the same timer: no new timer per chunk on the hot path.
@@ -81,7 +91,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxByt
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) return discardThenRefuse(req, 0, declared > MAX_DISCARD_BYTES, refuse(maxBytes));
   return new Promise((resolve, reject) => {
-    const idleMs = bodyIdleTimeouts.get(req) ?? 10_000;
+    const idleMs = bodyIdleTimeout(req);
     const idle = setTimeout(bodyIdle, idleMs, req as BeingRead);
     idle.unref();
     (req as BeingRead)[READING] = { chunks: [], size: 0, maxBytes, refuse, resolve, reject, idle, idleMs };

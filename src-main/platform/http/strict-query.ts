@@ -23,12 +23,17 @@ export function parseStrictQuery(raw: string): URLSearchParams {
 }
 
 function decodeComponent(text: string, name: string | undefined): string {
-  const what = name === undefined ? `the query parameter name "${text.slice(0, 80)}"` : `the query parameter "${name.slice(0, 80)}"`;
-  if (NOT_URL_TEXT.test(text)) throw badRequest('invalid_query', `${what} has a character that is not percent-encoded; percent-encode the UTF-8 bytes of the value`);
-  if (MALFORMED_PERCENT.test(text)) throw badRequest('invalid_query', `${what} is not valid percent-encoding: a % must be followed by two hex digits`);
+  if (NOT_URL_TEXT.test(text)) throw badRequest('invalid_query', `${what(text, name)} has a character that is not percent-encoded; percent-encode the UTF-8 bytes of the value`);
+  // Most names and values are plain text: nothing to decode.
+  if (text.indexOf('%') === -1 && text.indexOf('+') === -1) return text;
+  if (MALFORMED_PERCENT.test(text)) throw badRequest('invalid_query', `${what(text, name)} is not valid percent-encoding: a % must be followed by two hex digits`);
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    throw badRequest('invalid_query', `${what} is not valid UTF-8 once percent-decoded; percent-encode the UTF-8 bytes of the value`);
+    throw badRequest('invalid_query', `${what(text, name)} is not valid UTF-8 once percent-decoded; percent-encode the UTF-8 bytes of the value`);
   }
+}
+
+function what(text: string, name: string | undefined): string {
+  return name === undefined ? `the query parameter name "${text.slice(0, 80)}"` : `the query parameter "${name.slice(0, 80)}"`;
 }
