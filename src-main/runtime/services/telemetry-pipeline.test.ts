@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../core/logger.ts';
+import { TelemetryPipeline, type RecordExporter } from './telemetry-pipeline.ts';
+
+/** An exporter whose batches are confirmed when the test says so, recording what it was handed. */
+class HeldExporter implements RecordExporter<number> {
+  readonly batches: number[][] = [];
+  readonly waiting: Array<(ok: boolean) => void> = [];
+  inFlight = 0;
+  mostInFlight = 0;
+  constructor(readonly overlapping: boolean) {}
+
+  export(batch: readonly number[]): Promise<boolean> {
+    this.batches.push([...batch]);
+    this.inFlight++;
+    this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
+    return new Promise((resolve) =>
+      this.waiting.push((ok) => {
+        this.inFlight--;
+        resolve(ok);
+      }),
+    );
+  }
+
+  /** Confirms what is waiting now, in order, with `ok` for each, and lets the pipeline go on. */
+  async confirm(...oks: boolean[]): Promise<void> {
+    for (const ok of oks) this.waiting.shift()!(ok);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const pipelines: Array<TelemetryPipeline<number>> = [];
+afterEach(async () => {
+  for (const p of pipelines.splice(0)) void p.close();
+});
+
+function pipeline(exporter: HeldExporter, maxQueue = 10_000): TelemetryPipeline<number> {
+  const p = new TelemetryPipeline(exporter, { maxBatch: 4, maxQueue, flushIntervalMs: 60_000, what: 'records' }, silentLogger);
+  pipelines.push(p);
+  return p;
+}
+
+const pushAll = (p: TelemetryPipeline<number>, from: number, count: number): void => {
+  for (let i = from; i < from + count; i++) p.push(i);
+};
+
+describe('the telemetry pipeline hands a queue on in batches, in order', () => {
+  it('one batch in flight at a time for an exporter that needs it; a long queue goes out whole, in order, no batch larger than maxBatch', async () => {
+    const exporter = new HeldExporter(false);
+    const p = pipeline(exporter);
+    pushAll(p, 1, 10);
+    const flushed = p.flush();
+    await exporter.confirm();
+    expect(exporter.batches).toEqual([[1, 2, 3, 4]]);
+    // Records that arrive meanwhile wait behind the ones already taken.
+    pushAll(p, 11, 3);
+    await exporter.confirm(true);
+    await exporter.confirm(true);
+    await exporter.confirm(true);
+    await exporter.confirm(true);
+    await flushed;
+    expect(exporter.batches).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10], [11, 12, 13]]);
+    expect(exporter.mostInFlight).toBe(1);
+    expect(p.counts).toEqual({ queued: 0, dropped: 0, sent: 13 });
+  });
+
+  it('hands batches on without waiting for confirmations to an exporter that keeps order, and a flush ends once all are confirmed', async () => {
+    const exporter = new HeldExporter(true);
+    const p = pipeline(exporter);
+    pushAll(p, 1, 10);
+    let done = false;
+    const flushed = p.flush().then(() => (done = true));
+    await exporter.confirm();
+    expect(exporter.batches).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]]);
+    expect(exporter.mostInFlight).toBe(3);
+    await exporter.confirm(true, true);
+    expect(done).toBe(false);
+    await exporter.confirm(true);
+    await flushed;
+    expect(p.counts).toEqual({ queued: 0, dropped: 0, sent: 10 });
+  });
+
+  it('drops a batch the destination refused, counts it, and hands the rest on next, ahead of newer records', async () => {
+    const exporter = new HeldExporter(false);
+    const p = pipeline(exporter);
+    pushAll(p, 1, 10);
+    void p.flush();
+    await exporter.confirm(false);
+    expect(p.counts.dropped).toBe(4);
+    // The flush the 4th push asked for takes what was left, oldest first.
+    expect(exporter.batches).toEqual([[1, 2, 3, 4], [5, 6, 7, 8]]);
+    pushAll(p, 11, 1);
+    await exporter.confirm(true);
+    await exporter.confirm(true);
+    await exporter.confirm(true);
+    await p.flush();
+    expect(exporter.batches.slice(1)).toEqual([[5, 6, 7, 8], [9, 10], [11]]);
+    expect(p.counts).toEqual({ queued: 0, dropped: 4, sent: 7 });
+  });
+
+  it('counts records still being handed on against maxQueue, so a slow destination bounds memory', async () => {
+    const exporter = new HeldExporter(false);
+    const p = pipeline(exporter, 12);
+    pushAll(p, 1, 12);
+    const flushed = p.flush();
+    await exporter.confirm();
+    // 8 of the 12 are not yet handed on: room for 4 more, not 12.
+    pushAll(p, 13, 6);
+    expect(p.counts.dropped).toBe(2);
+    for (let i = 0; i < 4; i++) await exporter.confirm(true);
+    await flushed;
+    expect(p.counts.sent).toBe(16);
+  });
+});
