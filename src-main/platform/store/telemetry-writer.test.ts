@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.ts';
 import type { Db } from './database.ts';
@@ -74,5 +76,28 @@ describe.runIf(availableParallelism() >= 2)('trace and log batches stored from t
     db!.exec('DROP TABLE trace_batches');
     await expect(traces!.append(batch(2, 1))).rejects.toThrow(/no such table: trace_batches/);
     expect(writer!.available).toBe(true);
+  });
+
+  it('keeps a process whose work is done alive until the batch it handed on is stored', () => {
+    const repo = fileURLToPath(new URL('../../../', import.meta.url));
+    mkdirSync(join(repo, '.tmp'), { recursive: true });
+    dir = mkdtempSync(join(repo, '.tmp', 'telemetry-writer-'));
+    const script = join(dir, 'append-and-leave.ts');
+    const writer = JSON.stringify(new URL('./telemetry-writer.ts', import.meta.url).href);
+    const database = JSON.stringify(new URL('./telemetry-database.ts', import.meta.url).href);
+    writeFileSync(
+      script,
+      `const { TelemetryWriter } = await import(${writer});
+const { openTelemetryDatabase } = await import(${database});
+const db = openTelemetryDatabase(${JSON.stringify(dir)}, () => {});
+const r = { records: 100, bytes: 1e6, seconds: 60 };
+const w = TelemetryWriter.startWhereItPays({ file: db.name, retention: { traces: r, logs: r } });
+// Nothing else keeps this process alive: only the batch on its way to the writer.
+void w.request({ op: 'append', kind: 'traces', count: 1, text: '[{"n":1}]', at: 1 }).then((kept) => console.log('stored', JSON.stringify(kept)));
+`,
+    );
+    const run = spawnSync(process.execPath, [join(repo, 'bin', 'run-ts.js'), script], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.stdout + run.stderr).toContain('stored {"records":1,"bytes":9}');
+    expect(run.status).toBe(0);
   });
 });

@@ -49,12 +49,14 @@ export class TelemetryWriter {
     const entry = workerEntry();
     this.worker =
       'file' in entry ? new Worker(entry.file, { workerData: setup }) : new Worker(TS_WORKER_BOOT, { eval: true, workerData: { ...setup, boot: entry } });
-    // Requests posted before the worker listens wait in its port.
+    // Requests posted before the worker listens wait in its port. The worker keeps the process
+    // alive only while a batch is on its way: a stopping process still stores what it handed on.
     this.worker.unref();
     this.worker.on('message', (m: WriterReply) => {
       if (!('id' in m)) return;
       const waiting = this.pending.get(m.id);
       this.pending.delete(m.id);
+      if (this.pending.size === 0) this.worker.unref();
       if ('error' in m) waiting?.reject(new Error(m.error));
       else waiting?.resolve('kept' in m ? m.kept : undefined);
     });
@@ -69,6 +71,7 @@ export class TelemetryWriter {
   request(message: WriterAsk): Promise<Kept | undefined> {
     if (this.gone) return Promise.reject(new WriterGone(this.gone.message));
     const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...message, id });
@@ -88,6 +91,7 @@ export class TelemetryWriter {
     this.gone ??= err;
     for (const waiting of this.pending.values()) waiting.reject(new WriterGone(err.message));
     this.pending.clear();
+    this.worker.unref();
   }
 }
 
