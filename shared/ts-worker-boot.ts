@@ -16,3 +16,19 @@ const { pathToFileURL } = require('node:url');
 const pkg = workerData.boot.tsxPackage;
 const api = pathToFileURL(join(dirname(pkg), require(pkg).exports['./esm/api'].import.default)).href;
 import(api).then((tsx) => { tsx.register(); return import(workerData.boot.entry); });`;
+
+/** What `new Worker(target, options)` takes for a worker started as workerStart says. */
+export interface WorkerStart {
+  target: string | URL;
+  options: { eval: boolean; workerData: unknown };
+}
+
+/**
+ * How to start the worker whose entry is the TypeScript file `source`: booted through tsx where
+ * the sources are (`tsxPackage` is asked only then), else from `bundle`, its Electron build.
+ * The worker finds `data` as its workerData either way.
+ */
+export function workerStart(source: URL, bundle: URL, where: { sourceExists: boolean; tsxPackage: () => string }, data: Record<string, unknown>): WorkerStart {
+  if (!where.sourceExists) return { target: bundle, options: { eval: false, workerData: data } };
+  return { target: TS_WORKER_BOOT, options: { eval: true, workerData: { ...data, boot: { tsxPackage: where.tsxPackage(), entry: source.href } } } };
+}

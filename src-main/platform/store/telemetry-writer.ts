@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Clock } from '../../../shared/clock.ts';
-import { TS_WORKER_BOOT } from '../../../shared/ts-worker-boot.ts';
+import { workerStart } from '../../../shared/ts-worker-boot.ts';
 import type { TelemetryBatch, TelemetryKind } from '../delegation/telemetry-ingest.ts';
 import type { TelemetryBackend } from './platform-store.ts';
 import type { Retention, TelemetryRecord, TelemetryStore } from './telemetry-store.ts';
@@ -46,9 +46,14 @@ export class TelemetryWriter {
   }
 
   private constructor(setup: WriterSetup) {
-    const entry = workerEntry();
-    this.worker =
-      'file' in entry ? new Worker(entry.file, { workerData: setup }) : new Worker(TS_WORKER_BOOT, { eval: true, workerData: { ...setup, boot: entry } });
+    const source = new URL('./telemetry-writer-worker.ts', import.meta.url);
+    const { target, options } = workerStart(
+      source,
+      new URL('../../../dist-electron/telemetry-writer-worker.js', import.meta.url),
+      { sourceExists: existsSync(fileURLToPath(source)), tsxPackage: () => createRequire(import.meta.url).resolve('tsx/package.json') },
+      { ...setup },
+    );
+    this.worker = new Worker(target, options);
     // Requests posted before the worker listens wait in its port. The worker keeps the process
     // alive only while a batch is on its way: a stopping process still stores what it handed on.
     this.worker.unref();
@@ -145,11 +150,4 @@ export class OffThreadTelemetry implements TelemetryBackend {
     }
     here();
   }
-}
-
-/** From sources the TypeScript entry, booted through tsx; from the Electron build, its bundle. */
-function workerEntry(): { tsxPackage: string; entry: string } | { file: URL } {
-  const source = new URL('./telemetry-writer-worker.ts', import.meta.url);
-  if (!existsSync(fileURLToPath(source))) return { file: new URL('../../../dist-electron/telemetry-writer-worker.js', import.meta.url) };
-  return { tsxPackage: createRequire(import.meta.url).resolve('tsx/package.json'), entry: source.href };
 }

@@ -9,7 +9,7 @@ import type { OtelConfig } from './otel-config.ts';
 import { OtelPipeline, type ExportRecord } from './otel-pipeline.ts';
 import { traceSampler } from './trace-sampling.ts';
 import { packRecords, unpackRecords } from './otel-wire.ts';
-import { TS_WORKER_BOOT } from '../../../shared/ts-worker-boot.ts';
+import { workerStart } from '../../../shared/ts-worker-boot.ts';
 
 export interface OtelExport {
   /** Exports what is queued and stops; the runtime calls it when it stops. */
@@ -93,23 +93,15 @@ export async function attachOtelExport(hub: TraceHub, config: OtelConfig, opts: 
   };
 }
 
-/**
- * The worker's entry: from sources the TypeScript file, booted through tsx (TS_WORKER_BOOT); from
- * the Electron build, where sources are not shipped, the bundled otel-worker.js.
- */
-function workerEntry(): { code: string; tsxPackage: string; entry: string } | { file: URL } {
-  const source = new URL('./otel-worker.ts', import.meta.url);
-  if (!existsSync(fileURLToPath(source))) return { file: new URL('../../../dist-electron/otel-worker.js', import.meta.url) };
-  return { code: TS_WORKER_BOOT, tsxPackage: createRequire(import.meta.url).resolve('tsx/package.json'), entry: source.href };
-}
-
 function startWorker(config: OtelConfig, origin: { integration?: string; deployment?: string }): Promise<Worker> {
-  const entry = workerEntry();
-  const data = { config, integration: origin.integration, deployment: origin.deployment };
-  const worker =
-    'file' in entry
-      ? new Worker(entry.file, { workerData: data })
-      : new Worker(entry.code, { eval: true, workerData: { ...data, boot: { tsxPackage: entry.tsxPackage, entry: entry.entry } } });
+  const source = new URL('./otel-worker.ts', import.meta.url);
+  const { target, options } = workerStart(
+    source,
+    new URL('../../../dist-electron/otel-worker.js', import.meta.url),
+    { sourceExists: existsSync(fileURLToPath(source)), tsxPackage: () => createRequire(import.meta.url).resolve('tsx/package.json') },
+    { config, integration: origin.integration, deployment: origin.deployment },
+  );
+  const worker = new Worker(target, options);
   worker.unref();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error('the export worker did not start within 10 s')), 10_000);
