@@ -28,7 +28,10 @@ test.describe('secrets', () => {
   test('a value typed in the dialog is never shown again: not in the DOM, not in any answer, not in plain text on disk', async ({ page, studio }) => {
     const answers: string[] = [];
     const reading: Array<Promise<unknown>> = [];
-    page.on('response', (r) => reading.push(r.text().then((t) => answers.push(t), () => {})));
+    // Bodies of requests that finished loading. Waiting on every response's text() hung this test
+    // once beside a CPU-heavy job (60 s, all else passed): a response whose load never completes
+    // (cancelled by the browser) never yields a body, and its text() never settles.
+    page.on('requestfinished', (req) => reading.push(req.response().then((r) => r?.text()).then((t) => t !== undefined && answers.push(t), () => {})));
     page.on('websocket', (ws) => ws.on('framereceived', (f) => answers.push(String(f.payload))));
 
     await page.goto(studio.url);
