@@ -2,9 +2,21 @@ import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** CPU seconds (user + system) a process has used so far. */
+/** CPU seconds (user + system) a process has used so far, all its threads. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return ticksOf(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/**
+ * CPU seconds one thread of a process has used; its main thread by default, which is a Node
+ * server's request thread. Steadier than the whole process where its other threads share a core
+ * with the load generator, and it shows what work moved off the request thread.
+ */
+export function threadCpuSeconds(pid: number, tid = pid): number {
+  return ticksOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
+}
+
+function ticksOf(stat: string): number {
   // Fields after the `(comm)` part; utime and stime are the 14th and 15th of the whole line.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;

@@ -23,7 +23,7 @@ import { installNodeRed, startNodeRed } from './node-red.ts';
 import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
-import { cpuSeconds, rssMiB } from './proc-stats.ts';
+import { cpuSeconds, rssMiB, threadCpuSeconds } from './proc-stats.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
 
 const SERVER_CORE = 0;
@@ -52,6 +52,10 @@ const script = postScript();
 interface Measured extends WrkResult {
   /** Server CPU time (user + system) per request, in microseconds. */
   cpuUs: number;
+  /** The same for the server's request thread alone (a Node server's main thread); NaN where that is not one thread (Benthos). */
+  threadUs: number;
+  /** Across the rounds: (slowest − fastest) / median req/s. Ratios between rows are no finer than this. */
+  spread: number;
 }
 
 interface Row {
@@ -65,10 +69,12 @@ interface Contender {
   server?: Started;
   runs: Measured[];
   note?: string;
+  /** False where requests are not served by one thread (Go's scheduler spreads them). */
+  requestThread?: boolean;
 }
 
 /** Starts a server and checks it answers the order exactly as the others do. */
-async function prepare(name: string, start: () => Promise<Started>): Promise<Contender> {
+async function prepare(name: string, start: () => Promise<Started>, requestThread = true): Promise<Contender> {
   try {
     const server = await start();
     const check = await firstAnswer(`${server.url}/orders`);
@@ -81,7 +87,7 @@ async function prepare(name: string, start: () => Promise<Started>): Promise<Con
     process.stdout.write(`  ${name}: warm-up ${warmup}s… `);
     await runWrk(`${server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds: warmup, script });
     console.log('ready');
-    return { name, server, runs: [] };
+    return { name, server, runs: [], requestThread };
   } catch (err) {
     const cause = (err as { cause?: { message?: string } }).cause?.message;
     return { name, runs: [], note: `${(err as Error).message.split('\n')[0]}${cause ? ` (${cause})` : ''}` };
@@ -115,14 +121,18 @@ async function measureRounds(contenders: Contender[]): Promise<Row[]> {
       if (!c.server) continue;
       const pids = pidsOf(c);
       const cpu = (): number => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+      // The serving process's main thread (the runtime's, where a platform server helps it).
+      const thread = (): number => (c.requestThread === false ? NaN : threadCpuSeconds(pids[0]));
       signalOthers(contenders, c, 'SIGSTOP');
       try {
         const cpuBefore = cpu();
+        const threadBefore = thread();
         const w = await runWrk(`${c.server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds, script });
         await settle(cpu);
-        const r = { ...w, cpuUs: ((cpu() - cpuBefore) / w.requests) * 1e6 };
+        const r = { ...w, cpuUs: ((cpu() - cpuBefore) / w.requests) * 1e6, threadUs: ((thread() - threadBefore) / w.requests) * 1e6, spread: 0 };
         c.runs.push(r);
-        console.log(`  round ${round} ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${r.cpuUs.toFixed(1)} µs CPU/request`);
+        const threadText = Number.isNaN(r.threadUs) ? '' : ` (request thread ${r.threadUs.toFixed(1)})`;
+        console.log(`  round ${round} ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${r.cpuUs.toFixed(1)} µs CPU/request${threadText}`);
       } finally {
         signalOthers(contenders, c, 'SIGCONT');
       }
@@ -173,6 +183,8 @@ function median(runs: Measured[]): Measured {
     p99Ms: mid(runs, (r) => r.p99Ms),
     errors: runs.reduce((a, r) => a + r.errors, 0),
     cpuUs: mid(runs, (r) => r.cpuUs),
+    threadUs: mid(runs, (r) => r.threadUs),
+    spread: (Math.max(...runs.map((r) => r.rps)) - Math.min(...runs.map((r) => r.rps))) / mid(runs, (r) => r.rps),
   };
 }
 
@@ -193,11 +205,11 @@ function printTable(rows: Row[]): void {
   const of = (name: string): Measured | undefined => rows.find((r) => r.name === name)?.result;
   const bare = of(NAMES.bare);
   const benthos = of(NAMES.benthos);
-  console.log('\n| server | req/s | p50 ms | p99 ms | errors | CPU µs/request | req/s vs bare | CPU vs bare | p99 vs bare | req/s vs Benthos |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| server | req/s | spread | p50 ms | p99 ms | errors | CPU µs/request | request thread µs/request | req/s vs bare | CPU vs bare | p99 vs bare | req/s vs Benthos |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     if (!r.result) {
-      console.log(`| ${r.name} | — | — | — | — | — | — | — | — | ${r.note} |`);
+      console.log(`| ${r.name} | — | — | — | — | — | — | — | — | — | — | ${r.note} |`);
       continue;
     }
     const x = r.result;
@@ -205,7 +217,9 @@ function printTable(rows: Row[]): void {
     const cpu = bare ? `${(x.cpuUs / bare.cpuUs).toFixed(2)}×` : '—';
     const p99 = bare ? `${(x.p99Ms / bare.p99Ms).toFixed(2)}×` : '—';
     const vsBenthos = benthos ? `${(x.rps / benthos.rps).toFixed(2)}` : '—';
-    console.log(`| ${r.name} | ${Math.round(x.rps)} | ${x.p50Ms.toFixed(2)} | ${x.p99Ms.toFixed(2)} | ${x.errors} | ${x.cpuUs.toFixed(1)} | ${vsBare} | ${cpu} | ${p99} | ${vsBenthos} |`);
+    const spread = `${Math.round(x.spread * 100)}%`;
+    const thread = Number.isNaN(x.threadUs) ? '—' : x.threadUs.toFixed(1);
+    console.log(`| ${r.name} | ${Math.round(x.rps)} | ${spread} | ${x.p50Ms.toFixed(2)} | ${x.p99Ms.toFixed(2)} | ${x.errors} | ${x.cpuUs.toFixed(1)} | ${thread} | ${vsBare} | ${cpu} | ${p99} | ${vsBenthos} |`);
   }
   const run = of(NAMES.run);
   const studio = of(NAMES.studio);
@@ -225,6 +239,16 @@ function printTable(rows: Row[]): void {
     const otelSpare = of(NAMES.otelSpare);
     line('OTLP export, a core to spare: req/s vs traced run alike', runSpare && otelSpare && otelSpare.rps / runSpare.rps, '≥ 0.85', (v) => v >= 0.85);
     line('OTLP export, one core: req/s vs traced run alone', run && otel && otel.rps / run.rps, '(≥ 0.85)', (v) => v >= 0.85);
+    // What export costs the request thread, read from its own CPU: wrk shares the spare core with
+    // the export worker, so the req/s ratio above moves with how the two are scheduled.
+    const threadLine = (what: string, a: Measured | undefined, b: Measured | undefined): void => {
+      const value = a && b ? a.threadUs / b.threadUs : undefined;
+      if (value === undefined || !Number.isFinite(value)) console.log(`| ${what} | — | (information) | not measured |`);
+      else console.log(`| ${what} | ${value.toFixed(2)}× (${a!.threadUs.toFixed(1)} against ${b!.threadUs.toFixed(1)} µs) | (information) | |`);
+    };
+    threadLine('OTLP export, a core to spare: request thread CPU vs traced run alike', otelSpare, runSpare);
+    const noisy = rows.filter((r) => r.result && r.result.spread > 0.1).map((r) => `${r.name} (${Math.round(r.result!.spread * 100)}%)`);
+    if (noisy.length > 0) console.log(`(req/s varied by more than 10% across rounds for: ${noisy.join('; ')}; ratios involving them are that uncertain)`);
   }
   console.log("(CPU: the server's own CPU time per request, all its processes, read from /proc; it stays meaningful when other work shares the machine)");
 }
@@ -345,7 +369,7 @@ try {
       process.stdout.write('  Benthos: building or reusing the cached binary (.ci/benthos.sh)… ');
       const bin = await buildBenthos();
       console.log(bin);
-      contenders.push(await prepare(NAMES.benthos, () => startBenthos(bin, work, SERVER_CORE)));
+      contenders.push(await prepare(NAMES.benthos, () => startBenthos(bin, work, SERVER_CORE), false));
     } catch (err) {
       console.log(`skipped: ${(err as Error).message}`);
       contenders.push({ name: NAMES.benthos, runs: [], note: `skipped: ${(err as Error).message}` });
