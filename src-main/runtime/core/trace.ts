@@ -76,6 +76,11 @@ export interface TraceSink {
   emit(event: TraceEvent): void;
   /** Receives calls made by steps; sinks without it are never asked to build one. */
   span?(span: TraceSpan): void;
+  /**
+   * False: span() takes only calls made by steps, never the request an http route answered
+   * (kind `server`). Where no sink takes those, none is built and a run joins its caller directly.
+   */
+  serverSpans?: boolean;
 }
 
 /**
@@ -88,6 +93,8 @@ export class TraceHub {
   snapshots = false;
   /** True while some sink takes spans; callers check it before building one. */
   spans = false;
+  /** True while some sink takes the server span of a request an http route answered. */
+  serverSpans = false;
   /** Applied to every event before a sink sees it; secrets never reach the trace view. */
   redactor: SecretRedactor | undefined;
 
@@ -116,8 +123,9 @@ export class TraceHub {
   span(span: TraceSpan): void {
     if (!this.spans) return;
     let masked: TraceSpan | undefined;
+    const server = span.kind === 'server';
     for (const s of this.sinks) {
-      if (!s.span) continue;
+      if (!s.span || (server && s.serverSpans === false)) continue;
       try {
         if (s.unredacted === true || !this.redactor || this.redactor.size === 0) s.span(span);
         else s.span((masked ??= this.redactor.redactValue(span) as TraceSpan));
@@ -131,5 +139,6 @@ export class TraceHub {
     this.active = this.sinks.size > 0;
     this.snapshots = [...this.sinks].some((s) => s.snapshots === true);
     this.spans = [...this.sinks].some((s) => typeof s.span === 'function');
+    this.serverSpans = [...this.sinks].some((s) => typeof s.span === 'function' && s.serverSpans !== false);
   }
 }

@@ -44,10 +44,10 @@ export class RunRecorder {
       snapshots: this.snapshots,
       emit: (event) => store.record(integration, event),
       // The request's server span is the run's parent in an exported trace; the studio shows the
-      // request itself on the run, so only calls made by steps are recorded here.
-      span: (span) => {
-        if (span.kind !== 'server') store.recordSpan(integration, span);
-      },
+      // request itself on the run (its capture), so only calls made by steps are asked for, and
+      // a studio exporting nothing builds no server span per request.
+      serverSpans: false,
+      span: (span) => store.recordSpan(integration, span),
     };
   }
 }

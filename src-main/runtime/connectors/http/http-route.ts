@@ -109,7 +109,7 @@ export class HttpRoute implements Routable {
     }
     const msg = new Message(body, this.varsOf(req, params, queryString, raw), this.correlationIdOf(req));
     noteExchange(req, { correlationId: msg.correlationId });
-    const span = o.traces?.active ? serverSpanStart(req, msg, o.traces.spans) : undefined;
+    const span = o.traces?.active ? serverSpanStart(req, msg, o.traces.serverSpans) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
     // The timer answers 504 itself; a result arriving later finds the response sent and is dropped.
     const clock = o.clock ?? systemClock;
@@ -123,7 +123,7 @@ export class HttpRoute implements Routable {
   /** The request as a server span, the parent of the run it started (OpenTelemetry's SERVER span). */
   private reportServerSpan(span: ServerSpanStart, req: IncomingMessage, res: ServerResponse, msg: Message, result: FlowResult): void {
     const hub = this.o.traces;
-    if (!hub?.spans) return;
+    if (!hub?.serverSpans) return;
     const status = res.statusCode;
     hub.span({
       kind: 'server',

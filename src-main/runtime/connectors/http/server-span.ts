@@ -16,11 +16,11 @@ export interface ServerSpanStart {
 
 /**
  * Reads the caller's W3C trace context (a malformed `traceparent` starts a new trace, as the
- * spec asks) and, when spans are reported, makes the request's server span the parent of the run.
+ * spec asks) and, when server spans are reported, makes the request's server span the parent of the run.
  */
 export function serverSpanStart(req: IncomingMessage, msg: Message, reported: boolean): ServerSpanStart | undefined {
   const caller = parseTraceparent(headerValue(req.headers, 'traceparent'), headerValue(req.headers, 'tracestate'));
-  // Nobody takes spans: the run joins the caller directly rather than a span never reported.
+  // Nobody takes server spans: the run joins the caller directly rather than a span never reported.
   if (!reported) {
     msg.traceParent = caller;
     return undefined;
