@@ -1,5 +1,5 @@
 import { expect, test } from './studio-fixture.ts';
-import { columnX, cursorToLineEnd, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { cursorToLineEnd, hoverUntilShown, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
 
 const ORDERS = `connectors:
   web: {type: http, port: 0}
@@ -42,10 +42,8 @@ test.describe('the CEL extension libraries in the editor', () => {
   });
 
   test('hover over a library function shows its signature, description and example', async ({ page }) => {
-    const at = await columnX(page, 'condition: math.greatest(1, 2) > 1', 28);
-    await page.mouse.move(at.x + 2, at.top + 8);
     const hover = page.locator('.monaco-hover').filter({ hasText: 'math.greatest(dyn, ...): dyn' });
-    await expect(hover).toBeVisible();
+    await hoverUntilShown(page, 'condition: math.greatest(1, 2) > 1', 28, hover);
     await expect(hover).toContainText('The greatest of its numeric arguments');
     await expect(hover).toContainText('math.greatest(1, 2.5, 3u) → 3u');
   });

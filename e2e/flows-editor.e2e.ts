@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
-import { columnX, cursorToLineEnd, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { columnX, cursorToLineEnd, hoverUntilShown, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
 
 const ORDERS = `connectors:
   web: {type: http, port: 0}
@@ -104,10 +104,8 @@ test.describe('designing flows in the editor', () => {
     await expect(suggestions.filter({ hasText: 'schedule' })).toBeVisible();
     await expect(suggestions.filter({ hasText: 'queue' })).toBeVisible();
     await page.keyboard.press('Escape');
-    const level = await columnX(page, 'level: info', 12);
-    await page.mouse.move(level.x + 2, level.top + 8);
     const hover = page.locator('.monaco-hover').filter({ hasText: 'Severity.' });
-    await expect(hover).toBeVisible();
+    await hoverUntilShown(page, 'level: info', 12, hover);
     await expect(hover).toContainText('default info');
   });
 

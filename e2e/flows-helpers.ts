@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -68,6 +68,21 @@ export async function columnX(page: Page, lineText: string, column: number): Pro
     },
     { lineText, column },
   );
+}
+
+/**
+ * Rests the mouse on a 1-based column of the editor line showing `lineText` until `hover` shows,
+ * as a person moves the mouse again when no hover came: Monaco drops a hover whose position
+ * changed under it (markers or tokens arriving on a loaded machine), and does not ask again
+ * until the mouse moves.
+ */
+export async function hoverUntilShown(page: Page, lineText: string, column: number, hover: Locator): Promise<void> {
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    const at = await columnX(page, lineText, column);
+    await page.mouse.move(at.x + 2, at.top + 8);
+    await expect(hover).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** A definition of `flows` flows, 25 lines each, behind one http connector. */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
-import { columnX, cursorToLineEnd, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { cursorToLineEnd, hoverUntilShown, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
 import { call, editFile, reloadedAfter, startIntegration, type RunStateLike } from './requests-helpers.ts';
 
 const ROUTER = `connectors:
@@ -50,9 +50,7 @@ test.describe('flow test files in the Flows panel', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Backspace');
-    const flowKey = await columnX(page, 'flow: route', 6);
-    await page.mouse.move(flowKey.x + 2, flowKey.top + 8);
-    await expect(page.locator('.monaco-hover').filter({ hasText: 'The flow under test' })).toBeVisible();
+    await hoverUntilShown(page, 'flow: route', 6, page.locator('.monaco-hover').filter({ hasText: 'The flow under test' }));
     await page.mouse.move(0, 0);
 
     // The loader's problems, at file:line:col, as markers and in Problems: an unknown key, a flow that is not there.
