@@ -26,7 +26,7 @@ function recorder(serverSpans?: boolean): TraceSink & { events: TraceEvent[]; sp
   return { events, spans, serverSpans, emit: (e) => events.push(e), span: (s) => spans.push(s) };
 }
 
-/** Posts one order with the caller's traceparent to a runtime whose hub has `sinks`, and waits for its run. */
+/** Posts one order with the caller's traceparent to a runtime whose hub has `sinks`. */
 async function postTraced(...sinks: Array<ReturnType<typeof recorder>>): Promise<void> {
   const runtime = Runtime.load([{ file: 'orders.yaml', text: FLOW }], { registry, env: {} });
   running.push(runtime);
@@ -38,10 +38,9 @@ async function postTraced(...sinks: Array<ReturnType<typeof recorder>>): Promise
     headers: { 'content-type': 'application/json', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
     body: '{"id": "o-1"}',
   });
+  // The run ends before its answer is written and the server span is reported in the same turn
+  // as the write; this client shares the event loop, so both are in by the time it reads.
   expect(await res.json()).toEqual({ id: 'o-1' });
-  // The server span is reported once the answer is written, just after the client has it.
-  await expect.poll(() => sinks.every((s) => s.events.some((e) => e.kind === 'run'))).toBe(true);
-  await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe("an http route's server span", () => {
