@@ -4,6 +4,8 @@ import { createLogger, SecretRedactor, type Logger, type LogLevel, type LogSink 
 import type { ComponentRegistry } from './core/registry-types.ts';
 import type { RuntimeSandbox } from './core/sandbox.ts';
 import { Runtime } from './core/runtime.ts';
+import { TraceAdmission, saturatedRateFromEnv } from './core/trace-admission.ts';
+import { TraceHub } from './core/trace.ts';
 import { registry as defaultRegistry } from './registry.ts';
 import { apiConfigFromEnv, DEFAULT_DISCOVERY_BUDGET_MS, type ApiConfig, type ClientTls, type Identity } from './services/api-config.ts';
 import { foldEnvResources } from './services/env-resources.ts';
@@ -66,6 +68,11 @@ export interface StartRuntimeOptions {
   wrapLogSink?: (sink: LogSink, redactor: SecretRedactor) => LogSink;
   /** Stand-ins for what the flows reach outside (flow tests). */
   sandbox?: RuntimeSandbox;
+  /**
+   * Trace every run however busy the thread, whatever FLOW_TRACE_SATURATED_RATE says: flow tests,
+   * whose expectations read the runs' traces. Default: that variable's rate while saturated.
+   */
+  traceEveryRun?: boolean;
   /** Load only (the caller starts it later, e.g. after retiring the runtime it replaces). Default: start. */
   start?: boolean;
   /**
@@ -91,6 +98,9 @@ export interface StartedRuntime {
  * variables, `Runtime.load` and `start`. On any failure what it connected is closed again.
  */
 export async function startRuntime(options: StartRuntimeOptions): Promise<StartedRuntime> {
+  // Read first, so a bad value fails the start before anything is connected.
+  const rate = options.traceEveryRun ? Infinity : saturatedRateFromEnv(options.variables);
+  const traces = new TraceHub(new TraceAdmission(rate === undefined ? {} : { saturatedRate: rate }));
   const redactor = new SecretRedactor();
   for (const value of options.secretValues ?? []) redactor.add(value);
   redactor.add(options.platform?.token);
@@ -117,6 +127,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
       integration: options.integration,
       sandbox: options.sandbox,
       clock: options.clock,
+      traces,
     });
     if (options.start !== false) await runtime.start();
     return {

@@ -1,3 +1,5 @@
+import { TraceAdmission } from './trace-admission.ts';
+
 /**
  * What a server-side connector saw of one request and its answer: enough to show it, search it
  * and send it again byte for byte. Plain data; bodies are the exact bytes.
@@ -51,6 +53,9 @@ export interface ExchangeObserver {
 export class ExchangeHub {
   private readonly observers = new Set<ExchangeObserver>();
   active = false;
+
+  /** `admission`: the trace hub's, so a request's exchange and its run are kept or shed together. */
+  constructor(readonly admission: TraceAdmission = new TraceAdmission()) {}
 
   add(observer: ExchangeObserver): () => void {
     this.observers.add(observer);

@@ -52,6 +52,11 @@ export class Message {
   error: MessageError | undefined;
   /** The caller's trace context (an incoming `traceparent`), which the run's trace joins. */
   traceParent: TraceContext | undefined;
+  /**
+   * Whether this message's runs are traced, decided once when first asked (the http connector
+   * asks on arrival, so the exchange it captures and the run share one fate); undefined until then.
+   */
+  traced: boolean | undefined;
 
   constructor(body: Body = null, vars: Record<string, unknown> = {}, correlationId?: string) {
     this.body = body;
@@ -59,6 +64,7 @@ export class Message {
     this.correlationId = correlationId ?? newCorrelationId();
     this.error = undefined;
     this.traceParent = undefined;
+    this.traced = undefined;
   }
 
   /** A deep copy, for sub-flows and snapshots; raw bytes are shared since nobody mutates them. */
@@ -66,6 +72,7 @@ export class Message {
     const copy = new Message(deepCopy(this.body), deepCopy(this.vars) as Record<string, unknown>, this.correlationId);
     copy.error = this.error ? { ...this.error } : undefined;
     copy.traceParent = this.traceParent;
+    copy.traced = this.traced;
     return copy;
   }
 }

@@ -50,6 +50,7 @@ export class Runtime {
   }
 
   async start(): Promise<void> {
+    this.sayWhenSaturated();
     const startedConnectors: typeof this.definition.connectors = [];
     // Traces go to the platform while this runtime runs (a no-op when the platform takes none).
     this.detachTraces = this.definition.host.services.telemetry.attachTraces(this.traces);
@@ -96,7 +97,21 @@ export class Runtime {
     }
     this.detachTraces?.();
     await this.otel?.shutdown().catch((err) => this.log.warn('OpenTelemetry export did not flush', { error: errorMessage(err) }));
-    this.log.info('runtime stopped');
+    const notTraced = this.traces.admission.shed;
+    // How many runs went untraced under load over the runtime's life, when any did.
+    this.log.info('runtime stopped', notTraced > 0 ? { notTraced } : {});
+  }
+
+  /** When the thread saturates and runs beyond the hub's rate go untraced, the log says so, at most every 30 s. */
+  private sayWhenSaturated(): void {
+    const admission = this.traces.admission;
+    let said = -Infinity;
+    admission.onSaturated = () => {
+      const now = Date.now();
+      if (now - said < 30_000) return;
+      said = now;
+      this.log.info('the request thread is saturated: tracing at most FLOW_TRACE_SATURATED_RATE runs a second until it has time to spare', { rate: admission.saturatedRate, notTraced: admission.shed });
+    };
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { SecretRedactor } from './logger.ts';
 import type { Outcome } from './message.ts';
+import { TraceAdmission } from './trace-admission.ts';
 
 /**
  * A duration in ms rounded to the microsecond: finer digits are timer noise, and the 17-digit
@@ -97,6 +98,9 @@ export class TraceHub {
   serverSpans = false;
   /** Applied to every event before a sink sees it; secrets never reach the trace view. */
   redactor: SecretRedactor | undefined;
+
+  /** `admission`: which runs are traced while the request thread is saturated; shared with the exchange hub. */
+  constructor(readonly admission: TraceAdmission = new TraceAdmission()) {}
 
   add(sink: TraceSink): () => void {
     this.sinks.add(sink);

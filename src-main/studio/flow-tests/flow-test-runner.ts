@@ -102,6 +102,8 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
         sandbox,
         start: false,
         clock,
+        // The expectations read every run's trace: none may go untraced however busy the machine.
+        traceEveryRun: true,
       });
     } catch (err) {
       if (err instanceof LoadError) return result([{ what: 'definition', message: `the definition does not load:\n${err.message}` }]);

@@ -41,7 +41,7 @@ const drained = (subject: string) =>
     `every message on ${subject} acked`,
   );
 
-/** Bodies of the runs a runtime completed, seen through its trace hub as a studio would. */
+/** Bodies of the runs a runtime completed, seen through its trace hub as a studio would (runtimeOn traces every run). */
 function completedBodies(r: RuntimeOnPlatform, flow: string): unknown[] {
   const seen: unknown[] = [];
   r.runtime.traces.add({

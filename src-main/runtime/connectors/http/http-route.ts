@@ -68,10 +68,13 @@ export class HttpRoute implements Routable {
     return this.o.sse !== undefined;
   }
 
-  /** Answers the request, whatever happens; never rejects. */
-  async handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string): Promise<void> {
+  /**
+   * Answers the request, whatever happens; never rejects. `traced`: whether its run is traced, when
+   * the server already decided (it captures the exchange only then); else the run decides.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string, traced?: boolean): Promise<void> {
     try {
-      await this.answer(req, res, params, queryString);
+      await this.answer(req, res, params, queryString, traced);
     } catch (err) {
       this.o.log.error('http route failed', { flow: this.flowName, error: errorMessage(err) });
       if (!res.headersSent) sendError(res, 500, 'internal error while answering the request', this.o.response.closeConnection);
@@ -79,7 +82,7 @@ export class HttpRoute implements Routable {
     }
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string): Promise<void> {
+  private async answer(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string, traced: boolean | undefined): Promise<void> {
     const o = this.o;
     // Refused before `100 Continue` went out: the client will not send its body, so do not wait for it.
     const close = o.response.closeConnection || (req.headers.expect !== undefined && expectsContinue(req));
@@ -109,7 +112,8 @@ export class HttpRoute implements Routable {
     }
     const msg = new Message(body, this.varsOf(req, params, queryString, raw), this.correlationIdOf(req));
     noteExchange(req, { correlationId: msg.correlationId });
-    const span = o.traces?.active ? serverSpanStart(req, msg, o.traces.serverSpans) : undefined;
+    msg.traced = traced;
+    const span = o.traces?.active && (msg.traced ??= o.traces.admission.admit()) ? serverSpanStart(req, msg, o.traces.serverSpans) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
     // The timer answers 504 itself; a result arriving later finds the response sent and is dropped.
     const clock = o.clock ?? systemClock;

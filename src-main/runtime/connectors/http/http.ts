@@ -134,7 +134,9 @@ export class HttpConnector implements Connector {
     const pathname = q === -1 ? url : url.slice(0, q);
     // A client still waiting for `100 Continue` will not send its body after a refusal: close after answering.
     const close = this.closeConnection || (req.headers.expect !== undefined && expectsContinue(req));
-    if (this.exchanges?.active) watchExchange(this.exchanges, this.name, req, res);
+    // Watched, the request is captured only if its run will be traced: both are shed together under load.
+    let traced: boolean | undefined;
+    if (this.exchanges?.active && (traced = this.exchanges.admission.admit())) watchExchange(this.exchanges, this.name, req, res);
     if (this.writeTimeoutMs !== undefined) limitWriteTime(res, this.writeTimeoutMs);
     if (this.cors !== undefined) {
       const origin = req.headers.origin;
@@ -156,7 +158,7 @@ export class HttpConnector implements Connector {
     if (route === undefined) {
       return sendError(res, 405, `${req.method} is not allowed on ${match.routes.pattern.text}; allowed: ${match.routes.allow}`, close, { allow: match.routes.allow });
     }
-    void route.handle(req, res, match.params, q === -1 ? '' : url.slice(q + 1));
+    void route.handle(req, res, match.params, q === -1 ? '' : url.slice(q + 1), traced);
   };
 }
 

@@ -147,7 +147,8 @@ export class FlowRunner {
 
   private async execute(msg: Message, depth: number, steps = this.opts.steps, entry?: StepEntry): Promise<FlowResult> {
     const { traces, identity } = this.opts;
-    const trace = traces.active ? traces : undefined;
+    // Decided once per message: a nested run (flow-ref) shares its caller's fate.
+    const trace = traces.active && (msg.traced ?? (msg.traced = traces.admission.admit())) ? traces : undefined;
     const parent = trace ? msg.traceParent : undefined;
     // One literal with every field (see runContext): the run's place in a trace is a child of
     // the caller's span when the message brought one.
@@ -164,8 +165,9 @@ export class FlowRunner {
       sampled: parent?.sampled,
       traceState: parent?.traceState,
     });
-    const started = run.trace ? Date.now() : 0;
-    const t0 = run.trace ? performance.now() : 0;
+    // Timed also when shed under load: a run that fails is recorded after all.
+    const started = traces.active ? Date.now() : 0;
+    const t0 = traces.active ? performance.now() : 0;
     const input = run.trace?.snapshots ? { body: toSnapshot(msg.body), vars: toSnapshot(msg.vars) } : undefined;
     let result: FlowResult;
     try {
@@ -192,6 +194,23 @@ export class FlowRunner {
         error: result.error?.message,
         input,
         output: run.trace.snapshots ? { body: toSnapshot(result.message.body), vars: toSnapshot(result.message.vars) } : undefined,
+        deployment: run.deployment,
+        instance: run.instance,
+      });
+    } else if (result.outcome === 'failed' && msg.traced === false && depth === 0 && traces.active) {
+      // Shed under load, but a failure is what a user looks for: its run record (not its steps) is kept.
+      traces.admission.keptAfterAll();
+      traces.emit({
+        kind: 'run',
+        flow: run.flowName,
+        correlationId: msg.correlationId,
+        runId: run.runId,
+        traceId: newTraceId(),
+        spanId: newSpanId(),
+        startedAt: started,
+        durationMs: toMicros(performance.now() - t0),
+        outcome: result.outcome,
+        error: result.error?.message,
         deployment: run.deployment,
         instance: run.instance,
       });

@@ -99,7 +99,7 @@ function createLoadState(files: readonly YamlFile[], options: LoadOptions): Load
   const redactor = options.redactor ?? new SecretRedactor();
   const traces = options.traces ?? new TraceHub();
   traces.redactor = redactor;
-  const exchanges = options.exchanges ?? new ExchangeHub();
+  const exchanges = options.exchanges ?? new ExchangeHub(traces.admission);
   const envValues = new Map<string, string>();
   const flows = new Map<string, LoadedFlow>();
   const host: RuntimeHost = {

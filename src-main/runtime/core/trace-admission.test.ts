@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SATURATED_RATE, TraceAdmission, saturatedRateFromEnv } from './trace-admission.ts';
+
+/** An admission whose clock and load the test sets: `at(ms, busy)` moves time on with that load behind it. */
+function controlled(rate = 200) {
+  let now = 0;
+  let busy = 0;
+  const admission = new TraceAdmission({ saturatedRate: rate, windowMs: 100, now: () => now, meter: () => busy });
+  return {
+    admission,
+    at(ms: number, load: number) {
+      now = ms;
+      busy = load;
+    },
+    admitted(n: number): number {
+      let yes = 0;
+      for (let i = 0; i < n; i++) if (admission.admit()) yes++;
+      return yes;
+    },
+  };
+}
+
+describe('trace admission', () => {
+  it('traces every run while the thread has time to spare, however many', () => {
+    const c = controlled();
+    c.at(0, 0.2);
+    expect(c.admitted(5000)).toBe(5000);
+    c.at(100, 0.85);
+    expect(c.admitted(5000)).toBe(5000);
+    expect(c.admission.shed).toBe(0);
+    expect(c.admission.saturated).toBe(false);
+  });
+
+  it('traces at most the rate while saturated and counts the rest', () => {
+    const c = controlled(200);
+    c.at(100, 0.97);
+    // 200 a second is 20 in a window of 100 ms.
+    expect(c.admitted(1000)).toBe(20);
+    expect(c.admission.shed).toBe(980);
+    expect(c.admission.saturated).toBe(true);
+    c.at(200, 1);
+    expect(c.admitted(1000)).toBe(20);
+    expect(c.admission.shed).toBe(1960);
+  });
+
+  it('traces every run again from the first window the load is gone', () => {
+    const c = controlled();
+    c.at(100, 1);
+    c.admitted(500);
+    // The next request comes seconds later: the time since was mostly idle.
+    c.at(5000, 0.01);
+    expect(c.admitted(500)).toBe(500);
+    expect(c.admission.saturated).toBe(false);
+  });
+
+  it('below the rate nothing is shed even when saturated', () => {
+    const c = controlled(200);
+    for (let w = 1; w <= 50; w++) {
+      c.at(w * 100, 1);
+      expect(c.admitted(19)).toBe(19);
+    }
+    expect(c.admission.shed).toBe(0);
+  });
+
+  it('keeps deciding within a window until it ends', () => {
+    const c = controlled(200);
+    c.at(100, 1);
+    expect(c.admitted(20)).toBe(20);
+    c.at(150, 0);
+    // Still the same window: its load was measured when it began.
+    expect(c.admitted(10)).toBe(0);
+    c.at(200, 0);
+    expect(c.admitted(10)).toBe(10);
+  });
+
+  it('"all" traces every run whatever the load; 0 traces none while saturated', () => {
+    const all = controlled(Infinity);
+    all.at(100, 1);
+    expect(all.admitted(10_000)).toBe(10_000);
+    const none = controlled(0);
+    none.at(100, 1);
+    expect(none.admitted(10)).toBe(0);
+    none.at(200, 0.1);
+    expect(none.admitted(10)).toBe(10);
+  });
+
+  it('says once when it starts shedding, not every saturated window', () => {
+    const c = controlled();
+    let said = 0;
+    c.admission.onSaturated = () => said++;
+    for (let w = 1; w <= 10; w++) {
+      c.at(w * 100, 1);
+      c.admitted(100);
+    }
+    expect(said).toBe(1);
+    c.at(1100, 0.2);
+    c.admitted(1);
+    c.at(1200, 1);
+    c.admitted(1);
+    expect(said).toBe(2);
+  });
+
+  it('measures the real event loop by default: a busy loop saturates it, an idle one does not', async () => {
+    const admission = new TraceAdmission({ windowMs: 20, saturatedRate: 0 });
+    admission.admit();
+    const until = performance.now() + 30;
+    while (performance.now() < until) {
+      // Busy: no turn of the event loop.
+    }
+    expect(admission.admit()).toBe(false);
+    expect(admission.saturated).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(admission.admit()).toBe(true);
+    expect(admission.saturated).toBe(false);
+  });
+});
+
+describe('FLOW_TRACE_SATURATED_RATE', () => {
+  it('reads a rate, "all", or the default', () => {
+    expect(saturatedRateFromEnv({})).toBeUndefined();
+    expect(new TraceAdmission().saturatedRate).toBe(DEFAULT_SATURATED_RATE);
+    expect(saturatedRateFromEnv({ FLOW_TRACE_SATURATED_RATE: ' 50 ' })).toBe(50);
+    expect(saturatedRateFromEnv({ FLOW_TRACE_SATURATED_RATE: 'ALL' })).toBe(Infinity);
+    expect(saturatedRateFromEnv({ FLOW_TRACE_SATURATED_RATE: '0' })).toBe(0);
+  });
+
+  it('refuses anything else, naming the variable and the value', () => {
+    for (const bad of ['-1', '2.5', 'lots', '1e400']) {
+      expect(() => saturatedRateFromEnv({ FLOW_TRACE_SATURATED_RATE: bad })).toThrow(`FLOW_TRACE_SATURATED_RATE must be a whole number of runs a second`);
+      expect(() => saturatedRateFromEnv({ FLOW_TRACE_SATURATED_RATE: bad })).toThrow(`"${bad}"`);
+    }
+  });
+});

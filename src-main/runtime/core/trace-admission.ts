@@ -1,0 +1,110 @@
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+
+/** How busy this thread's event loop was since the previous call, 0..1. */
+export type LoadMeter = () => number;
+
+/** The event loop's utilization between two calls, as Node measures it (time not spent waiting for I/O). */
+export function eventLoopMeter(): LoadMeter {
+  let last: EventLoopUtilization = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    return busy;
+  };
+}
+
+export interface TraceAdmissionOptions {
+  /**
+   * Runs traced per second while the thread is saturated; the rest are counted, not traced.
+   * `Infinity` traces every run whatever the load (`FLOW_TRACE_SATURATED_RATE=all`).
+   */
+  saturatedRate: number;
+  /** Length of the window whose load decides the next one. */
+  windowMs: number;
+  /** Busy share of a window from which the thread counts as saturated. */
+  saturatedAt: number;
+  meter: LoadMeter;
+  now: () => number;
+}
+
+export const DEFAULT_SATURATED_RATE = 200;
+
+/**
+ * Whether a run is traced (and an http exchange captured): every one while the request thread has
+ * time to spare; while it is saturated — busy for at least 90% of the last 100 ms, so tracing
+ * every run could only slow requests — at most `saturatedRate` a second, the rest counted in
+ * `shed` (a shed run that fails still gets its run record: `keptAfterAll`). A request arriving after the load is gone is traced again at once: the first call after
+ * a window's end measures it. Costs a clock read per call, nothing per run beyond that.
+ */
+export class TraceAdmission {
+  /** Runs (and exchanges) not traced because the thread was saturated. */
+  shed = 0;
+  /** True while the last window was saturated. */
+  saturated = false;
+  /** Called when a window turns saturated after one that was not (a log line, rate-limited by the caller). */
+  onSaturated: (() => void) | undefined;
+  private readonly opts: TraceAdmissionOptions;
+  private windowEnd: number;
+  private left = Infinity;
+
+  constructor(options: Partial<TraceAdmissionOptions> = {}) {
+    this.opts = {
+      saturatedRate: options.saturatedRate ?? DEFAULT_SATURATED_RATE,
+      windowMs: options.windowMs ?? 100,
+      saturatedAt: options.saturatedAt ?? 0.9,
+      meter: options.meter ?? eventLoopMeter(),
+      now: options.now ?? (() => performance.now()),
+    };
+    this.windowEnd = this.opts.now() + this.opts.windowMs;
+  }
+
+  /** Changes the rate (`FLOW_TRACE_SATURATED_RATE`); takes effect from the next window. */
+  set saturatedRate(rate: number) {
+    this.opts.saturatedRate = rate;
+  }
+
+  get saturatedRate(): number {
+    return this.opts.saturatedRate;
+  }
+
+  /** True to trace this run; false counts it as shed. */
+  admit(): boolean {
+    const now = this.opts.now();
+    if (now >= this.windowEnd) this.nextWindow(now);
+    if (this.left > 0) {
+      this.left--;
+      return true;
+    }
+    this.shed++;
+    return false;
+  }
+
+  /** A shed run recorded after all (it failed): no longer counted as shed. */
+  keptAfterAll(): void {
+    this.shed--;
+  }
+
+  private nextWindow(now: number): void {
+    const { windowMs, saturatedAt, saturatedRate, meter } = this.opts;
+    this.windowEnd = now + windowMs;
+    const was = this.saturated;
+    this.saturated = meter() >= saturatedAt;
+    if (this.saturated && !was && saturatedRate !== Infinity) this.onSaturated?.();
+    this.left = this.saturated ? Math.ceil((saturatedRate * windowMs) / 1000) : Infinity;
+  }
+}
+
+/** Reads `FLOW_TRACE_SATURATED_RATE`: runs a second, or `all`; undefined when unset; a bad value is an error naming it. */
+export function saturatedRateFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const text = env.FLOW_TRACE_SATURATED_RATE?.trim().toLowerCase();
+  if (text === undefined || text === '') return undefined;
+  if (text === 'all') return Infinity;
+  const rate = Number(text);
+  if (!Number.isInteger(rate) || rate < 0) {
+    throw new Error(
+      `FLOW_TRACE_SATURATED_RATE must be a whole number of runs a second (traced while the request thread is saturated) or "all", got "${env.FLOW_TRACE_SATURATED_RATE}"`,
+    );
+  }
+  return rate;
+}
