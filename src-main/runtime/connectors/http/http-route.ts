@@ -113,7 +113,9 @@ export class HttpRoute implements Routable {
     const msg = new Message(body, this.varsOf(req, params, queryString, raw), this.correlationIdOf(req));
     noteExchange(req, { correlationId: msg.correlationId });
     msg.traced = traced;
-    const span = o.traces?.active && (msg.traced ??= o.traces.admission.admit()) ? serverSpanStart(req, msg, o.traces.serverSpans) : undefined;
+    // An event stream's request is not reported as a server span (it ends long after its run's
+    // answer, off this path): its run joins the caller directly, as with no server spans taken.
+    const span = o.traces?.active && (msg.traced ??= o.traces.admission.admit()) ? serverSpanStart(req, msg, o.traces.serverSpans && !o.sse) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
     // The timer answers 504 itself; a result arriving later finds the response sent and is dropped.
     const clock = o.clock ?? systemClock;

@@ -11,6 +11,15 @@ flows:
     steps:
       - set: {body: '{"id": body.id}'}
 `;
+const STREAM = `connectors:
+  http: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  progress:
+    source: {type: http, path: /progress, methods: [GET], sse: {enabled: true, finalEvent: true}}
+    steps:
+      - sse-event: {event: progress, data: '{"percent": 50}'}
+      - set: {body: '{"done": true}'}
+`;
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 
@@ -63,5 +72,20 @@ describe("an http route's server span", () => {
     expect(run).toMatchObject({ traceId: CALLER_TRACE, parentSpanId: server!.spanId });
     // Both sinks see the same run.
     expect(studio.events.find((e) => e.kind === 'run')!.spanId).toBe(run.spanId);
+  });
+
+  it('is not opened for an event stream, whose run joins the caller directly: no parent left unreported', async () => {
+    const exporter = recorder();
+    const runtime = Runtime.load([{ file: 'progress.yaml', text: STREAM }], { registry, env: {} });
+    running.push(runtime);
+    runtime.traces.add(exporter);
+    await runtime.start();
+    const url = runtime.describe().connectors[0].details!.url as string;
+    const res = await fetch(`${url}/progress`, { headers: { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` } });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await res.text()).toContain('event: progress');
+    expect(exporter.spans.filter((s) => s.kind === 'server')).toEqual([]);
+    const run = exporter.events.find((e) => e.kind === 'run')!;
+    expect(run).toMatchObject({ traceId: CALLER_TRACE, parentSpanId: CALLER_SPAN, sampled: true });
   });
 });
