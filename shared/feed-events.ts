@@ -91,4 +91,9 @@ export interface FeedBatch {
    * rate and let records go rather than slow requests. Absent when none were.
    */
   tracesDropped?: number;
+  /**
+   * Runs not traced since the last batch because the runtime's request thread was saturated
+   * (`FLOW_TRACE_SATURATED_RATE`): their requests were answered, not recorded. Absent when none were.
+   */
+  runsNotTraced?: number;
 }

@@ -11,7 +11,7 @@ const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('the live feed', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -63,6 +63,45 @@ describe('the live feed', () => {
     feed.close();
     // Drops before the counter was registered are not news; after it is removed nothing more is counted.
     expect(batches.map((b) => b.tracesDropped)).toEqual([undefined, 5, undefined]);
+  });
+
+  it('carries runs left untraced under load apart from trace records dropped', async () => {
+    const feed = new LiveFeed({ flushMs: 10 });
+    let exportDropped = 0;
+    let shed = 3;
+    feed.addDropCounter(() => exportDropped);
+    feed.addDropCounter(() => shed, 'runsNotTraced');
+    const batches: FeedBatch[] = [];
+    feed.subscribe((b) => batches.push(b));
+    feed.push(log(1));
+    await sleep(20);
+    shed = 903;
+    exportDropped = 4;
+    feed.push(log(2));
+    await sleep(20);
+    feed.close();
+    expect(batches.map((b) => [b.tracesDropped, b.runsNotTraced])).toEqual([
+      [undefined, undefined],
+      [4, 900],
+    ]);
+  });
+
+  it('brings a counter\'s news within half a second when no event comes to carry it', async () => {
+    const feed = new LiveFeed({ flushMs: 10 });
+    let shed = 0;
+    feed.addDropCounter(() => shed, 'runsNotTraced');
+    const batches: FeedBatch[] = [];
+    const unsubscribe = feed.subscribe((b) => batches.push(b));
+    await sleep(600);
+    expect(batches).toEqual([]);
+    shed = 250;
+    await sleep(500);
+    expect(batches).toEqual([{ events: [], dropped: 0, runsNotTraced: 250 }]);
+    unsubscribe();
+    shed = 300;
+    await sleep(1000);
+    expect(batches).toHaveLength(1);
+    feed.close();
   });
 
   it('attaches sources only while someone listens, so nothing is traced or collected for nobody', async () => {

@@ -1,5 +1,11 @@
 import type { FeedBatch, FeedEvent } from '../../shared/feed-events.ts';
 
+/** How often drop counters are read when no event brings a batch. */
+const COUNTER_POLL_MS = 500;
+
+/** What a drop counter counts, named as the batch field that carries it. */
+export type DropKind = 'tracesDropped' | 'runsNotTraced';
+
 /** Something that produces feed events while attached: a runtime's traces, the platform's traffic. */
 export type FeedSource = (push: (event: FeedEvent) => void) => () => void;
 
@@ -23,9 +29,11 @@ export class LiveFeed {
   private buffer: FeedEvent[] = [];
   private dropped = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Reads the drop counters while someone listens: what a runtime did not record arrives with no event to carry it. */
+  private counterPoll: NodeJS.Timeout | undefined;
   private lastFlush = 0;
   /** Each counter's total at the last batch, so a batch carries what was dropped since. */
-  private readonly dropCounters = new Map<() => number, number>();
+  private readonly dropCounters = new Map<() => number, { seen: number; what: DropKind }>();
 
   constructor(options: LiveFeedOptions = {}) {
     this.flushMs = options.flushMs ?? 50;
@@ -46,18 +54,25 @@ export class LiveFeed {
   }
 
   /**
-   * Registers a running total of trace records dropped (a runtime's export queue); each batch
-   * then carries how many more were dropped since the previous one, as `tracesDropped`.
+   * Registers a running total of what a runtime did not record: trace records its export dropped
+   * (`tracesDropped`), or runs it left untraced while saturated (`runsNotTraced`). Each batch
+   * then carries how many more since the previous one.
    */
-  addDropCounter(read: () => number): () => void {
-    this.dropCounters.set(read, read());
+  addDropCounter(read: () => number, what: DropKind = 'tracesDropped'): () => void {
+    this.dropCounters.set(read, { seen: read(), what });
     return () => void this.dropCounters.delete(read);
   }
 
   subscribe(listener: (batch: FeedBatch) => void): () => void {
     const first = this.subscribers.size === 0;
     this.subscribers.add(listener);
-    if (first) for (const source of this.sources.keys()) this.sources.set(source, source(this.push));
+    if (first) {
+      for (const source of this.sources.keys()) this.sources.set(source, source(this.push));
+      this.counterPoll = setInterval(() => {
+        if (!this.timer && this.dropCounters.size > 0) this.flush();
+      }, COUNTER_POLL_MS);
+      this.counterPoll.unref();
+    }
     return () => {
       if (!this.subscribers.delete(listener) || this.subscribers.size > 0) return;
       for (const [source, detach] of this.sources) {
@@ -68,6 +83,7 @@ export class LiveFeed {
       this.dropped = 0;
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
+      clearInterval(this.counterPoll);
     };
   }
 
@@ -88,20 +104,22 @@ export class LiveFeed {
     this.subscribers.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    clearInterval(this.counterPoll);
   }
 
   private readonly flush = (): void => {
     this.timer = undefined;
     this.lastFlush = Date.now();
-    let tracesDropped = 0;
-    for (const [read, seen] of this.dropCounters) {
+    const since: Record<DropKind, number> = { tracesDropped: 0, runsNotTraced: 0 };
+    for (const [read, counter] of this.dropCounters) {
       const total = read();
-      if (total > seen) tracesDropped += total - seen;
-      this.dropCounters.set(read, total);
+      if (total > counter.seen) since[counter.what] += total - counter.seen;
+      counter.seen = total;
     }
-    if (this.buffer.length === 0 && this.dropped === 0 && tracesDropped === 0) return;
+    if (this.buffer.length === 0 && this.dropped === 0 && since.tracesDropped === 0 && since.runsNotTraced === 0) return;
     const batch: FeedBatch = { events: this.buffer, dropped: this.dropped };
-    if (tracesDropped > 0) batch.tracesDropped = tracesDropped;
+    if (since.tracesDropped > 0) batch.tracesDropped = since.tracesDropped;
+    if (since.runsNotTraced > 0) batch.runsNotTraced = since.runsNotTraced;
     this.buffer = [];
     this.dropped = 0;
     for (const s of this.subscribers) {

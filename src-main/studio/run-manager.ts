@@ -262,9 +262,13 @@ export class RunManager {
       start: false,
     });
     const detachTraces = feed.addSource(traceSource(id, runtime.traces));
+    // Runs this runtime answered but did not trace while saturated: the status bar says how many.
+    const admission = runtime.traces.admission;
+    const stopCounting = feed.addDropCounter(() => admission.shed, 'runsNotTraced');
     const detachWatch = this.opts.onRuntime?.(id, runtime);
     const detachFeed = (): void => {
       detachTraces();
+      stopCounting();
       detachWatch?.();
     };
     return { runtime, detachFeed, digest: digestOf(texts), files };

@@ -24,12 +24,13 @@ describe('the feed bridge', () => {
     const appendFeed = vi.fn();
     useStudio.setState({ appendFeed });
     deliver({ events: [log('a')], dropped: 0 });
-    deliver({ events: [log('b'), log('c')], dropped: 2, tracesDropped: 30 });
+    deliver({ events: [log('b'), log('c')], dropped: 2, tracesDropped: 30, runsNotTraced: 7 });
+    deliver({ events: [], dropped: 0, runsNotTraced: 5 });
     expect(appendFeed).not.toHaveBeenCalled();
     expect(frames).toHaveLength(1);
     frames[0]();
     expect(appendFeed).toHaveBeenCalledTimes(1);
-    expect(appendFeed).toHaveBeenCalledWith([log('a'), log('b'), log('c')], 2, 30);
+    expect(appendFeed).toHaveBeenCalledWith([log('a'), log('b'), log('c')], 2, { tracesDropped: 30, runsNotTraced: 12 });
     stop();
   });
 

@@ -13,22 +13,25 @@ export function connectFeed(studio: StudioBridge): () => void {
   let pending: FeedEvent[] = [];
   let dropped = 0;
   let tracesDropped = 0;
+  let runsNotTraced = 0;
   let frame: number | undefined;
 
   const flush = (): void => {
     frame = undefined;
     const events = pending;
     const lost = dropped;
-    const tracesLost = tracesDropped;
+    const lostCounts = { tracesDropped, runsNotTraced };
     pending = [];
     dropped = 0;
     tracesDropped = 0;
-    useStudio.getState().appendFeed(events, lost, tracesLost);
+    runsNotTraced = 0;
+    useStudio.getState().appendFeed(events, lost, lostCounts);
   };
 
   const unsubscribe = studio.on('feed', (batch) => {
     dropped += batch.dropped;
     tracesDropped += batch.tracesDropped ?? 0;
+    runsNotTraced += batch.runsNotTraced ?? 0;
     const room = MAX_PENDING - pending.length;
     if (batch.events.length <= room) pending.push(...batch.events);
     else {

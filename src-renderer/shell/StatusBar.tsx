@@ -6,6 +6,7 @@ export function StatusBar() {
   const runs = useStudio((s) => s.runs);
   const dropped = useStudio((s) => s.dropped);
   const tracesDropped = useStudio((s) => s.tracesDropped);
+  const runsNotTraced = useStudio((s) => s.runsNotTraced);
   const known = useStudio((s) => s.runsKnown);
   const shown = Object.values(runs).filter((r) => r.status !== 'stopped');
   return (
@@ -25,6 +26,16 @@ export function StatusBar() {
       {tracesDropped > 0 ? (
         <span className="dropped" role="status" data-testid="traces-dropped" title="Trace records not kept because tracing fell behind the request rate; requests were not slowed">
           traces dropped {tracesDropped}
+        </span>
+      ) : null}
+      {runsNotTraced > 0 ? (
+        <span
+          className="dropped"
+          role="status"
+          data-testid="runs-not-traced"
+          title="Runs answered but not recorded: the runtime was saturated, so it traced at most FLOW_TRACE_SATURATED_RATE runs a second (default 200) rather than slow requests"
+        >
+          not traced under load {runsNotTraced}
         </span>
       ) : null}
       <span className="muted status-hint">Ctrl+K commands</span>

@@ -25,11 +25,12 @@ describe('the feed slice', () => {
     expect(useStudio.getState().dropped - before).toBe(12);
   });
 
-  it('adds up the trace records runtimes dropped under overload, apart from feed events lost', () => {
-    const { dropped, tracesDropped } = useStudio.getState();
-    useStudio.getState().appendFeed([], 0, 300);
-    useStudio.getState().appendFeed([], 1, 200);
+  it('adds up the trace records runtimes dropped and the runs they left untraced under overload, apart from feed events lost', () => {
+    const { dropped, tracesDropped, runsNotTraced } = useStudio.getState();
+    useStudio.getState().appendFeed([], 0, { tracesDropped: 300, runsNotTraced: 40 });
+    useStudio.getState().appendFeed([], 1, { tracesDropped: 200, runsNotTraced: 2 });
     expect(useStudio.getState().tracesDropped - tracesDropped).toBe(500);
+    expect(useStudio.getState().runsNotTraced - runsNotTraced).toBe(42);
     expect(useStudio.getState().dropped - dropped).toBe(1);
   });
 

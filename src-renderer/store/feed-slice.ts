@@ -16,8 +16,10 @@ export interface FeedSlice {
   dropped: number;
   /** Trace records the runtimes dropped under overload (never slowing requests), since the studio opened. */
   tracesDropped: number;
+  /** Runs the runtimes left untraced while their request thread was saturated, since the studio opened. */
+  runsNotTraced: number;
   /** Called by the feed bridge at most once per animation frame. */
-  appendFeed(events: FeedEvent[], dropped: number, tracesDropped?: number): void;
+  appendFeed(events: FeedEvent[], dropped: number, notRecorded?: { tracesDropped: number; runsNotTraced: number }): void;
   clearTraces(): void;
   clearLogs(): void;
 }
@@ -35,7 +37,8 @@ export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (se
   sseFrames: [],
   dropped: 0,
   tracesDropped: 0,
-  appendFeed: (events, dropped, tracesDropped = 0) =>
+  runsNotTraced: 0,
+  appendFeed: (events, dropped, notRecorded = { tracesDropped: 0, runsNotTraced: 0 }) =>
     set((s) => {
       const traces: TraceFeedEvent[] = [];
       const logs: LogFeedEvent[] = [];
@@ -53,7 +56,8 @@ export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (se
         platformEvents: appendCapped(s.platformEvents, platform, FEED_LIMITS.platform),
         sseFrames: appendCapped(s.sseFrames, sse, FEED_LIMITS.sse),
         dropped: s.dropped + dropped,
-        tracesDropped: s.tracesDropped + tracesDropped,
+        tracesDropped: s.tracesDropped + notRecorded.tracesDropped,
+        runsNotTraced: s.runsNotTraced + notRecorded.runsNotTraced,
       };
     }),
   clearTraces: () => set({ traces: [] }),

@@ -14,6 +14,8 @@ export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
   let dropped = 0;
   /** Trace records runtimes dropped, carried on to the next batch that goes out. */
   let tracesDropped = 0;
+  /** Runs runtimes left untraced while saturated, carried on likewise. */
+  let runsNotTraced = 0;
   const send = <E extends StudioEventName>(event: E, payload: StudioEvents[E]): void => {
     if (ws.readyState !== ws.OPEN) return;
     const frame: StudioEventFrame<E> = { event, payload };
@@ -24,12 +26,15 @@ export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       dropped += batch.events.length + batch.dropped;
       tracesDropped += batch.tracesDropped ?? 0;
+      runsNotTraced += batch.runsNotTraced ?? 0;
       return;
     }
     const traces = (batch.tracesDropped ?? 0) + tracesDropped;
-    send('feed', { events: batch.events, dropped: batch.dropped + dropped, ...(traces > 0 ? { tracesDropped: traces } : {}) });
+    const runs = (batch.runsNotTraced ?? 0) + runsNotTraced;
+    send('feed', { events: batch.events, dropped: batch.dropped + dropped, ...(traces > 0 ? { tracesDropped: traces } : {}), ...(runs > 0 ? { runsNotTraced: runs } : {}) });
     dropped = 0;
     tracesDropped = 0;
+    runsNotTraced = 0;
   };
   const unsubscribe = studioEvents.map((event) =>
     event === 'feed' ? backend.on('feed', sendFeed) : backend.on(event, (payload) => send(event, payload)),

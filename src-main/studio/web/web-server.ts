@@ -79,11 +79,19 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
 
     if (url.pathname.startsWith(studioWeb.callPrefix)) return call(req, res, url.pathname.slice(studioWeb.callPrefix.length));
     if (options.testHooks && url.pathname === '/__test/feed-burst' && req.method === 'POST') {
-      const load = (await readJson(req)) as { perSecond?: number; seconds?: number; tracesDropped?: number };
-      // A runtime's export that dropped this many records during the burst, as the run manager registers one.
+      const load = (await readJson(req)) as { perSecond?: number; seconds?: number; tracesDropped?: number; runsNotTraced?: number };
+      // A runtime whose export dropped this many records during the burst, and which left this
+      // many runs untraced, counted as the run manager registers a runtime's counters.
       let dropped = 0;
-      const stopCounting = options.backend.feed.addDropCounter(() => dropped);
+      let shed = 0;
+      const stopDropped = options.backend.feed.addDropCounter(() => dropped);
+      const stopShed = options.backend.feed.addDropCounter(() => shed, 'runsNotTraced');
+      const stopCounting = (): void => {
+        stopDropped();
+        stopShed();
+      };
       dropped = Number(load.tracesDropped ?? 0);
+      shed = Number(load.runsNotTraced ?? 0);
       try {
         const sent = await generateSyntheticTraces(options.backend.feed, { perSecond: Number(load.perSecond ?? 2000), seconds: Number(load.seconds ?? 10) });
         return json(res, 200, { sent });
