@@ -6,7 +6,11 @@ export interface Started {
   stop(): Promise<void>;
   /** Further processes serving the same requests (a platform server); their CPU counts too. */
   helpers?: ChildProcess[];
+  /** What the server wrote to stdout and stderr, the last 256 KiB of it. */
+  output(): string;
 }
+
+const KEPT_OUTPUT = 256 * 1024;
 
 /**
  * Starts a server pinned to one core (taskset) and waits for its `listening <url>` line, so the
@@ -29,9 +33,13 @@ export function startPinned(core: number | string, command: string, args: string
         clearTimeout(timer);
         child.stdout!.off('data', onData);
         child.stderr!.off('data', onData);
-        child.stdout!.resume();
-        child.stderr!.resume();
-        resolve({ child, url: m[1], stop: () => stopChild(child) });
+        const keep = (d: Buffer): void => {
+          output += d.toString();
+          if (output.length > 2 * KEPT_OUTPUT) output = output.slice(-KEPT_OUTPUT);
+        };
+        child.stdout!.on('data', keep);
+        child.stderr!.on('data', keep);
+        resolve({ child, url: m[1], stop: () => stopChild(child), output: () => output.slice(-KEPT_OUTPUT) });
       }
     };
     // Some servers (Benthos) log to stderr: either stream may carry the line.

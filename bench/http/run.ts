@@ -1,6 +1,8 @@
 /**
  * HTTP benchmark of what users run: the flow `http source → set → response` as `flow-studio run`
- * serves it (embedded platform, every run traced), the same runtime shipping to a platform server
+ * serves it (embedded platform, traced — at most 200 runs a second while the load saturates it,
+ * FLOW_TRACE_SATURATED_RATE's default; rows marked "every run traced" set it to `all`, and a line
+ * under the table says what share each run traced), the same runtime shipping to a platform server
  * in another process (as deployed), the studio's run with a live-feed subscriber attached, and
  * the runtime alone with no platform, and the traced run also exporting OTLP to a local receiver
  * (OpenTelemetry's cost, target ≤ 15% of the traced run's req/s: on one core, and with a core to
@@ -71,6 +73,8 @@ interface Contender {
   note?: string;
   /** False where requests are not served by one thread (Go's scheduler spreads them). */
   requestThread?: boolean;
+  /** Requests it answered: the check, the warm-up and every round. */
+  answered: number;
 }
 
 /** Starts a server and checks it answers the order exactly as the others do. */
@@ -82,15 +86,15 @@ async function prepare(name: string, start: () => Promise<Started>, requestThrea
     // Equal as JSON values: Benthos orders keys differently, which no client can tell apart.
     if (check.status !== 200 || !isDeepStrictEqual(answer, EXPECTED)) {
       await server.stop();
-      return { name, runs: [], note: `wrong answer ${check.status} ${JSON.stringify(answer)}` };
+      return { name, runs: [], note: `wrong answer ${check.status} ${JSON.stringify(answer)}`, answered: 0 };
     }
     process.stdout.write(`  ${name}: warm-up ${warmup}s… `);
-    await runWrk(`${server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds: warmup, script });
+    const warm = await runWrk(`${server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds: warmup, script });
     console.log('ready');
-    return { name, server, runs: [], requestThread };
+    return { name, server, runs: [], requestThread, answered: 1 + warm.requests };
   } catch (err) {
     const cause = (err as { cause?: { message?: string } }).cause?.message;
-    return { name, runs: [], note: `${(err as Error).message.split('\n')[0]}${cause ? ` (${cause})` : ''}` };
+    return { name, runs: [], note: `${(err as Error).message.split('\n')[0]}${cause ? ` (${cause})` : ''}`, answered: 0 };
   }
 }
 
@@ -131,6 +135,7 @@ async function measureRounds(contenders: Contender[]): Promise<Row[]> {
         await settle(cpu);
         const r = { ...w, cpuUs: ((cpu() - cpuBefore) / w.requests) * 1e6, threadUs: ((thread() - threadBefore) / w.requests) * 1e6, spread: 0 };
         c.runs.push(r);
+        c.answered += w.requests;
         const threadText = Number.isNaN(r.threadUs) ? '' : ` (request thread ${r.threadUs.toFixed(1)})`;
         console.log(`  round ${round} ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${r.cpuUs.toFixed(1)} µs CPU/request${threadText}`);
       } finally {
@@ -192,11 +197,13 @@ const NAMES = {
   bare: 'bare node:http',
   runtime: 'runtime alone (no platform, nothing traced)',
   run: 'flow-studio run (embedded platform, traced)',
+  runAll: 'same, every run traced however busy (FLOW_TRACE_SATURATED_RATE=all)',
   remote: 'flow-studio run → platform in another process',
   studio: 'studio run + live-feed subscriber',
   otel: 'flow-studio run, traced + OTLP export',
   runSpare: 'flow-studio run, traced; its other threads may use core 1',
   otelSpare: 'same + OTLP export (export worker may use core 1)',
+  otelSpareAll: 'same, every run traced and exported however busy',
   benthos: 'Benthos 4.60',
   red: 'Node-RED',
 } as const;
@@ -251,6 +258,24 @@ function printTable(rows: Row[]): void {
     if (noisy.length > 0) console.log(`(req/s varied by more than 10% across rounds for: ${noisy.join('; ')}; ratios involving them are that uncertain)`);
   }
   console.log("(CPU: the server's own CPU time per request, all its processes, read from /proc; it stays meaningful when other work shares the machine)");
+}
+
+/**
+ * How many runs each of our servers left untraced while saturated (`flow-studio run` says so in
+ * its "runtime stopped" log line, the studio's bench server in its last line), against the
+ * requests it answered: what its row's tracing actually recorded.
+ */
+async function printNotTraced(contenders: Contender[]): Promise<void> {
+  const parts: string[] = [];
+  for (const c of contenders) {
+    if (!c.server || c.answered === 0) continue;
+    await c.server.stop();
+    const output = c.server.output();
+    if (!/"msg":"runtime stopped"|studio stopped/.test(output)) continue;
+    const shed = Number([...output.matchAll(/"notTraced":(\d+)/g)].at(-1)?.[1] ?? 0);
+    parts.push(`${c.name}: ${((100 * (c.answered - shed)) / c.answered).toFixed(1)}% traced (${c.answered - shed} of ${c.answered})`);
+  }
+  if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE default 200/s — ${parts.join('; ')})`);
 }
 
 async function sseLoad(): Promise<void> {
@@ -310,6 +335,12 @@ try {
   contenders.push(
     await prepare(NAMES.run, () => startPinned(SERVER_CORE, process.execPath, [...cli, 'run', integration, '--data-dir', join(work, 'run-data')], process.env, connectorReady)),
   );
+  // The same run with tracing's cost whatever the load: what load shedding saves.
+  contenders.push(
+    await prepare(NAMES.runAll, () =>
+      startPinned(SERVER_CORE, process.execPath, [...cli, 'run', integration, '--data-dir', join(work, 'run-all-data')], { ...process.env, FLOW_TRACE_SATURATED_RATE: 'all' }, connectorReady),
+    ),
+  );
   // The same run also exporting every span over OTLP/HTTP protobuf to a local receiver.
   const otlp = await startOtlpSink();
   contenders.push(
@@ -345,6 +376,18 @@ try {
     ),
   );
   contenders.push(
+    await prepare(NAMES.otelSpareAll, () =>
+      startWithSpareCore(
+        SERVER_CORE,
+        LOAD_CORE,
+        process.execPath,
+        [...cli, 'run', integration, '--data-dir', join(work, 'spare-otel-all-data')],
+        { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bench', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_SCHEDULE_DELAY: '200', FLOW_TRACE_SATURATED_RATE: 'all' },
+        connectorReady,
+      ),
+    ),
+  );
+  contenders.push(
     await prepare(NAMES.remote, async () => {
       const platformDir = join(work, 'platform-data');
       const platform = await startPinned(SERVER_CORE, process.execPath, [...cli, 'platform', '--port', '0', '--data-dir', platformDir], process.env, /platform listening on (\S+)/);
@@ -363,7 +406,7 @@ try {
       startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'studio-server.ts'), join(work, 'workspace'), join(work, 'studio-data')]),
     ),
   );
-  if (opts['no-benthos']) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--no-benthos)' });
+  if (opts['no-benthos']) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--no-benthos)', answered: 0 });
   else {
     try {
       process.stdout.write('  Benthos: building or reusing the cached binary (.ci/benthos.sh)… ');
@@ -372,10 +415,10 @@ try {
       contenders.push(await prepare(NAMES.benthos, () => startBenthos(bin, work, SERVER_CORE), false));
     } catch (err) {
       console.log(`skipped: ${(err as Error).message}`);
-      contenders.push({ name: NAMES.benthos, runs: [], note: `skipped: ${(err as Error).message}` });
+      contenders.push({ name: NAMES.benthos, runs: [], note: `skipped: ${(err as Error).message}`, answered: 0 });
     }
   }
-  if (opts['no-node-red']) contenders.push({ name: NAMES.red, runs: [], note: 'skipped (--no-node-red)' });
+  if (opts['no-node-red']) contenders.push({ name: NAMES.red, runs: [], note: 'skipped (--no-node-red)', answered: 0 });
   else {
     try {
       process.stdout.write('  installing node-red into a temporary folder… ');
@@ -387,10 +430,11 @@ try {
       contenders.push(await prepare(NAMES.red, () => startNodeRed(redDir, SERVER_CORE)));
     } catch (err) {
       console.log(`\n  Node-RED not measured: ${(err as Error).message}`);
-      contenders.push({ name: NAMES.red, runs: [], note: `not measured: ${(err as Error).message}` });
+      contenders.push({ name: NAMES.red, runs: [], note: `not measured: ${(err as Error).message}`, answered: 0 });
     }
   }
   printTable(await measureRounds(contenders));
+  await printNotTraced(contenders);
 } finally {
   for (const c of contenders) await c.server?.stop();
   rmSync(work, { recursive: true, force: true });

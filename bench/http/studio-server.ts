@@ -11,9 +11,11 @@ const [workspaceDir, dataDir] = process.argv.slice(2);
 const backend = await startStudioBackend({ workspaceDir, dataDir, shell: 'web' });
 let feedBytes = 0;
 let feedEvents = 0;
+let notTraced = 0;
 backend.on('feed', (batch) => {
   feedBytes += JSON.stringify({ event: 'feed', payload: batch }).length;
   feedEvents += batch.events.length;
+  notTraced += batch.runsNotTraced ?? 0;
 });
 await backend.api.startIntegration('bench');
 const state = (await backend.api.runStates()).find((s) => s.integration === 'bench');
@@ -24,6 +26,9 @@ if (state?.status !== 'running' || !route) {
 }
 console.log(`listening ${new URL(route.url).origin}`);
 process.on('SIGTERM', () => {
-  console.error(`live feed: ${feedEvents} events, ${(feedBytes / 1e6).toFixed(1)} MB serialized`);
-  void backend.close().then(() => process.exit(0));
+  // The feed reads the runtime's count every 500 ms at most: wait for its last reading first.
+  setTimeout(() => {
+    console.error(`live feed: ${feedEvents} events, ${(feedBytes / 1e6).toFixed(1)} MB serialized; studio stopped {"notTraced":${notTraced}}`);
+    void backend.close().then(() => process.exit(0));
+  }, 600);
 });
