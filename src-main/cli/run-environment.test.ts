@@ -69,6 +69,13 @@ describe('the runtime configuration', () => {
     expect(row('LOG_LEVEL')).toBe('`info`');
   });
 
+  it('refuses a FLOW_TRACE_SATURATED_RATE that is not a rate, naming it, before starting anything', async () => {
+    const res = await cli(['run', 'examples/orders-api'], { ...process.env, FLOW_TRACE_SATURATED_RATE: 'lots' });
+    expect(res.code).toBe(1);
+    expect(res.out).toContain('flow-studio run: FLOW_TRACE_SATURATED_RATE must be a whole number of runs a second (traced while the request thread is saturated) or "all", got "lots"');
+    expect(res.out).not.toContain('embedded platform listening');
+  });
+
   it('refuses a LOG_LEVEL that is not a level, naming it', async () => {
     const res = await cli(['run', 'examples/orders-api'], { ...process.env, LOG_LEVEL: 'loud' });
     expect(res.code).toBe(1);

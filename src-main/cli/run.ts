@@ -14,6 +14,7 @@ import {
   LoadError,
   platformFromEnv,
   readDefinitions,
+  saturatedRateFromEnv,
   SecretRedactor,
   startRuntime,
   type Logger,
@@ -51,6 +52,8 @@ export async function main(argv: string[]): Promise<number> {
   const integrations = discoverIntegrations(parsed.positionals[0]);
   const env = process.env;
   const level = logLevelOf(env);
+  // Checked before the embedded platform starts; each runtime reads it again from its variables.
+  saturatedRateFromEnv(env);
   const identity = identityFromEnv(env);
   // This process's own log lines (start, stop), masked like the runtimes' once they exist.
   const redactor = new SecretRedactor();
