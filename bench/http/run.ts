@@ -13,7 +13,8 @@
  * generator to core 1. Then SSE: 1,000 concurrent streams of 10 frames/s, with the server's CPU
  * and RSS.
  *
- * usage: npm run bench:http [-- --seconds 10 --warmup 3 --rounds 3 --streams 1000 --no-node-red --no-benthos --no-sse]
+ * usage: npm run bench:http [-- --seconds 10 --warmup 3 --rounds 3 --streams 1000 --no-node-red --no-benthos --no-sse
+ *        --only bare,runtime,run,runAll,otel,runSpare,otelSpare,otelSpareAll,remote,studio,benthos,red]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +43,7 @@ const { values: opts } = parseArgs({
     'no-node-red': { type: 'boolean', default: false },
     'no-benthos': { type: 'boolean', default: false },
     'no-sse': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const seconds = Number(opts.seconds);
@@ -77,8 +79,16 @@ interface Contender {
   answered: number;
 }
 
+/** The rows `--only` keeps (keys of NAMES); all without it. */
+function wanted(name: string): boolean {
+  if (opts.only === undefined) return true;
+  const key = Object.entries(NAMES).find(([, n]) => n === name)?.[0];
+  return key !== undefined && opts.only.split(',').includes(key);
+}
+
 /** Starts a server and checks it answers the order exactly as the others do. */
 async function prepare(name: string, start: () => Promise<Started>, requestThread = true): Promise<Contender> {
+  if (!wanted(name)) return { name, runs: [], note: 'skipped (--only)', answered: 0 };
   try {
     const server = await start();
     const check = await firstAnswer(`${server.url}/orders`);
@@ -406,7 +416,8 @@ try {
       startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'studio-server.ts'), join(work, 'workspace'), join(work, 'studio-data')]),
     ),
   );
-  if (opts['no-benthos']) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--no-benthos)', answered: 0 });
+  if (!wanted(NAMES.benthos)) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--only)', answered: 0 });
+  else if (opts['no-benthos']) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--no-benthos)', answered: 0 });
   else {
     try {
       process.stdout.write('  Benthos: building or reusing the cached binary (.ci/benthos.sh)… ');
@@ -418,7 +429,8 @@ try {
       contenders.push({ name: NAMES.benthos, runs: [], note: `skipped: ${(err as Error).message}`, answered: 0 });
     }
   }
-  if (opts['no-node-red']) contenders.push({ name: NAMES.red, runs: [], note: 'skipped (--no-node-red)', answered: 0 });
+  if (!wanted(NAMES.red)) contenders.push({ name: NAMES.red, runs: [], note: 'skipped (--only)', answered: 0 });
+  else if (opts['no-node-red']) contenders.push({ name: NAMES.red, runs: [], note: 'skipped (--no-node-red)', answered: 0 });
   else {
     try {
       process.stdout.write('  installing node-red into a temporary folder… ');
