@@ -57,7 +57,7 @@ Traces to the platform (every run by default; README.md "Tracing"):
   FLOW_TRACE_KEEP_FAILED         true: a failed run is exported whole whatever the ratio.
                                  Default: true
   FLOW_TRACE_SATURATED_RATE      runs a second traced while the request thread is saturated
-                                 (busy 90% of the last 100 ms); the rest are answered, not
+                                 (busy 90% of the last 25 ms); the rest are answered, not
                                  traced, and counted (a failed one keeps its run record).
                                  "all": trace every run whatever the load. Default: 200
 

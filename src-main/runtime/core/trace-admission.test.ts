@@ -62,6 +62,27 @@ describe('trace admission', () => {
     expect(c.admission.shed).toBe(0);
   });
 
+  it('stays saturated through one window with a gap in the load; two in a row, or a quiet spell, end it', () => {
+    const c = controlled(200);
+    c.at(100, 1);
+    expect(c.admitted(100)).toBe(20);
+    c.at(200, 0.6);
+    expect(c.admitted(100)).toBe(20);
+    expect(c.admission.saturated).toBe(true);
+    c.at(300, 0.95);
+    c.admitted(100);
+    c.at(400, 0.5);
+    c.admitted(100);
+    c.at(500, 0.5);
+    expect(c.admitted(100)).toBe(100);
+    expect(c.admission.saturated).toBe(false);
+    c.at(600, 1);
+    c.admitted(100);
+    // The next request a second later: the quiet spell between ends it at once.
+    c.at(1600, 0.05);
+    expect(c.admitted(100)).toBe(100);
+  });
+
   it('keeps deciding within a window until it ends', () => {
     const c = controlled(200);
     c.at(100, 1);
@@ -81,6 +102,8 @@ describe('trace admission', () => {
     none.at(100, 1);
     expect(none.admitted(10)).toBe(0);
     none.at(200, 0.1);
+    expect(none.admitted(10)).toBe(0);
+    none.at(300, 0.1);
     expect(none.admitted(10)).toBe(10);
   });
 
@@ -95,7 +118,9 @@ describe('trace admission', () => {
     expect(said).toBe(1);
     c.at(1100, 0.2);
     c.admitted(1);
-    c.at(1200, 1);
+    c.at(1200, 0.2);
+    c.admitted(1);
+    c.at(1300, 1);
     c.admitted(1);
     expect(said).toBe(2);
   });

@@ -32,26 +32,31 @@ export const DEFAULT_SATURATED_RATE = 200;
 
 /**
  * Whether a run is traced (and an http exchange captured): every one while the request thread has
- * time to spare; while it is saturated — busy for at least 90% of the last 100 ms, so tracing
- * every run could only slow requests — at most `saturatedRate` a second, the rest counted in
- * `shed` (a shed run that fails still gets its run record: `keptAfterAll`). A request arriving after the load is gone is traced again at once: the first call after
- * a window's end measures it. Costs a clock read per call, nothing per run beyond that.
+ * time to spare; while it is saturated — busy for at least 90% of a window of 25 ms, so tracing
+ * every run could only slow requests — at most `saturatedRate` a second (5 a window at the default
+ * 200), the rest counted in `shed` (a shed run that fails still gets its run record:
+ * `keptAfterAll`). Saturation ends after two windows in a row with time to spare, or a quiet
+ * spell: a request arriving after the load is gone is traced at once, as the first call after a
+ * window's end measures it. Costs a clock read per call, nothing per run beyond that.
  */
 export class TraceAdmission {
   /** Runs (and exchanges) not traced because the thread was saturated. */
   shed = 0;
-  /** True while the last window was saturated. */
+  /** True from a saturated window until two windows in a row (or a long quiet spell) were not. */
   saturated = false;
   /** Called when a window turns saturated after one that was not (a log line, rate-limited by the caller). */
   onSaturated: (() => void) | undefined;
   private readonly opts: TraceAdmissionOptions;
   private windowEnd: number;
   private left = Infinity;
+  /** Windows in a row with time to spare while still counted saturated. */
+  private calm = 0;
 
   constructor(options: Partial<TraceAdmissionOptions> = {}) {
     this.opts = {
       saturatedRate: options.saturatedRate ?? DEFAULT_SATURATED_RATE,
-      windowMs: options.windowMs ?? 100,
+      // Short, so a burst after idle is traced whole for at most 25 ms before its load is measured.
+      windowMs: options.windowMs ?? 25,
       saturatedAt: options.saturatedAt ?? 0.9,
       meter: options.meter ?? eventLoopMeter(),
       now: options.now ?? (() => performance.now()),
@@ -87,9 +92,19 @@ export class TraceAdmission {
 
   private nextWindow(now: number): void {
     const { windowMs, saturatedAt, saturatedRate, meter } = this.opts;
+    // Longer than a window since the last one began: the time between was a quiet spell.
+    const quietSpell = now - (this.windowEnd - windowMs) >= 2 * windowMs;
     this.windowEnd = now + windowMs;
     const was = this.saturated;
-    this.saturated = meter() >= saturatedAt;
+    if (meter() >= saturatedAt) {
+      this.saturated = true;
+      this.calm = 0;
+    } else if (this.saturated) {
+      // One window with a gap in a saturating load is common (the client paused, a burst ended
+      // early); tracing everything for it would cost the most at the worst time. Two in a row, or
+      // a quiet spell, mean the load is gone.
+      if (++this.calm >= 2 || quietSpell) this.saturated = false;
+    }
     if (this.saturated && !was && saturatedRate !== Infinity) this.onSaturated?.();
     this.left = this.saturated ? Math.ceil((saturatedRate * windowMs) / 1000) : Infinity;
   }
