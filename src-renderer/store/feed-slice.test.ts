@@ -34,6 +34,15 @@ describe('the feed slice', () => {
     expect(useStudio.getState().dropped - dropped).toBe(1);
   });
 
+  it('lets the graph say how many runs went untraced since its counts were last reset', () => {
+    useStudio.getState().appendFeed([], 0, { tracesDropped: 0, runsNotTraced: 10 });
+    useStudio.getState().resetRunStats();
+    const s = () => useStudio.getState();
+    expect(s().runsNotTraced - s().untracedAtReset).toBe(0);
+    useStudio.getState().appendFeed([], 0, { tracesDropped: 0, runsNotTraced: 25 });
+    expect(s().runsNotTraced - s().untracedAtReset).toBe(25);
+  });
+
   it('sorts events into their lists: logs, platform traffic, SSE frames', () => {
     useStudio.getState().appendFeed(
       [

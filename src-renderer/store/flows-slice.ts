@@ -35,6 +35,8 @@ export interface FlowsSlice {
   sidePane: 'graph' | 'palette';
   bottomPane: 'problems' | 'playground';
   runStats: FlowRunStats;
+  /** The studio's count of runs not traced under load when the counts were last reset: the graph says how many ran since. */
+  untracedAtReset: number;
   setDesignReference(ref: DesignReference): void;
   setOpenFile(file: FileRef | undefined): void;
   setFileDirty(key: string, dirty: boolean): void;
@@ -62,6 +64,7 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   sidePane: 'graph',
   bottomPane: 'problems',
   runStats: emptyRunStats(),
+  untracedAtReset: 0,
   setDesignReference: (designReference) => set({ designReference }),
   setOpenFile: (openFile) => set({ openFile }),
   setFileDirty: (key, dirty) =>
@@ -83,7 +86,7 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   setSidePane: (sidePane) => set({ sidePane }),
   setBottomPane: (bottomPane) => set({ bottomPane }),
   foldRunTraces: (events, open) => set((s) => ({ runStats: foldTraces(s.runStats, events, open) })),
-  resetRunStats: () => set({ runStats: emptyRunStats() }),
+  resetRunStats: () => set((s) => ({ runStats: emptyRunStats(), untracedAtReset: s.runsNotTraced })),
 });
 
 function sameProblems(a: readonly RunProblem[] | undefined, b: readonly RunProblem[]): boolean {

@@ -9,6 +9,9 @@ import { Counts } from './Counts.tsx';
 import { countsLabel } from './graph-paths.ts';
 import { GraphChain, type GraphContext } from './GraphStep.tsx';
 
+/** 195080 as `195K`: the note must fit beside the flow picker in a narrow pane; the title has the idea. */
+const COMPACT = new Intl.NumberFormat('en', { notation: 'compact' });
+
 /**
  * A read-only diagram of one flow of the open file: its source, its steps with switch branches
  * side by side, its error chain, and links to the flows it calls. It follows the text as it is
@@ -22,6 +25,7 @@ export function FlowGraph() {
   const setGraphFlow = useStudio((s) => s.setGraphFlow);
   const stats = useStudio((s) => s.runStats);
   const resetRunStats = useStudio((s) => s.resetRunStats);
+  const untraced = useStudio((s) => s.runsNotTraced - s.untracedAtReset);
   const current = openFile && outline?.key === fileKey(openFile) ? outline.outline : undefined;
   const flows = current?.flows ?? [];
   const flow = flows.find((f) => f.name === picked) ?? flows.find((f) => f.name === cursorFlow) ?? flows[0];
@@ -73,6 +77,15 @@ export function FlowGraph() {
             ))}
           </select>
         </label>
+        {untraced > 0 ? (
+          <span
+            className="muted graph-untraced"
+            data-testid="graph-untraced"
+            title={`${untraced} runs went untraced since the counts were reset; the counts are of traced runs. Under load a runtime traces at most FLOW_TRACE_SATURATED_RATE runs a second (default 200) and answers the others without tracing them.`}
+          >
+            +{COMPACT.format(untraced)} untraced
+          </span>
+        ) : null}
         <button type="button" className="link" onClick={resetRunStats} title="Start counting messages from zero">
           Reset counts
         </button>
