@@ -1,6 +1,6 @@
 /**
  * HTTP benchmark of what users run: the flow `http source → set → response` as `flow-studio run`
- * serves it (embedded platform, traced — at most 200 runs a second while the load saturates it,
+ * serves it (embedded platform, traced — at most 1000 runs a second while the load saturates it,
  * FLOW_TRACE_SATURATED_RATE's default; rows marked "every run traced" set it to `all`, and a line
  * under the table says what share each run traced), the same runtime shipping to a platform server
  * in another process (as deployed), the studio's run with a live-feed subscriber attached, and
@@ -285,7 +285,7 @@ async function printNotTraced(contenders: Contender[]): Promise<void> {
     const shed = Number([...output.matchAll(/"notTraced":(\d+)/g)].at(-1)?.[1] ?? 0);
     parts.push(`${c.name}: ${((100 * (c.answered - shed)) / c.answered).toFixed(1)}% traced (${c.answered - shed} of ${c.answered})`);
   }
-  if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE default 200/s — ${parts.join('; ')})`);
+  if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE default 1000/s — ${parts.join('; ')})`);
 }
 
 async function sseLoad(): Promise<void> {

@@ -59,7 +59,7 @@ Traces to the platform (every run by default; README.md "Tracing"):
   FLOW_TRACE_SATURATED_RATE      runs a second traced while the request thread is saturated
                                  (busy 90% of the last 25 ms); the rest are answered, not
                                  traced, and counted (a failed one keeps its run record).
-                                 "all": trace every run whatever the load. Default: 200
+                                 "all": trace every run whatever the load. Default: 1000
 
 Trace export to an OpenTelemetry backend (docs/observability.md; off until an endpoint is set):
   OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT   OTLP/HTTP receiver. Default: none

@@ -69,7 +69,7 @@ describe('startRuntime, the one start-up of a runtime', () => {
       await started.stop(100);
       return started.runtime.traces.admission.saturatedRate;
     };
-    expect(await rateOf({})).toBe(200);
+    expect(await rateOf({})).toBe(1000);
     expect(await rateOf({ FLOW_TRACE_SATURATED_RATE: '50' })).toBe(50);
     expect(await rateOf({ FLOW_TRACE_SATURATED_RATE: 'all' })).toBe(Infinity);
     expect(await rateOf({ FLOW_TRACE_SATURATED_RATE: '0' }, true)).toBe(Infinity);

@@ -31,16 +31,26 @@ describe('trace admission', () => {
     expect(c.admission.saturated).toBe(false);
   });
 
-  it('traces at most the rate while saturated and counts the rest', () => {
+  it('traces at most the rate while saturated and counts the rest: a quarter second at once, then the rate', () => {
     const c = controlled(200);
     c.at(100, 0.97);
-    // 200 a second is 20 in a window of 100 ms.
-    expect(c.admitted(1000)).toBe(20);
-    expect(c.admission.shed).toBe(980);
+    // The bucket holds a quarter second of 200 a second.
+    expect(c.admitted(1000)).toBe(50);
+    expect(c.admission.shed).toBe(950);
     expect(c.admission.saturated).toBe(true);
+    // 100 ms later: 20 more.
     c.at(200, 1);
     expect(c.admitted(1000)).toBe(20);
-    expect(c.admission.shed).toBe(1960);
+    expect(c.admission.shed).toBe(1930);
+  });
+
+  it('traces whole bursts of a rate below its own: a batch of queue messages every 100 ms', () => {
+    const c = controlled(1000);
+    for (let w = 1; w <= 100; w++) {
+      c.at(w * 100, 1);
+      expect(c.admitted(80)).toBe(80);
+    }
+    expect(c.admission.shed).toBe(0);
   });
 
   it('traces every run again from the first window the load is gone', () => {
@@ -57,7 +67,7 @@ describe('trace admission', () => {
     const c = controlled(200);
     for (let w = 1; w <= 50; w++) {
       c.at(w * 100, 1);
-      expect(c.admitted(19)).toBe(19);
+      expect(c.admitted(20)).toBe(20);
     }
     expect(c.admission.shed).toBe(0);
   });
@@ -65,7 +75,7 @@ describe('trace admission', () => {
   it('stays saturated through one window with a gap in the load; two in a row, or a quiet spell, end it', () => {
     const c = controlled(200);
     c.at(100, 1);
-    expect(c.admitted(100)).toBe(20);
+    expect(c.admitted(100)).toBe(50);
     c.at(200, 0.6);
     expect(c.admitted(100)).toBe(20);
     expect(c.admission.saturated).toBe(true);
@@ -86,12 +96,10 @@ describe('trace admission', () => {
   it('keeps deciding within a window until it ends', () => {
     const c = controlled(200);
     c.at(100, 1);
-    expect(c.admitted(20)).toBe(20);
+    expect(c.admitted(100)).toBe(50);
     c.at(150, 0);
-    // Still the same window: its load was measured when it began.
-    expect(c.admitted(10)).toBe(0);
-    c.at(200, 0);
-    expect(c.admitted(10)).toBe(10);
+    // Still the same saturated window (its load was measured when it began): 50 ms of the rate.
+    expect(c.admitted(100)).toBe(10);
   });
 
   it('"all" traces every run whatever the load; 0 traces none while saturated', () => {

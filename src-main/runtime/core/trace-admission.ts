@@ -28,14 +28,14 @@ export interface TraceAdmissionOptions {
   now: () => number;
 }
 
-export const DEFAULT_SATURATED_RATE = 200;
+export const DEFAULT_SATURATED_RATE = 1000;
 
 /**
  * Whether a run is traced (and an http exchange captured): every one while the request thread has
  * time to spare; while it is saturated — busy for at least 90% of a window of 25 ms, so tracing
- * every run could only slow requests — at most `saturatedRate` a second (5 a window at the default
- * 200), the rest counted in `shed` (a shed run that fails still gets its run record:
- * `keptAfterAll`). Saturation ends after two windows in a row with time to spare, or a quiet
+ * every run could only slow requests — at most `saturatedRate` a second (a token bucket holding a
+ * quarter second's worth, so bursts below the rate pass whole), the rest counted in `shed` (a shed
+ * run that fails still gets its run record: `keptAfterAll`). Saturation ends after two windows in a row with time to spare, or a quiet
  * spell: a request arriving after the load is gone is traced at once, as the first call after a
  * window's end measures it. Costs a clock read per call, nothing per run beyond that.
  */
@@ -48,7 +48,9 @@ export class TraceAdmission {
   onSaturated: (() => void) | undefined;
   private readonly opts: TraceAdmissionOptions;
   private windowEnd: number;
-  private left = Infinity;
+  /** Runs that may still be traced while saturated: refilled at the rate, holding at most a quarter second's worth. */
+  private tokens: number;
+  private filledAt: number;
   /** Windows in a row with time to spare while still counted saturated. */
   private calm = 0;
 
@@ -61,7 +63,9 @@ export class TraceAdmission {
       meter: options.meter ?? eventLoopMeter(),
       now: options.now ?? (() => performance.now()),
     };
-    this.windowEnd = this.opts.now() + this.opts.windowMs;
+    this.filledAt = this.opts.now();
+    this.windowEnd = this.filledAt + this.opts.windowMs;
+    this.tokens = burstOf(this.opts.saturatedRate);
   }
 
   /** Changes the rate (`FLOW_TRACE_SATURATED_RATE`); takes effect from the next window. */
@@ -77,8 +81,14 @@ export class TraceAdmission {
   admit(): boolean {
     const now = this.opts.now();
     if (now >= this.windowEnd) this.nextWindow(now);
-    if (this.left > 0) {
-      this.left--;
+    if (!this.saturated) return true;
+    const rate = this.opts.saturatedRate;
+    if (rate === Infinity) return true;
+    // Refilled for all the time since the last saturated call, calm spells included: saturation begins with a full bucket.
+    this.tokens = Math.min(burstOf(rate), this.tokens + ((now - this.filledAt) * rate) / 1000);
+    this.filledAt = now;
+    if (this.tokens >= 1) {
+      this.tokens--;
       return true;
     }
     this.shed++;
@@ -106,8 +116,12 @@ export class TraceAdmission {
       if (++this.calm >= 2 || quietSpell) this.saturated = false;
     }
     if (this.saturated && !was && saturatedRate !== Infinity) this.onSaturated?.();
-    this.left = this.saturated ? Math.ceil((saturatedRate * windowMs) / 1000) : Infinity;
   }
+}
+
+/** A quarter second of the rate: a burst of runs (a batch of queue messages) at a rate below it is traced whole. */
+function burstOf(rate: number): number {
+  return rate === Infinity ? Infinity : rate / 4;
 }
 
 /** Reads `FLOW_TRACE_SATURATED_RATE`: runs a second, or `all`; undefined when unset; a bad value is an error naming it. */
