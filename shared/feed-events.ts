@@ -97,3 +97,24 @@ export interface FeedBatch {
    */
   runsNotTraced?: number;
 }
+
+/** What runtimes did not record, each counted apart; every carrier of a batch adds them up alike. */
+export const NOT_RECORDED = ['tracesDropped', 'runsNotTraced'] as const satisfies ReadonlyArray<keyof FeedBatch>;
+export type NotRecordedKind = (typeof NOT_RECORDED)[number];
+export type NotRecorded = Record<NotRecordedKind, number>;
+
+export function noneNotRecorded(): NotRecorded {
+  return { tracesDropped: 0, runsNotTraced: 0 };
+}
+
+/** Adds a batch's counts (an absent one is 0) into `into`. */
+export function addNotRecorded(into: NotRecorded, from: Partial<NotRecorded>): void {
+  for (const kind of NOT_RECORDED) into[kind] += from[kind] ?? 0;
+}
+
+/** The counts as a batch's fields: the ones above zero only, as a batch leaves out what did not happen. */
+export function notRecordedFields(counts: NotRecorded): Partial<NotRecorded> {
+  const fields: Partial<NotRecorded> = {};
+  for (const kind of NOT_RECORDED) if (counts[kind] > 0) fields[kind] = counts[kind];
+  return fields;
+}

@@ -1,10 +1,7 @@
-import type { FeedBatch, FeedEvent } from '../../shared/feed-events.ts';
+import { noneNotRecorded, notRecordedFields, type FeedBatch, type FeedEvent, type NotRecordedKind } from '../../shared/feed-events.ts';
 
 /** How often drop counters are read when no event brings a batch. */
 const COUNTER_POLL_MS = 500;
-
-/** What a drop counter counts, named as the batch field that carries it. */
-export type DropKind = 'tracesDropped' | 'runsNotTraced';
 
 /** Something that produces feed events while attached: a runtime's traces, the platform's traffic. */
 export type FeedSource = (push: (event: FeedEvent) => void) => () => void;
@@ -33,7 +30,7 @@ export class LiveFeed {
   private counterPoll: NodeJS.Timeout | undefined;
   private lastFlush = 0;
   /** Each counter's total at the last batch, so a batch carries what was dropped since. */
-  private readonly dropCounters = new Map<() => number, { seen: number; what: DropKind }>();
+  private readonly dropCounters = new Map<() => number, { seen: number; what: NotRecordedKind }>();
 
   constructor(options: LiveFeedOptions = {}) {
     this.flushMs = options.flushMs ?? 50;
@@ -58,7 +55,7 @@ export class LiveFeed {
    * (`tracesDropped`), or runs it left untraced while saturated (`runsNotTraced`). Each batch
    * then carries how many more since the previous one.
    */
-  addDropCounter(read: () => number, what: DropKind = 'tracesDropped'): () => void {
+  addDropCounter(read: () => number, what: NotRecordedKind = 'tracesDropped'): () => void {
     this.dropCounters.set(read, { seen: read(), what });
     return () => void this.dropCounters.delete(read);
   }
@@ -110,16 +107,15 @@ export class LiveFeed {
   private readonly flush = (): void => {
     this.timer = undefined;
     this.lastFlush = Date.now();
-    const since: Record<DropKind, number> = { tracesDropped: 0, runsNotTraced: 0 };
+    const since = noneNotRecorded();
     for (const [read, counter] of this.dropCounters) {
       const total = read();
       if (total > counter.seen) since[counter.what] += total - counter.seen;
       counter.seen = total;
     }
-    if (this.buffer.length === 0 && this.dropped === 0 && since.tracesDropped === 0 && since.runsNotTraced === 0) return;
-    const batch: FeedBatch = { events: this.buffer, dropped: this.dropped };
-    if (since.tracesDropped > 0) batch.tracesDropped = since.tracesDropped;
-    if (since.runsNotTraced > 0) batch.runsNotTraced = since.runsNotTraced;
+    const notRecorded = notRecordedFields(since);
+    if (this.buffer.length === 0 && this.dropped === 0 && Object.keys(notRecorded).length === 0) return;
+    const batch: FeedBatch = { events: this.buffer, dropped: this.dropped, ...notRecorded };
     this.buffer = [];
     this.dropped = 0;
     for (const s of this.subscribers) {

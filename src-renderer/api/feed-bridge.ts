@@ -1,4 +1,4 @@
-import type { FeedEvent } from '../../shared/feed-events.ts';
+import { addNotRecorded, noneNotRecorded, type FeedEvent } from '../../shared/feed-events.ts';
 import type { StudioBridge } from '../../shared/studio-api.ts';
 import { useStudio } from '../store/studio-store.ts';
 
@@ -12,26 +12,23 @@ const MAX_PENDING = 10_000;
 export function connectFeed(studio: StudioBridge): () => void {
   let pending: FeedEvent[] = [];
   let dropped = 0;
-  let tracesDropped = 0;
-  let runsNotTraced = 0;
+  let notRecorded = noneNotRecorded();
   let frame: number | undefined;
 
   const flush = (): void => {
     frame = undefined;
     const events = pending;
     const lost = dropped;
-    const lostCounts = { tracesDropped, runsNotTraced };
+    const notRecordedNow = notRecorded;
     pending = [];
     dropped = 0;
-    tracesDropped = 0;
-    runsNotTraced = 0;
-    useStudio.getState().appendFeed(events, lost, lostCounts);
+    notRecorded = noneNotRecorded();
+    useStudio.getState().appendFeed(events, lost, notRecordedNow);
   };
 
   const unsubscribe = studio.on('feed', (batch) => {
     dropped += batch.dropped;
-    tracesDropped += batch.tracesDropped ?? 0;
-    runsNotTraced += batch.runsNotTraced ?? 0;
+    addNotRecorded(notRecorded, batch);
     const room = MAX_PENDING - pending.length;
     if (batch.events.length <= room) pending.push(...batch.events);
     else {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { FeedEvent, LogFeedEvent, SseFeedEvent, TraceFeedEvent } from '../../shared/feed-events.ts';
+import { noneNotRecorded, type FeedEvent, type LogFeedEvent, type NotRecorded, type SseFeedEvent, type TraceFeedEvent } from '../../shared/feed-events.ts';
 import type { StudioState } from './studio-store.ts';
 
 /** Rows kept per list; older ones fall off, so memory stays bounded however long the feed runs. */
@@ -19,7 +19,7 @@ export interface FeedSlice {
   /** Runs the runtimes left untraced while their request thread was saturated, since the studio opened. */
   runsNotTraced: number;
   /** Called by the feed bridge at most once per animation frame. */
-  appendFeed(events: FeedEvent[], dropped: number, notRecorded?: { tracesDropped: number; runsNotTraced: number }): void;
+  appendFeed(events: FeedEvent[], dropped: number, notRecorded?: NotRecorded): void;
   clearTraces(): void;
   clearLogs(): void;
 }
@@ -38,7 +38,7 @@ export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (se
   dropped: 0,
   tracesDropped: 0,
   runsNotTraced: 0,
-  appendFeed: (events, dropped, notRecorded = { tracesDropped: 0, runsNotTraced: 0 }) =>
+  appendFeed: (events, dropped, notRecorded = noneNotRecorded()) =>
     set((s) => {
       const traces: TraceFeedEvent[] = [];
       const logs: LogFeedEvent[] = [];

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { addNotRecorded, noneNotRecorded, notRecordedFields } from '../../../shared/feed-events.ts';
 import { studioEvents, type FeedBatch, type StudioEventFrame, type StudioEventName, type StudioEvents } from '../../../shared/studio-api.ts';
 import type { StudioBackend } from '../studio-backend.ts';
 
@@ -12,10 +13,8 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  */
 export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
   let dropped = 0;
-  /** Trace records runtimes dropped, carried on to the next batch that goes out. */
-  let tracesDropped = 0;
-  /** Runs runtimes left untraced while saturated, carried on likewise. */
-  let runsNotTraced = 0;
+  /** What runtimes did not record (trace records dropped, runs untraced), carried on to the next batch that goes out. */
+  let carried = noneNotRecorded();
   const send = <E extends StudioEventName>(event: E, payload: StudioEvents[E]): void => {
     if (ws.readyState !== ws.OPEN) return;
     const frame: StudioEventFrame<E> = { event, payload };
@@ -25,16 +24,13 @@ export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       dropped += batch.events.length + batch.dropped;
-      tracesDropped += batch.tracesDropped ?? 0;
-      runsNotTraced += batch.runsNotTraced ?? 0;
+      addNotRecorded(carried, batch);
       return;
     }
-    const traces = (batch.tracesDropped ?? 0) + tracesDropped;
-    const runs = (batch.runsNotTraced ?? 0) + runsNotTraced;
-    send('feed', { events: batch.events, dropped: batch.dropped + dropped, ...(traces > 0 ? { tracesDropped: traces } : {}), ...(runs > 0 ? { runsNotTraced: runs } : {}) });
+    addNotRecorded(carried, batch);
+    send('feed', { events: batch.events, dropped: batch.dropped + dropped, ...notRecordedFields(carried) });
     dropped = 0;
-    tracesDropped = 0;
-    runsNotTraced = 0;
+    carried = noneNotRecorded();
   };
   const unsubscribe = studioEvents.map((event) =>
     event === 'feed' ? backend.on('feed', sendFeed) : backend.on(event, (payload) => send(event, payload)),

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
 import { studioContentSecurityPolicy } from '../../../shared/content-security-policy.ts';
+import { addNotRecorded, NOT_RECORDED, noneNotRecorded } from '../../../shared/feed-events.ts';
 import { studioWeb } from '../../../shared/studio-api.ts';
 import { studioErrorStatus } from '../../../shared/studio-errors.ts';
 import type { StudioBackend } from '../studio-backend.ts';
@@ -80,18 +81,12 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
     if (url.pathname.startsWith(studioWeb.callPrefix)) return call(req, res, url.pathname.slice(studioWeb.callPrefix.length));
     if (options.testHooks && url.pathname === '/__test/feed-burst' && req.method === 'POST') {
       const load = (await readJson(req)) as { perSecond?: number; seconds?: number; tracesDropped?: number; runsNotTraced?: number };
-      // A runtime whose export dropped this many records during the burst, and which left this
-      // many runs untraced, counted as the run manager registers a runtime's counters.
-      let dropped = 0;
-      let shed = 0;
-      const stopDropped = options.backend.feed.addDropCounter(() => dropped);
-      const stopShed = options.backend.feed.addDropCounter(() => shed, 'runsNotTraced');
-      const stopCounting = (): void => {
-        stopDropped();
-        stopShed();
-      };
-      dropped = Number(load.tracesDropped ?? 0);
-      shed = Number(load.runsNotTraced ?? 0);
+      // A runtime that did not record this much during the burst (records its export dropped,
+      // runs left untraced), counted as the run manager registers a runtime's counters.
+      const totals = noneNotRecorded();
+      const stops = NOT_RECORDED.map((kind) => options.backend.feed.addDropCounter(() => totals[kind], kind));
+      const stopCounting = (): void => stops.forEach((stop) => stop());
+      addNotRecorded(totals, { tracesDropped: Number(load.tracesDropped ?? 0), runsNotTraced: Number(load.runsNotTraced ?? 0) });
       try {
         const sent = await generateSyntheticTraces(options.backend.feed, { perSecond: Number(load.perSecond ?? 2000), seconds: Number(load.seconds ?? 10) });
         return json(res, 200, { sent });
