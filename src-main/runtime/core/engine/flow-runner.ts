@@ -178,14 +178,17 @@ export class FlowRunner {
     } catch (err) {
       result = { outcome: 'failed', message: msg, error: { message: errorMessage(err), status: errorStatus(err) } };
     }
-    if (run.trace) {
-      run.trace.emit({
+    // Shed under load, but a failure is what a user looks for: its run record (not its steps) is kept.
+    const keptAfterAll = !run.trace && result.outcome === 'failed' && msg.traced === false && depth === 0 && traces.active;
+    if (keptAfterAll) traces.admission.keptAfterAll();
+    if (run.trace || keptAfterAll) {
+      traces.emit({
         kind: 'run',
         flow: run.flowName,
         correlationId: msg.correlationId,
         runId: run.runId,
-        traceId: run.traceId,
-        spanId: run.spanId,
+        traceId: run.traceId ?? newTraceId(),
+        spanId: run.spanId ?? newSpanId(),
         parentSpanId: run.parentSpanId,
         sampled: run.sampled,
         startedAt: started,
@@ -193,24 +196,7 @@ export class FlowRunner {
         outcome: result.outcome,
         error: result.error?.message,
         input,
-        output: run.trace.snapshots ? { body: toSnapshot(result.message.body), vars: toSnapshot(result.message.vars) } : undefined,
-        deployment: run.deployment,
-        instance: run.instance,
-      });
-    } else if (result.outcome === 'failed' && msg.traced === false && depth === 0 && traces.active) {
-      // Shed under load, but a failure is what a user looks for: its run record (not its steps) is kept.
-      traces.admission.keptAfterAll();
-      traces.emit({
-        kind: 'run',
-        flow: run.flowName,
-        correlationId: msg.correlationId,
-        runId: run.runId,
-        traceId: newTraceId(),
-        spanId: newSpanId(),
-        startedAt: started,
-        durationMs: toMicros(performance.now() - t0),
-        outcome: result.outcome,
-        error: result.error?.message,
+        output: run.trace?.snapshots ? { body: toSnapshot(result.message.body), vars: toSnapshot(result.message.vars) } : undefined,
         deployment: run.deployment,
         instance: run.instance,
       });
