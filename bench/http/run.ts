@@ -342,61 +342,27 @@ const connectorReady = /connector http ready","url":"([^"]+)"/;
 try {
   contenders.push(await prepare(NAMES.bare, () => startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'bare-server.ts')])));
   contenders.push(await prepare(NAMES.runtime, () => startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'flow-server.ts')])));
-  contenders.push(
-    await prepare(NAMES.run, () => startPinned(SERVER_CORE, process.execPath, [...cli, 'run', integration, '--data-dir', join(work, 'run-data')], process.env, connectorReady)),
-  );
+  // `flow-studio run` of the bench integration with its own data directory: pinned to core 0, or
+  // with its other threads free to use core 1 too.
+  const flowStudioRun = (dataDir: string, env: NodeJS.ProcessEnv, spareCore = false) => () => {
+    const args = [...cli, 'run', integration, '--data-dir', join(work, dataDir)];
+    return spareCore ? startWithSpareCore(SERVER_CORE, LOAD_CORE, process.execPath, args, env, connectorReady) : startPinned(SERVER_CORE, process.execPath, args, env, connectorReady);
+  };
+  const everyRun = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, FLOW_TRACE_SATURATED_RATE: 'all' });
+  contenders.push(await prepare(NAMES.run, flowStudioRun('run-data', process.env)));
   // The same run with tracing's cost whatever the load: what load shedding saves.
-  contenders.push(
-    await prepare(NAMES.runAll, () =>
-      startPinned(SERVER_CORE, process.execPath, [...cli, 'run', integration, '--data-dir', join(work, 'run-all-data')], { ...process.env, FLOW_TRACE_SATURATED_RATE: 'all' }, connectorReady),
-    ),
-  );
+  contenders.push(await prepare(NAMES.runAll, flowStudioRun('run-all-data', everyRun(process.env))));
   // The same run also exporting every span over OTLP/HTTP protobuf to a local receiver.
   const otlp = await startOtlpSink();
-  contenders.push(
-    await prepare(NAMES.otel, () =>
-      startPinned(
-        SERVER_CORE,
-        process.execPath,
-        [...cli, 'run', integration, '--data-dir', join(work, 'otel-data')],
-        { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bench', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_SCHEDULE_DELAY: '200' },
-        connectorReady,
-      ),
-    ),
-  );
+  const otlpEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bench', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_SCHEDULE_DELAY: '200' };
+  contenders.push(await prepare(NAMES.otel, flowStudioRun('otel-data', otlpEnv)));
   // Deployed runtimes usually have a core to spare, and the exporter moves its work to a worker
-  // thread there: the same two runs with the request thread on core 0 and other threads free to
+  // thread there: the same runs with the request thread on core 0 and other threads free to
   // use core 1 (which wrk also uses, so any help they take slows the load generator, not just the
   // server). Their CPU column still counts every thread.
-  contenders.push(
-    await prepare(NAMES.runSpare, () =>
-      startWithSpareCore(SERVER_CORE, LOAD_CORE, process.execPath, [...cli, 'run', integration, '--data-dir', join(work, 'spare-run-data')], process.env, connectorReady),
-    ),
-  );
-  contenders.push(
-    await prepare(NAMES.otelSpare, () =>
-      startWithSpareCore(
-        SERVER_CORE,
-        LOAD_CORE,
-        process.execPath,
-        [...cli, 'run', integration, '--data-dir', join(work, 'spare-otel-data')],
-        { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bench', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_SCHEDULE_DELAY: '200' },
-        connectorReady,
-      ),
-    ),
-  );
-  contenders.push(
-    await prepare(NAMES.otelSpareAll, () =>
-      startWithSpareCore(
-        SERVER_CORE,
-        LOAD_CORE,
-        process.execPath,
-        [...cli, 'run', integration, '--data-dir', join(work, 'spare-otel-all-data')],
-        { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bench', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_SCHEDULE_DELAY: '200', FLOW_TRACE_SATURATED_RATE: 'all' },
-        connectorReady,
-      ),
-    ),
-  );
+  contenders.push(await prepare(NAMES.runSpare, flowStudioRun('spare-run-data', process.env, true)));
+  contenders.push(await prepare(NAMES.otelSpare, flowStudioRun('spare-otel-data', otlpEnv, true)));
+  contenders.push(await prepare(NAMES.otelSpareAll, flowStudioRun('spare-otel-all-data', everyRun(otlpEnv), true)));
   contenders.push(
     await prepare(NAMES.remote, async () => {
       const platformDir = join(work, 'platform-data');

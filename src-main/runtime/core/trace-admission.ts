@@ -35,9 +35,10 @@ export const DEFAULT_SATURATED_RATE = 1000;
  * time to spare; while it is saturated — busy for at least 90% of a window of 25 ms, so tracing
  * every run could only slow requests — at most `saturatedRate` a second (a token bucket holding a
  * quarter second's worth, so bursts below the rate pass whole), the rest counted in `shed` (a shed
- * run that fails still gets its run record: `keptAfterAll`). Saturation ends after two windows in a row with time to spare, or a quiet
- * spell: a request arriving after the load is gone is traced at once, as the first call after a
- * window's end measures it. Costs a clock read per call, nothing per run beyond that.
+ * run that fails still gets its run record: `keptAfterAll`). Saturation ends after two windows in
+ * a row with time to spare, or a quiet spell: a request arriving after the load is gone is traced
+ * at once, as the first call after a window's end measures it. A call costs a clock read, and a
+ * load reading once a window.
  */
 export class TraceAdmission {
   /** Runs (and exchanges) not traced because the thread was saturated. */
@@ -68,7 +69,7 @@ export class TraceAdmission {
     this.tokens = burstOf(this.opts.saturatedRate);
   }
 
-  /** Changes the rate (`FLOW_TRACE_SATURATED_RATE`); takes effect from the next window. */
+  /** Changes the rate (`FLOW_TRACE_SATURATED_RATE`), from the next call on. */
   set saturatedRate(rate: number) {
     this.opts.saturatedRate = rate;
   }
@@ -102,7 +103,7 @@ export class TraceAdmission {
 
   private nextWindow(now: number): void {
     const { windowMs, saturatedAt, saturatedRate, meter } = this.opts;
-    // Longer than a window since the last one began: the time between was a quiet spell.
+    // Two windows' time or more since the last one began, with no call: the time between was a quiet spell.
     const quietSpell = now - (this.windowEnd - windowMs) >= 2 * windowMs;
     this.windowEnd = now + windowMs;
     const was = this.saturated;
