@@ -68,6 +68,14 @@ describe('authentication (§5)', () => {
     expect((await platform.call('GET', '/v1/kv/user/entry?key=k')).status).toBe(404);
   });
 
+  it('answers 401 to the right token cut short, run on, or with a character of the same count but more bytes', async () => {
+    for (const token of ['test-token-012345678', 'test-token-01234567890', 'test-token-012345678é', '']) {
+      const res = await httpCaller(platform.url, token)('GET', '/v1/kv/user/entry?key=k');
+      expect(res.status, JSON.stringify(token)).toBe(401);
+      expect(res.code).toBe('unauthorized');
+    }
+  });
+
   it('mints a token when none is given, and takes none when told so', async () => {
     const minted = await startTestPlatform();
     const open = await startTestPlatform({ token: false });

@@ -1,13 +1,15 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from './api-error.ts';
 
 /**
- * Checks `Authorization: Bearer <token>` in constant time: both sides are hashed first, so the
- * comparison takes the same time whatever the length or content of what was sent.
+ * Checks `Authorization: Bearer <token>` in constant time over the token's bytes. Only a length
+ * that differs is refused at once: a token's length is no secret (those minted here all have the
+ * same), and hashing both sides to hide it cost a SHA-256 per request (1.2–1.5 µs here, against
+ * 0.2 for this), on every delegation call.
  */
 export function bearerAuth(token: string): (req: IncomingMessage) => void {
-  const expected = digest(token);
+  const expected = Buffer.from(token, 'utf8');
   return (req) => {
     const header = req.headers.authorization;
     if (header === undefined || !/^bearer /i.test(header)) {
@@ -15,11 +17,9 @@ export function bearerAuth(token: string): (req: IncomingMessage) => void {
         'www-authenticate': 'Bearer',
       });
     }
-    if (!timingSafeEqual(digest(header.slice(7).trim()), expected)) {
+    const presented = Buffer.from(header.slice(7).trim(), 'utf8');
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
       throw new ApiError(401, 'unauthorized', 'the bearer token is not the one this platform server was started with', { 'www-authenticate': 'Bearer error="invalid_token"' });
     }
   };
 }
-
-// The one-shot hash: no Hash object per request (0.6 against 1.0 µs for a token, every request).
-const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
