@@ -34,7 +34,9 @@ const VERIFY_BLOCK = 'notes-verify-request';
  * linked to the run it started, through the run store.
  */
 export class CaptureStore {
+  /** Oldest first from `head`: dropping the oldest moves `head` rather than shifting the array. */
   private captures: CapturedExchange[] = [];
+  private head = 0;
   private readonly byId = new Map<number, CapturedExchange>();
   private nextId = 1;
   private bytes = 0;
@@ -68,10 +70,16 @@ export class CaptureStore {
     this.captures.push(capture);
     this.byId.set(id, capture);
     this.bytes += sizeOf(record);
-    while (this.captures.length > 1 && (this.captures.length > this.maxCaptures || this.bytes > this.maxBytes)) {
-      const old = this.captures.shift()!;
+    while (this.captures.length - this.head > 1 && (this.captures.length - this.head > this.maxCaptures || this.bytes > this.maxBytes)) {
+      const old = this.captures[this.head];
+      this.captures[this.head++] = undefined as unknown as CapturedExchange;
       this.byId.delete(old.id);
       this.bytes -= sizeOf(old.record);
+    }
+    // shift() on a full store copied the whole array once per request while the GC was marking.
+    if (this.head > 1_024 && this.head * 2 > this.captures.length) {
+      this.captures = this.captures.slice(this.head);
+      this.head = 0;
     }
     if (record.correlationId !== undefined && record.flow !== undefined) {
       this.runs.linkRequest(record.correlationId, record.flow, {
@@ -118,7 +126,7 @@ export class CaptureStore {
     const limit = Math.max(1, Math.min(2_000, Number(q?.limit) || 500));
     const rows: CaptureSummary[] = [];
     let total = 0;
-    for (let i = this.captures.length - 1; i >= 0; i--) {
+    for (let i = this.captures.length - 1; i >= this.head; i--) {
       const c = this.captures[i];
       if (searching && !test((c.searchable ??= searchableOf(c.record, c.redact)))) continue;
       total++;
@@ -145,6 +153,7 @@ export class CaptureStore {
 
   clear(): void {
     this.captures = [];
+    this.head = 0;
     this.byId.clear();
     this.bytes = 0;
   }
