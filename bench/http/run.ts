@@ -264,6 +264,16 @@ function printTable(rows: Row[]): void {
       else console.log(`| ${what} | ${value.toFixed(2)}× (${a!.threadUs.toFixed(1)} against ${b!.threadUs.toFixed(1)} µs) | (information) | |`);
     };
     threadLine('OTLP export, a core to spare: request thread CPU vs traced run alike', otelSpare, runSpare);
+    // What tracing itself costs, against the same runtime tracing nothing: the targets above also
+    // carry the engine's own cost against bare node:http, which differs from machine to machine.
+    const alone = of(NAMES.runtime);
+    const aloneLine = (what: string, row: Measured | undefined): void => {
+      if (!row || !alone) console.log(`| ${what} | — | (information) | not measured |`);
+      else console.log(`| ${what} | ${(row.rps / alone.rps).toFixed(2)} (${(row.cpuUs - alone.cpuUs).toFixed(1)} µs CPU a request more) | (information) | |`);
+    };
+    aloneLine("tracing's own cost: traced run, req/s vs the runtime alone", run);
+    aloneLine('the same, every run traced', of(NAMES.runAll));
+    aloneLine('studio run with live feed, req/s vs the runtime alone', studio);
     const noisy = rows.filter((r) => r.result && r.result.spread > 0.1).map((r) => `${r.name} (${Math.round(r.result!.spread * 100)}%)`);
     if (noisy.length > 0) console.log(`(req/s varied by more than 10% across rounds for: ${noisy.join('; ')}; ratios involving them are that uncertain)`);
   }
