@@ -36,6 +36,17 @@ describe('the run store', () => {
     expect(found.detail!.snapshots).toBe(true);
   });
 
+  it('forgets the steps of the oldest unfinished run once 10,000 runs are unfinished, and keeps the rest', () => {
+    const store = new RunStore();
+    for (let i = 0; i <= 10_000; i++) store.record('shop', step(`open-${i}`, 'flows.orders.steps[0]'));
+    store.record('shop', run('open-0'));
+    store.record('shop', run('open-1'));
+    store.record('shop', run('open-10000'));
+    expect(store.summary('open-0')?.steps).toBe(0);
+    expect(store.summary('open-1')?.steps).toBe(1);
+    expect(store.summary('open-10000')?.steps).toBe(1);
+  });
+
   it('links the runs of one W3C trace, across flows and integrations, and finds them by trace id', () => {
     const store = new RunStore();
     const trace = '4bf92f3577b34da6a3ce929d0e0e4736';

@@ -2,6 +2,7 @@ import type { RunOrigin, RunPage, RunQuery, RunSummary } from '../../../shared/t
 import { type TraceEvent, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
+import { GroupIndex } from './group-index.ts';
 
 /** One step as recorded, with the message before and after when snapshots were on. */
 export interface StoredStep {
@@ -76,12 +77,16 @@ const BODY_TEXT_CHARS = 2_000;
 export class RunStore {
   private runs: RunRecord[] = [];
   private readonly byId = new Map<string, RunRecord>();
-  private readonly byCorrelation = new Map<string, RunRecord[]>();
+  private readonly byCorrelation = new GroupIndex<RunRecord>();
   /** Runs by W3C trace id, so a run links to the others of its trace (publisher and consumers). */
-  private readonly byTrace = new Map<string, RunRecord[]>();
+  private readonly byTrace = new GroupIndex<RunRecord>();
   private readonly byCapture = new Map<number, RunRecord>();
   private readonly flowCounts = new Map<string, number>();
-  private readonly pending = new BoundedMap<string, Pending>(MAX_PENDING_RUNS);
+  /**
+   * Steps of runs not yet ended. A plain Map: entries come and go within a run, and the bound
+   * below is reached only by runs that never report their end.
+   */
+  private readonly pending = new Map<string, Pending>();
   /** Requests whose run had not finished when they were captured (a stream the caller left). */
   private readonly awaiting = new BoundedMap<string, RunRequestInfo>(MAX_PENDING_RUNS);
   private detailed: RunRecord[] = [];
@@ -162,7 +167,7 @@ export class RunStore {
    * request); the run gains the route and status. A run still going is linked when it ends.
    */
   linkRequest(correlationId: string, flow: string | undefined, info: RunRequestInfo): string | undefined {
-    const candidates = this.byCorrelation.get(correlationId) ?? [];
+    const candidates = this.byCorrelation.get(correlationId);
     for (let i = candidates.length - 1; i >= 0; i--) {
       const r = candidates[i];
       if (r.summary.captureId !== undefined || (flow !== undefined && r.summary.flow !== flow)) continue;
@@ -198,7 +203,8 @@ export class RunStore {
   sameTrace(runId: string): RunSummary[] {
     const traceId = this.byId.get(runId)?.summary.traceId;
     if (traceId === undefined) return [];
-    return (this.byTrace.get(traceId) ?? [])
+    return this.byTrace
+      .get(traceId)
       .filter((r) => r.summary.runId !== runId)
       .map((r) => r.summary)
       .sort((a, b) => a.startedAt - b.startedAt);
@@ -265,14 +271,8 @@ export class RunStore {
     const s = record.summary;
     this.runs.push(record);
     this.byId.set(s.runId, record);
-    const same = this.byCorrelation.get(s.correlationId);
-    if (same) same.push(record);
-    else this.byCorrelation.set(s.correlationId, [record]);
-    if (s.traceId !== undefined) {
-      const inTrace = this.byTrace.get(s.traceId);
-      if (inTrace) inTrace.push(record);
-      else this.byTrace.set(s.traceId, [record]);
-    }
+    this.byCorrelation.add(s.correlationId, record);
+    if (s.traceId !== undefined) this.byTrace.add(s.traceId, record);
     this.flowCounts.set(s.flow, (this.flowCounts.get(s.flow) ?? 0) + 1);
     if (record.detail) {
       this.detailed.push(record);
@@ -291,17 +291,8 @@ export class RunStore {
     for (const r of gone) {
       const s = r.summary;
       this.byId.delete(s.runId);
-      const same = this.byCorrelation.get(s.correlationId);
-      if (same) {
-        const rest = same.filter((x) => x !== r);
-        if (rest.length === 0) this.byCorrelation.delete(s.correlationId);
-        else this.byCorrelation.set(s.correlationId, rest);
-      }
-      if (s.traceId !== undefined) {
-        const rest = (this.byTrace.get(s.traceId) ?? []).filter((x) => x !== r);
-        if (rest.length === 0) this.byTrace.delete(s.traceId);
-        else this.byTrace.set(s.traceId, rest);
-      }
+      this.byCorrelation.remove(s.correlationId, r);
+      if (s.traceId !== undefined) this.byTrace.remove(s.traceId, r);
       if (s.captureId !== undefined) this.byCapture.delete(s.captureId);
       const n = (this.flowCounts.get(s.flow) ?? 1) - 1;
       if (n <= 0) this.flowCounts.delete(s.flow);
@@ -333,7 +324,9 @@ export class RunStore {
     let p = this.pending.get(runId);
     if (!p) {
       p = { integration, steps: [], calls: [] };
-      // Bounded: a run that never reports its end (its runtime was cut off) must not hold memory forever.
+      // Bounded: a run that never reports its end (its runtime was cut off) must not hold memory
+      // forever. The oldest goes; its steps are lost, as a run with no end has no record to join.
+      if (this.pending.size >= MAX_PENDING_RUNS) this.pending.delete(this.pending.keys().next().value!);
       this.pending.set(runId, p);
     }
     return p;
