@@ -1,6 +1,6 @@
 import type { RunLink } from '../../../shared/platform-views.ts';
 import { type TraceEvent, type TraceHub } from '../../runtime/index.ts';
-import { BoundedMap } from '../../../shared/bounded-map.ts';
+import { GroupIndex } from '../../../shared/group-index.ts';
 
 /** A finished run as the links need it. */
 export interface RunRef {
@@ -22,8 +22,8 @@ interface PlatformStep {
 }
 
 export interface RunLinksOptions {
-  /** Correlation ids remembered; the oldest are forgotten first. */
-  maxCorrelations?: number;
+  /** Finished runs remembered; the oldest are forgotten first. */
+  maxRuns?: number;
   /** Platform steps remembered for matching writes to runs. */
   maxSteps?: number;
 }
@@ -47,17 +47,18 @@ const SLACK_MS = 2;
  * are counted, not guessed).
  */
 export class RunLinks {
-  private readonly byCorrelation: BoundedMap<string, RunRef[]>;
-  private readonly outcomes: BoundedMap<string, RunRef>;
+  private readonly byCorrelation = new GroupIndex<RunRef>();
+  private readonly outcomes = new Map<string, RunRef>();
+  /** Finished runs oldest first from `head`, so the oldest can be forgotten without a shift. */
+  private order: RunRef[] = [];
+  private head = 0;
   private steps: PlatformStep[] = [];
-  private readonly maxCorrelations: number;
+  private readonly maxRuns: number;
   private readonly maxSteps: number;
 
   constructor(options: RunLinksOptions = {}) {
-    this.maxCorrelations = options.maxCorrelations ?? 100_000;
+    this.maxRuns = options.maxRuns ?? 100_000;
     this.maxSteps = options.maxSteps ?? 20_000;
-    this.byCorrelation = new BoundedMap(this.maxCorrelations);
-    this.outcomes = new BoundedMap(this.maxCorrelations);
   }
 
   /** Follows a runtime's traces (no snapshots, no spans); returns what stops it. */
@@ -76,10 +77,10 @@ export class RunLinks {
         startedAt: e.startedAt,
         endedAt: e.startedAt + e.durationMs,
       };
-      let list = this.byCorrelation.get(e.correlationId);
-      if (!list) this.byCorrelation.set(e.correlationId, (list = []));
-      list.push(ref);
+      this.byCorrelation.add(e.correlationId, ref);
       this.outcomes.set(e.runId, ref);
+      this.order.push(ref);
+      if (this.order.length - this.head > this.maxRuns) this.forgetOldest();
       return;
     }
     if (e.block === undefined || !TIMED_BLOCKS.has(e.block)) return;
@@ -94,7 +95,19 @@ export class RunLinks {
 
   /** Runs with this correlation id, in the order they ended. */
   runs(correlationId: string): readonly RunRef[] {
-    return this.byCorrelation.get(correlationId) ?? [];
+    return this.byCorrelation.get(correlationId);
+  }
+
+  /** The oldest finished run leaves both indexes: one map entry and one group place per run, no queue of its own. */
+  private forgetOldest(): void {
+    const old = this.order[this.head];
+    this.order[this.head++] = undefined as unknown as RunRef;
+    this.byCorrelation.remove(old.correlationId, old);
+    if (this.outcomes.get(old.runId) === old) this.outcomes.delete(old.runId);
+    if (this.head > 1_024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /**

@@ -2,7 +2,7 @@ import type { RunOrigin, RunPage, RunQuery, RunSummary } from '../../../shared/t
 import { type TraceEvent, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
-import { GroupIndex } from './group-index.ts';
+import { GroupIndex } from '../../../shared/group-index.ts';
 
 /** One step as recorded, with the message before and after when snapshots were on. */
 export interface StoredStep {
