@@ -14,7 +14,7 @@
  * and RSS.
  *
  * usage: npm run bench:http [-- --seconds 10 --warmup 3 --rounds 3 --streams 1000 --no-node-red --no-benthos --no-sse
- *        --only bare,runtime,run,runAll,otel,runSpare,otelSpare,otelSpareAll,remote,studio,benthos,red]
+ *        --only bare,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -213,7 +213,8 @@ const NAMES = {
   otel: 'flow-studio run, traced + OTLP export',
   runSpare: 'flow-studio run, traced; its other threads may use core 1',
   otelSpare: 'same + OTLP export (export worker may use core 1)',
-  otelSpareAll: 'same, every run traced and exported however busy',
+  runSpareAll: 'flow-studio run, every run traced however busy; other threads may use core 1',
+  otelSpareAll: 'same, every run also exported over OTLP',
   benthos: 'Benthos 4.60',
   red: 'Node-RED',
 } as const;
@@ -264,6 +265,11 @@ function printTable(rows: Row[]): void {
       else console.log(`| ${what} | ${value.toFixed(2)}× (${a!.threadUs.toFixed(1)} against ${b!.threadUs.toFixed(1)} µs) | (information) | |`);
     };
     threadLine('OTLP export, a core to spare: request thread CPU vs traced run alike', otelSpare, runSpare);
+    // Export's cost per run, with no run left untraced: both rows trace every run, a core to spare.
+    const runSpareAll = of(NAMES.runSpareAll);
+    const otelSpareAll = of(NAMES.otelSpareAll);
+    line('OTLP export of every run, a core to spare: req/s vs every run traced alike', runSpareAll && otelSpareAll && otelSpareAll.rps / runSpareAll.rps, '(≥ 0.85)', (v) => v >= 0.85);
+    threadLine('the same: request thread CPU', otelSpareAll, runSpareAll);
     // What tracing itself costs, against the same runtime tracing nothing: the targets above also
     // carry the engine's own cost against bare node:http, which differs from machine to machine.
     const alone = of(NAMES.runtime);
@@ -372,6 +378,7 @@ try {
   // server). Their CPU column still counts every thread.
   contenders.push(await prepare(NAMES.runSpare, flowStudioRun('spare-run-data', process.env, true)));
   contenders.push(await prepare(NAMES.otelSpare, flowStudioRun('spare-otel-data', otlpEnv, true)));
+  contenders.push(await prepare(NAMES.runSpareAll, flowStudioRun('spare-run-all-data', everyRun(process.env), true)));
   contenders.push(await prepare(NAMES.otelSpareAll, flowStudioRun('spare-otel-all-data', everyRun(otlpEnv), true)));
   contenders.push(
     await prepare(NAMES.remote, async () => {
