@@ -60,6 +60,12 @@ export interface RunPage {
   flows: string[];
   /** Time the store took to answer, for the person measuring. */
   tookMs: number;
+  /**
+   * Runs answered but not traced because their runtime was saturated (FLOW_TRACE_SATURATED_RATE),
+   * since the studio started or the runs were cleared: of the integration filtered on, else of
+   * every integration. Not split by flow or outcome: an untraced run left no record to filter.
+   */
+  notTraced: number;
 }
 
 /**

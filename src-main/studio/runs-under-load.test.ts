@@ -73,6 +73,9 @@ describe('a studio run under load', () => {
       await expect.poll(async () => (await recorded()) + notTraced, { timeout: 10_000 }).toBe(requests);
       expect(notTraced).toBeGreaterThan(0);
       expect(await captured()).toBe(await recorded());
+      // A window opened afterwards learns the count from the Traces list, not from the feed it missed.
+      const untraced = async () => (await h.backend.api.queryRuns({ offset: 0, limit: 1 })).notTraced;
+      expect(await untraced()).toBe(notTraced);
 
       const before = { runs: await recorded(), shed: notTraced };
       await idle(300);
@@ -80,6 +83,7 @@ describe('a studio run under load', () => {
       await expect.poll(recorded).toBe(before.runs + 1);
       expect(await captured()).toBe(before.runs + 1);
       expect(notTraced).toBe(before.shed);
+      expect(await untraced()).toBe(before.shed);
     } finally {
       stop();
     }

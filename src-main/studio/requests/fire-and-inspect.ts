@@ -90,9 +90,13 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       current.set(integration, runtime);
       const stopRecording = recorder.attach(integration, runtime.traces);
       const stopObserving = observeTraffic(integration, runtime, captures, options.pushFeed);
+      // The Traces list says how many runs went untraced under load, to whichever window asks.
+      const admission = runtime.traces.admission;
+      const stopCounting = runs.countUntraced(integration, () => admission.shed);
       return () => {
         stopRecording();
         stopObserving();
+        stopCounting();
         if (current.get(integration) === runtime) current.delete(integration);
       };
     },

@@ -25,7 +25,7 @@ export function inspectionStubs(): RequestsApi & TracesApi {
     captureAsRequest: none,
     replayCapture: none,
     clearCaptures: async () => {},
-    queryRuns: async (q) => ({ total: 0, stored: 0, offset: q.offset, rows: [], flows: [], tookMs: 0 }),
+    queryRuns: async (q) => ({ total: 0, stored: 0, offset: q.offset, rows: [], flows: [], tookMs: 0, notTraced: 0 }),
     runDetail: async () => null,
     traceValue: async () => null,
     compareRuns: none,

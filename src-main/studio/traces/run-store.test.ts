@@ -47,6 +47,32 @@ describe('the run store', () => {
     expect(store.summary('open-10000')?.steps).toBe(1);
   });
 
+  it('says how many runs each runtime left untraced under load, across reloads, until the runs are cleared', () => {
+    const store = new RunStore();
+    let shopShed = 40;
+    let billingShed = 0;
+    const stopShop = store.countUntraced('shop', () => shopShed);
+    store.countUntraced('billing', () => billingShed);
+    shopShed += 100;
+    billingShed += 7;
+    const page = (integration?: string) => store.query({ integration, offset: 0, limit: 1 }).notTraced;
+    // Counted from when the runtime was attached: the 40 it had shed before are not the studio's.
+    expect([page(), page('shop'), page('billing')]).toEqual([107, 100, 7]);
+    // A reload stops the old runtime's count; what it counted stays, and the new one adds to it.
+    shopShed += 5;
+    stopShop();
+    shopShed += 1_000;
+    let reloadedShed = 0;
+    store.countUntraced('shop', () => reloadedShed);
+    reloadedShed += 3;
+    expect([page(), page('shop')]).toEqual([115, 108]);
+    store.clear();
+    expect(page()).toBe(0);
+    reloadedShed += 2;
+    billingShed += 1;
+    expect([page(), page('shop'), page('billing')]).toEqual([3, 2, 1]);
+  });
+
   it('links the runs of one W3C trace, across flows and integrations, and finds them by trace id', () => {
     const store = new RunStore();
     const trace = '4bf92f3577b34da6a3ce929d0e0e4736';

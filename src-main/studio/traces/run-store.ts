@@ -98,6 +98,10 @@ export class RunStore {
   private readonly maxDetailedRuns: number;
   private readonly maxDetailBytes: number;
   private readonly listeners = new Set<() => void>();
+  /** Each running runtime's count of runs it left untraced, with its value when counting began. */
+  private readonly untraced = new Map<() => number, { integration: string; from: number }>();
+  /** Untraced runs of runtimes no longer counted (stopped, reloaded), by integration. */
+  private readonly untracedBefore = new Map<string, number>();
 
   constructor(options: RunStoreOptions = {}) {
     this.maxRuns = options.maxRuns ?? 100_000;
@@ -107,6 +111,28 @@ export class RunStore {
 
   get size(): number {
     return this.runs.length;
+  }
+
+  /**
+   * Counts the runs a runtime of `integration` answered without tracing (`read`: its running
+   * total). Returns what stops counting; what it counted until then stays in the totals.
+   */
+  countUntraced(integration: string, read: () => number): () => void {
+    this.untraced.set(read, { integration, from: read() });
+    return () => {
+      const counting = this.untraced.get(read);
+      if (!counting) return;
+      this.untraced.delete(read);
+      this.untracedBefore.set(integration, (this.untracedBefore.get(integration) ?? 0) + read() - counting.from);
+    };
+  }
+
+  /** Runs left untraced since the store began or was cleared: of one integration, or of all. */
+  notTraced(integration?: string): number {
+    let n = 0;
+    for (const [name, count] of this.untracedBefore) if (integration === undefined || name === integration) n += count;
+    for (const [read, c] of this.untraced) if (integration === undefined || c.integration === integration) n += read() - c.from;
+    return n;
   }
 
   /** Called after runs are added or changed (not per step). */
@@ -228,6 +254,7 @@ export class RunStore {
       rows,
       flows: [...this.flowCounts.keys()].sort(),
       tookMs: performance.now() - t0,
+      notTraced: this.notTraced(q.integration || undefined),
     };
   }
 
@@ -242,6 +269,8 @@ export class RunStore {
     this.detailed = [];
     this.detailHead = 0;
     this.detailBytes = 0;
+    this.untracedBefore.clear();
+    for (const [read, c] of this.untraced) c.from = read();
     this.changed();
   }
 

@@ -153,8 +153,10 @@ describe('the web studio', () => {
     ws.close();
   });
 
-  it('keeps the synthetic-load hook off unless the test harness enables it', async () => {
-    const res = await rawRequest(`http://${host()}/__test/feed-burst`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
-    expect(res.status).toBe(405);
+  it('keeps the test hooks off unless the test harness enables them', async () => {
+    for (const hook of ['feed-burst', 'untraced-runs', 'seed-runs']) {
+      const res = await rawRequest(`http://${host()}/__test/${hook}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status, hook).toBe(405);
+    }
   });
 });

@@ -94,6 +94,15 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
         stopCounting();
       }
     }
+    if (options.testHooks && url.pathname === '/__test/untraced-runs' && req.method === 'POST' && options.backend.inspection) {
+      // A runtime of `integration` that answered `count` runs untraced under load, then stopped.
+      const load = (await readJson(req)) as { integration?: string; count?: number };
+      let shed = 0;
+      const stop = options.backend.inspection.runs.countUntraced(String(load.integration ?? 'load'), () => shed);
+      shed = Number(load.count ?? 0);
+      stop();
+      return json(res, 200, { notTraced: options.backend.inspection.runs.notTraced() });
+    }
     if (options.testHooks && url.pathname === '/__test/seed-runs' && req.method === 'POST' && options.backend.inspection) {
       return json(res, 200, seedRuns(options.backend.inspection.runs, Number(((await readJson(req)) as { count?: number }).count ?? 0)));
     }

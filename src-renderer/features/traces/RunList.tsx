@@ -18,6 +18,8 @@ interface ListState {
   generation: number;
   total: number;
   stored: number;
+  /** Runs answered but left untraced under load, of every flow (RunPage.notTraced). */
+  notTraced: number;
   pages: Map<number, RunSummary[]>;
   tookMs: number;
   /** When the answer to the current filters arrived, measured from when they changed. */
@@ -80,6 +82,7 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
                   generation: gen,
                   total: page.total,
                   stored: page.stored,
+                  notTraced: page.notTraced,
                   pages: next,
                   // The first page of a generation is the one that scanned the store.
                   tookMs: fresh ? page.tookMs : prev.tookMs,
@@ -176,6 +179,16 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
             <span className="answer-time" data-store-ms={list.tookMs.toFixed(1)} data-answer-ms={list.answerMs.toFixed(0)}>
               · answered in {Math.max(1, Math.round(list.answerMs))} ms
             </span>
+            {list.notTraced > 0 ? (
+              <span
+                className="runs-untraced"
+                data-testid="runs-not-traced-list"
+                title="Runs answered but not traced: their runtime was saturated, so it traced at most FLOW_TRACE_SATURATED_RATE runs a second (default 1000) rather than slow requests. Counted for every flow, since the studio started or the runs were cleared."
+              >
+                {' '}
+                · {list.notTraced.toLocaleString('en-US')} untraced under load
+              </span>
+            ) : null}
             {newRuns > 0 ? (
               <button
                 type="button"
