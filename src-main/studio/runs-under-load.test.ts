@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_CAPTURES } from './requests/capture-store.ts';
 import { startStudioHarness, type StudioHarness } from './testing/studio-harness.ts';
 
 const ORDERS = `connectors:
@@ -69,10 +70,11 @@ describe('a studio run under load', () => {
       const requests = 3000;
       const totals = await flood(url, requests);
       expect(totals).toEqual(Array.from({ length: requests }, (_, qty) => qty * 2));
-      // Every run is either recorded or counted, and a request's exchange shares its run's fate.
+      // Every run is either recorded or counted, and a request's exchange shares its run's fate
+      // (the capture store keeps the newest 2,000: a slow machine traces more of the flood).
       await expect.poll(async () => (await recorded()) + notTraced, { timeout: 10_000 }).toBe(requests);
       expect(notTraced).toBeGreaterThan(0);
-      expect(await captured()).toBe(await recorded());
+      expect(await captured()).toBe(Math.min(await recorded(), DEFAULT_MAX_CAPTURES));
       // A window opened afterwards learns the count from the Traces list, not from the feed it missed.
       const untraced = async () => (await h.backend.api.queryRuns({ offset: 0, limit: 1 })).notTraced;
       expect(await untraced()).toBe(notTraced);
@@ -81,7 +83,7 @@ describe('a studio run under load', () => {
       await idle(300);
       expect(await (await post(url, 7)).json()).toEqual({ total: 14 });
       await expect.poll(recorded).toBe(before.runs + 1);
-      expect(await captured()).toBe(before.runs + 1);
+      expect(await captured()).toBe(Math.min(before.runs + 1, DEFAULT_MAX_CAPTURES));
       expect(notTraced).toBe(before.shed);
       expect(await untraced()).toBe(before.shed);
     } finally {

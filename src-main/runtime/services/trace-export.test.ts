@@ -49,7 +49,10 @@ describe('trace export', () => {
     const r = await runtimeFor(platform);
     for (let i = 0; i < 300; i++) await r.runtime.run('orders', { ok: true });
     await until(async () => (await runsStored(platform)).length === 300, 10_000, 'all 300 runs stored');
-    expect(platform.traces.kept.records).toBe(300 * 4);
+    // The writer thread's count of what it keeps arrives with its reply, a moment after its commit
+    // is readable here: wait for it rather than race it.
+    await until(() => platform.traces.kept.records === 300 * 4, 10_000, 'the writer counting 1,200 records kept');
+    expect((await platform.traces.list({ limit: 100_000 })).length).toBe(300 * 4);
     await until(() => r.services.telemetry.stats().traces!.sent === 1200, 10_000, 'every export acknowledged');
     expect(r.services.telemetry.stats().traces!.dropped).toBe(0);
   });

@@ -24,6 +24,9 @@ export interface CaptureStoreOptions {
   maxBytes?: number;
 }
 
+/** Captures kept unless the store is told otherwise; the oldest go first. */
+export const DEFAULT_MAX_CAPTURES = 2_000;
+
 /** Body characters a search looks through. */
 const SEARCH_BODY_CHARS = 64 * 1024;
 const VERIFY_BLOCK = 'notes-verify-request';
@@ -50,7 +53,7 @@ export class CaptureStore {
     private readonly runs: RunStore,
     options: CaptureStoreOptions = {},
   ) {
-    this.maxCaptures = options.maxCaptures ?? 2_000;
+    this.maxCaptures = options.maxCaptures ?? DEFAULT_MAX_CAPTURES;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   }
 
