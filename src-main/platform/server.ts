@@ -274,17 +274,20 @@ async function serve(
   // On the platform's clock, so a test that moves the clock past an idle limit sees the sweep.
   let sweeper: ClockTimer | undefined;
   let sweepsRunning = true;
+  /** The sweep under way, which close() lets finish before it closes the store under it. */
+  let sweeping: Promise<void> | undefined;
   const sweepLater = (): void => {
     sweeper = clock.setTimeout(sweep, Math.max(sweepMs, 250), { unref: true });
   };
   const sweep = (): void => {
-    (async () => {
+    sweeping = (async () => {
       await topics.sweep();
       await p.traces.prune();
       await p.logs.prune();
     })()
       .catch((err: unknown) => onInternalError(err as Error, 'periodic sweep'))
       .finally(() => {
+        sweeping = undefined;
         if (sweepsRunning) sweepLater();
       });
   };
@@ -317,6 +320,8 @@ async function serve(
         topics.waiting.close();
         requestReply.close();
         await stopListening(server);
+        // Bounded: a sweep stuck on an unreachable database must not hold the shutdown.
+        if (sweeping) await Promise.race([sweeping, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
         await store.close();
         secretValues.close?.();
       })()),
