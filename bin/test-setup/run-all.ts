@@ -9,6 +9,7 @@ import { chromium } from 'playwright-core';
 import { findBrowser, installPlan, isDebianLike, noBrowserMessage, type BrowserProbe, type FoundBrowser, type InstallHost } from './browser.ts';
 import { errorLine, lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
 import { aptInstallCommands, missingToolLine, testTools } from './tools.ts';
+import { failedE2eLines, failedVitestLines, type PlaywrightFailureSuite, type VitestFailureReport } from './failed-tests.ts';
 import { ranElsewhereLine, skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
 
 const root = process.cwd();
@@ -127,6 +128,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 
 const env: Record<string, string | undefined> = { ...process.env };
 const notes: string[] = [];
+const failures: string[] = [];
 const skipReasons: Array<{ testPaths: string[]; reason: string }> = [];
 
 // A server that is built from source (FerretDB, with Go: minutes on a fresh machine) builds while
@@ -200,16 +202,17 @@ interface Counts {
 }
 interface PlaywrightReport {
   stats: { expected: number; unexpected: number; skipped: number; flaky?: number };
-  suites?: PlaywrightSuite[];
+  suites?: Array<PlaywrightSuite & PlaywrightFailureSuite>;
 }
 const suites = [
   {
     name: 'vitest',
     report: `${out}/vitest.json`,
     command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest.json`, ...args],
-    count: (r: VitestReport & { numPassedTests: number; numFailedTests: number; numRuntimeErrorTests?: number; numPendingTests: number; numTodoTests: number }): Counts => {
+    count: (r: VitestReport & VitestFailureReport & { numPassedTests: number; numFailedTests: number; numRuntimeErrorTests?: number; numPendingTests: number; numTodoTests: number }): Counts => {
       const { skipped, ranElsewhere } = skippedByFile(r, root);
       notes.push(...skipLines(skipped, skipReasons), ...ranElsewhereLine(ranElsewhere));
+      failures.push(...failedVitestLines(r, root));
       return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTests ?? 0), skipped: r.numPendingTests + r.numTodoTests };
     },
   },
@@ -220,6 +223,7 @@ const suites = [
     command: ['npx', 'playwright', 'test'],
     count: (r: PlaywrightReport): Counts => {
       notes.push(...skippedE2eLines(r));
+      failures.push(...failedE2eLines(r));
       return { passed: r.stats.expected + (r.stats.flaky ?? 0), failed: r.stats.unexpected, skipped: r.stats.skipped };
     },
   },
@@ -249,6 +253,6 @@ for (const suite of suites) {
   total.skipped += counts.skipped;
 }
 stopServices();
-for (const line of [...lines, ...notes]) console.log(line);
+for (const line of [...lines, ...notes, ...failures]) console.log(line);
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(total.failed > 0 ? 1 : 0);
