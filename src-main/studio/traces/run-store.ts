@@ -28,13 +28,10 @@ export interface StoredDetail {
 
 interface RunRecord {
   summary: RunSummary;
-  /**
-   * Lower-cased text the filter searches; made when a search first needs it (or before the run's
-   * steps are dropped), so a run that is never searched never pays for it.
-   */
-  haystack?: string;
-  /** The start of the request body as text, part of the haystack. */
+  /** The start of the request body as text, so a run can be found by what was sent. */
   body: string;
+  /** Its steps' names, blocks and errors, kept as text when the steps themselves are dropped. */
+  stepText?: string;
   /** Steps and messages; dropped for old runs to keep memory bounded (the summary stays). */
   detail?: StoredDetail;
 }
@@ -71,8 +68,9 @@ const BODY_TEXT_CHARS = 2_000;
 /**
  * Every run the studio's runtimes traced, newest last: a summary of each (flow, route, status,
  * outcome, duration), and for the newest ones their steps with the message before and after
- * each. Bounded by count and by bytes. Filtering scans precomputed lower-cased text, which
- * answers over 100,000 runs in a few milliseconds; the last result is kept for paging.
+ * each. Bounded by count and by bytes. A text filter tests each run's own fields with one
+ * case-insensitive pattern: no text is built per run, so a run costs nothing until searched and
+ * 100,000 runs answer in tens of milliseconds; the last result is kept for paging.
  */
 export class RunStore {
   private runs: RunRecord[] = [];
@@ -199,7 +197,6 @@ export class RunStore {
       if (r.summary.captureId !== undefined || (flow !== undefined && r.summary.flow !== flow)) continue;
       if (r.summary.startedAt + 1 < info.startedAt) break;
       applyRequest(r, info);
-      r.haystack = undefined;
       this.byCapture.set(info.captureId, r);
       this.changed();
       return r.summary.runId;
@@ -213,7 +210,6 @@ export class RunStore {
     const r = this.byId.get(runId);
     if (!r) return;
     Object.assign(r.summary, origin);
-    r.haystack = undefined;
     this.changed();
   }
 
@@ -278,7 +274,7 @@ export class RunStore {
   private matching(q: RunQuery): RunRecord[] {
     const key = JSON.stringify([q.integration, q.flow, q.outcome, q.status, q.text?.trim().toLowerCase(), q.origin]);
     if (this.cache && this.cache.key === key && this.cache.version === this.version) return this.cache.matches;
-    const text = q.text?.trim().toLowerCase() || undefined;
+    const text = q.text?.trim() ? new TextQuery(q.text.trim()) : undefined;
     const status = statusTest(q.status);
     const out: RunRecord[] = [];
     for (let i = this.runs.length - 1; i >= 0; i--) {
@@ -289,7 +285,7 @@ export class RunStore {
       if (q.outcome && s.outcome !== q.outcome) continue;
       if (status && !status(s.status)) continue;
       if (q.origin && originOf(s) !== q.origin) continue;
-      if (text && !(r.haystack ??= haystackOf(r)).includes(text)) continue;
+      if (text && !matchesText(r, text)) continue;
       out.push(r);
     }
     this.cache = { key, version: this.version, matches: out };
@@ -338,7 +334,7 @@ export class RunStore {
       const oldest = this.detailed[this.detailHead++];
       if (oldest.detail) {
         // Its steps' names and errors stay searchable after the steps are gone.
-        oldest.haystack ??= haystackOf(oldest);
+        oldest.stepText = stepTextOf(oldest.detail.steps);
         this.detailBytes -= oldest.detail.bytes;
         oldest.detail = undefined;
       }
@@ -385,12 +381,41 @@ function applyRequest(record: RunRecord, info: RunRequestInfo): void {
   if (info.path !== undefined) record.summary.path = info.path;
 }
 
-function haystackOf(record: RunRecord): string {
+/** A text filter: where the query occurs, ignoring case, as a literal. */
+class TextQuery {
+  private readonly pattern: RegExp;
+  private readonly length: number;
+
+  constructor(text: string) {
+    this.pattern = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    this.length = text.length;
+  }
+
+  /** A field shorter than the query cannot hold it: most are, and a length costs less than a match. */
+  in(field: string | undefined): boolean {
+    return field !== undefined && field.length >= this.length && this.pattern.test(field);
+  }
+}
+
+/** Whether the text occurs in one of the run's fields (never across two): tested field by field, building nothing. */
+function matchesText(record: RunRecord, text: TextQuery): boolean {
   const s = record.summary;
-  const parts = [s.flow, s.integration, s.route, s.path, s.method, s.status, s.outcome, s.error, s.correlationId, s.runId, s.traceId];
-  for (const step of record.detail?.steps ?? []) parts.push(step.name, step.block, step.error);
-  parts.push(record.body);
-  return parts.filter((p) => p !== undefined && p !== '').join('\n').toLowerCase();
+  if (text.in(s.flow) || text.in(s.integration) || text.in(s.outcome) || text.in(s.correlationId) || text.in(s.runId) || text.in(s.route) || text.in(s.path)) return true;
+  if (text.in(s.method) || (s.status !== undefined && text.in(String(s.status))) || text.in(s.error) || text.in(s.traceId) || text.in(s.test)) return true;
+  if (record.detail) {
+    for (const step of record.detail.steps) if (text.in(step.name) || text.in(step.block) || text.in(step.error)) return true;
+  } else if (text.in(record.stepText)) return true;
+  return text.in(record.body);
+}
+
+function stepTextOf(steps: readonly StoredStep[]): string | undefined {
+  const parts: string[] = [];
+  for (const step of steps) {
+    if (step.name) parts.push(step.name);
+    if (step.block) parts.push(step.block);
+    if (step.error) parts.push(step.error);
+  }
+  return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
 /** The start of the request body as text, so a run can be found by what was sent. */
