@@ -33,4 +33,17 @@ describe('router', () => {
   it('refuses malformed percent-encoding with a 400 naming the parameter', () => {
     expect(() => router.match('POST', '/v1/queues/%zz/publish')).toThrow(/subject is not valid percent-encoding/);
   });
+
+  it('finds a template by its resource segment written percent-encoded, and one with a parameter there after the literal ones', () => {
+    const r = new Router().add(route('GET', '/v1/kv/{namespace}/entry'), route('GET', '/v1/{anything}/{namespace}/entry'), route('PUT', '/v1/kv/{namespace}/entry'));
+    expect(r.match('GET', '/v1/%6Bv/users/entry')).toMatchObject({ kind: 'route', route: { path: '/v1/kv/{namespace}/entry' }, params: { namespace: 'users' } });
+    expect(r.match('GET', '/v1/other/users/entry')).toMatchObject({ kind: 'route', route: { path: '/v1/{anything}/{namespace}/entry' }, params: { anything: 'other' } });
+    // Only templates as specific as the first match answer: the parameter template does not add its GET.
+    expect(r.match('DELETE', '/v1/kv/users/entry')).toEqual({ kind: 'wrong-method', allow: ['GET', 'PUT'] });
+    expect(r.match('GET', '/v1/kv/users')).toEqual({ kind: 'none' });
+  });
+
+  it('refuses a resource segment with broken percent-encoding with a 400 naming it', () => {
+    expect(() => router.match('POST', '/v1/%zz/reply')).toThrow(/path segment "%zz" is not valid percent-encoding/);
+  });
 });
