@@ -1,6 +1,7 @@
 // Names the tests that failed, with the first line of their error, at the end of `npm test`: CI
 // keeps only the tail of a long run, and "1 failed" alone leaves nobody able to tell which.
 import { relative } from 'node:path';
+import { forEachSpec } from './skipped-tests.ts';
 
 /** The part of Vitest's JSON report (`--reporter=json`) read here. */
 export interface VitestFailureReport {
@@ -46,16 +47,12 @@ export function failedVitestLines(report: VitestFailureReport, root: string): st
 /** One line per browser test that failed on its last attempt (a flaky pass is not a failure). */
 export function failedE2eLines(report: { suites?: PlaywrightFailureSuite[] }): string[] {
   const lines: string[] = [];
-  const walk = (suite: PlaywrightFailureSuite): void => {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) {
-        if (test.status !== 'unexpected') continue;
-        const error = test.results?.at(-1)?.error?.message;
-        lines.push(withReason(`  FAILED e2e "${spec.title}" in ${spec.file}${spec.line ? `:${spec.line}` : ''}`, error));
-      }
+  forEachSpec(report.suites, (spec) => {
+    for (const test of spec.tests) {
+      if (test.status !== 'unexpected') continue;
+      const error = test.results?.at(-1)?.error?.message;
+      lines.push(withReason(`  FAILED e2e "${spec.title}" in ${spec.file}${spec.line ? `:${spec.line}` : ''}`, error));
     }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of report.suites ?? []) walk(suite);
+  });
   return lines;
 }

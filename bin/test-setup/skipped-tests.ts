@@ -58,19 +58,23 @@ export interface PlaywrightSuite {
   suites?: PlaywrightSuite[];
 }
 
+/** Calls `visit` for every spec of a Playwright report, however deep its describe blocks nest. */
+export function forEachSpec<S extends { suites?: S[]; specs?: unknown[] }>(suites: readonly S[] | undefined, visit: (spec: NonNullable<S['specs']>[number]) => void): void {
+  for (const suite of suites ?? []) {
+    for (const spec of suite.specs ?? []) visit(spec as NonNullable<S['specs']>[number]);
+    forEachSpec(suite.suites, visit);
+  }
+}
+
 /** One line per skipped browser test, with the reason its `test.skip(condition, reason)` gave. */
 export function skippedE2eLines(report: { suites?: PlaywrightSuite[] }): string[] {
   const lines: string[] = [];
-  const walk = (suite: PlaywrightSuite): void => {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) {
-        if (test.status !== 'skipped') continue;
-        const reason = test.annotations?.find((a) => a.type === 'skip' && a.description)?.description;
-        lines.push(`  SKIPPED e2e "${spec.title}" in ${spec.file}${reason ? ` — ${reason}` : ''}`);
-      }
+  forEachSpec(report.suites, (spec) => {
+    for (const test of spec.tests) {
+      if (test.status !== 'skipped') continue;
+      const reason = test.annotations?.find((a) => a.type === 'skip' && a.description)?.description;
+      lines.push(`  SKIPPED e2e "${spec.title}" in ${spec.file}${reason ? ` — ${reason}` : ''}`);
     }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of report.suites ?? []) walk(suite);
+  });
   return lines;
 }
