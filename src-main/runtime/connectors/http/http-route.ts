@@ -36,6 +36,8 @@ export interface RouteOptions {
   /** Set on SSE routes. */
   sse: (StreamRules & { streamVar: string; maxStreams: number | undefined; registry: SseRegistry }) | undefined;
   submit(msg: Message): Promise<FlowResult>;
+  /** Like submit, answering synchronously when the run does (see FlowRunner.start). */
+  start?(msg: Message): FlowResult | Promise<FlowResult>;
   /** Where the request's server span goes, and whose activity decides if trace context is read. */
   traces?: TraceHub;
   log: Logger;
@@ -117,11 +119,16 @@ export class HttpRoute implements Routable {
     // answer, off this path): its run joins the caller directly, as with no server spans taken.
     const span = o.traces?.active && (msg.traced ??= o.traces.admission.admit()) ? serverSpanStart(req, msg, o.traces.serverSpans && !o.sse) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
-    // The timer answers 504 itself; a result arriving later finds the response sent and is dropped.
-    const clock = o.clock ?? systemClock;
-    const timer = o.timeoutMs > 0 ? clock.setTimeout(() => answerTimeout(this, res), o.timeoutMs) : undefined;
-    const result = await o.submit(msg);
-    clock.clearTimeout(timer);
+    const started = o.start ? o.start(msg) : o.submit(msg);
+    let result: FlowResult;
+    if (started instanceof Promise) {
+      // The timer answers 504 itself; a result arriving later finds the response sent and is
+      // dropped. A run that answered synchronously needs none: no timer could have fired during it.
+      const clock = o.clock ?? systemClock;
+      const timer = o.timeoutMs > 0 ? clock.setTimeout(() => answerTimeout(this, res), o.timeoutMs) : undefined;
+      result = await started;
+      clock.clearTimeout(timer);
+    } else result = started;
     sendResult(res, result, o.response);
     if (span) this.reportServerSpan(span, req, res, msg, result);
   }

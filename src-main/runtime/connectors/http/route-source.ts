@@ -50,6 +50,7 @@ export const routeSource = implementSource(
           }
         : undefined,
       submit: ctx.submit,
+      start: ctx.start,
       traces: ctx.traces,
       log: ctx.log,
     });

@@ -163,6 +163,7 @@ export function loadSources(st: LoadState, pending: readonly PendingSource[]): v
       flowName: flow.name,
       capacity: flow.runner.capacity,
       submit: (msg) => flow.runner.submit(msg),
+      start: (msg) => flow.runner.start(msg),
       traces: st.traces,
     };
     try {
