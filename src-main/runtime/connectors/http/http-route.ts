@@ -71,20 +71,27 @@ export class HttpRoute implements Routable {
   }
 
   /**
-   * Answers the request, whatever happens; never rejects. `traced`: whether its run is traced, when
-   * the server already decided (it captures the exchange only then); else the run decides.
+   * Answers the request, whatever happens; never throws. `traced`: whether its run is traced, when
+   * the server already decided (it captures the exchange only then); else the run decides. No
+   * async function on the way: a flow that answers synchronously is answered in the body's
+   * `end` event, with no promise turn (each costs a request ~1% of throughput).
    */
-  async handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string, traced?: boolean): Promise<void> {
+  handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string, traced?: boolean): void {
     try {
-      await this.answer(req, res, params, queryString, traced);
+      this.answer(req, res, params, queryString, traced);
     } catch (err) {
-      this.o.log.error('http route failed', { flow: this.flowName, error: errorMessage(err) });
-      if (!res.headersSent) sendError(res, 500, 'internal error while answering the request', this.o.response.closeConnection);
-      else res.destroy();
+      this.failed(res, err);
     }
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string, traced: boolean | undefined): Promise<void> {
+  /** Something broke while answering: 500 if nothing was sent yet, else the connection is cut. */
+  private failed(res: ServerResponse, err: unknown): void {
+    this.o.log.error('http route failed', { flow: this.flowName, error: errorMessage(err) });
+    if (!res.headersSent) sendError(res, 500, 'internal error while answering the request', this.o.response.closeConnection);
+    else res.destroy();
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string, traced: boolean | undefined): void {
     const o = this.o;
     // Refused before `100 Continue` went out: the client will not send its body, so do not wait for it.
     const close = o.response.closeConnection || (req.headers.expect !== undefined && expectsContinue(req));
@@ -95,23 +102,63 @@ export class HttpRoute implements Routable {
     if (declaredTooLarge(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes);
     // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
     if (expectsContinue(req)) res.writeContinue();
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, o.maxBodyBytes);
-    } catch (err) {
+    readBody(req, o.maxBodyBytes, (err, raw) => {
       // Too large while streaming: the rest of the upload is dropped, never read into memory.
-      if (err instanceof BodyTooLargeError) refuseTooLarge(req, res, o.maxBodyBytes);
-      return; // otherwise the client left mid-body; nobody is there to answer
-    }
+      // Otherwise the client left mid-body; nobody is there to answer.
+      if (err !== undefined) {
+        if (err instanceof BodyTooLargeError) refuseTooLarge(req, res, o.maxBodyBytes);
+        return;
+      }
+      try {
+        const pending = this.withBody(req, res, params, queryString, traced, close, raw);
+        if (pending !== undefined) pending.catch((e: unknown) => this.failed(res, e));
+      } catch (e) {
+        this.failed(res, e);
+      }
+    });
+  }
+
+  private withBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string> | undefined,
+    queryString: string,
+    traced: boolean | undefined,
+    close: boolean,
+    raw: Buffer,
+  ): Promise<void> | undefined {
     noteExchange(req, { body: raw });
     let body: unknown;
     try {
-      body = decodeBody(raw, req.headers['content-type'], o.rawBody);
-      if (body instanceof Promise) body = await body;
+      body = decodeBody(raw, req.headers['content-type'], this.o.rawBody);
     } catch (err) {
-      if (err instanceof BadRequestError) return sendError(res, 400, err.message, close);
-      throw err;
+      if (!(err instanceof BadRequestError)) throw err;
+      sendError(res, 400, err.message, close);
+      return undefined;
     }
+    if (body instanceof Promise) {
+      // A multipart body is parsed asynchronously.
+      return body.then(
+        (decoded: unknown) => this.run(req, res, params, queryString, traced, raw, decoded),
+        (err: unknown) => {
+          if (err instanceof BadRequestError) return sendError(res, 400, err.message, close);
+          throw err;
+        },
+      );
+    }
+    return this.run(req, res, params, queryString, traced, raw, body);
+  }
+
+  private run(
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string> | undefined,
+    queryString: string,
+    traced: boolean | undefined,
+    raw: Buffer,
+    body: unknown,
+  ): Promise<void> | undefined {
+    const o = this.o;
     const msg = new Message(body, this.varsOf(req, params, queryString, raw), this.correlationIdOf(req));
     noteExchange(req, { correlationId: msg.correlationId });
     msg.traced = traced;
@@ -120,15 +167,21 @@ export class HttpRoute implements Routable {
     const span = o.traces?.active && (msg.traced ??= o.traces.admission.admit()) ? serverSpanStart(req, msg, o.traces.serverSpans && !o.sse) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
     const started = o.start ? o.start(msg) : o.submit(msg);
-    let result: FlowResult;
-    if (started instanceof Promise) {
-      // The timer answers 504 itself; a result arriving later finds the response sent and is
-      // dropped. A run that answered synchronously needs none: no timer could have fired during it.
-      const clock = o.clock ?? systemClock;
-      const timer = o.timeoutMs > 0 ? clock.setTimeout(() => answerTimeout(this, res), o.timeoutMs) : undefined;
-      result = await started;
-      clock.clearTimeout(timer);
-    } else result = started;
+    if (started instanceof Promise) return this.answerLater(started, req, res, msg, span);
+    sendResult(res, started, o.response);
+    if (span) this.reportServerSpan(span, req, res, msg, started);
+    return undefined;
+  }
+
+  /** A run still going: answered when it ends, or 504 first once the route's timeout passes. */
+  private async answerLater(running: Promise<FlowResult>, req: IncomingMessage, res: ServerResponse, msg: Message, span: ServerSpanStart | undefined): Promise<void> {
+    const o = this.o;
+    // The timer answers 504 itself; a result arriving later finds the response sent and is
+    // dropped. A run that answered synchronously needs none: no timer could have fired during it.
+    const clock = o.clock ?? systemClock;
+    const timer = o.timeoutMs > 0 ? clock.setTimeout(() => answerTimeout(this, res), o.timeoutMs) : undefined;
+    const result = await running;
+    clock.clearTimeout(timer);
     sendResult(res, result, o.response);
     if (span) this.reportServerSpan(span, req, res, msg, result);
   }

@@ -158,7 +158,7 @@ export class HttpConnector implements Connector {
     if (route === undefined) {
       return sendError(res, 405, `${req.method} is not allowed on ${match.routes.pattern.text}; allowed: ${match.routes.allow}`, close, { allow: match.routes.allow });
     }
-    void route.handle(req, res, match.params, q === -1 ? '' : url.slice(q + 1), traced);
+    route.handle(req, res, match.params, q === -1 ? '' : url.slice(q + 1), traced);
   };
 }
 

@@ -49,13 +49,15 @@ function lingeringClose(socket: Socket): void {
   socket.once('close', () => clearTimeout(timer));
 }
 
+/** Called once with the whole body, or with why there is none to answer (too large, or the client left). */
+export type BodyCallback = (err: BodyTooLargeError | BodyAbortedError | undefined, body: Buffer) => void;
+
 /** What one read in progress keeps; the listeners below are shared and find it on the request. */
 interface Reading {
   chunks: Buffer[];
   size: number;
   limit: number;
-  resolve(body: Buffer): void;
-  reject(err: Error): void;
+  done: BodyCallback;
 }
 
 const READING = Symbol('reading');
@@ -65,24 +67,24 @@ type ReadingRequest = IncomingMessage & { [READING]?: Reading };
  * Reads the whole body, never holding more than `limit` bytes: a declared Content-Length over the
  * limit fails at once without reading, and a chunked body fails on the chunk that crosses it.
  * After a failure the rest of the body is discarded as it arrives (data events with no listener
- * are dropped), so a 50 MiB upload against a 1 MiB route costs no memory.
+ * are dropped), so a 50 MiB upload against a 1 MiB route costs no memory. A callback rather than
+ * a promise: the request path then takes no promise turn when its flow answers synchronously.
+ * `done` is called synchronously when there is no body to wait for.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, done: BodyCallback): void {
   const declared = req.headers['content-length'];
   if (declared !== undefined) {
     const length = Number(declared);
-    if (length > limit) return Promise.reject(new BodyTooLargeError(limit));
-    if (length === 0) return Promise.resolve(EMPTY);
+    if (length > limit) return done(new BodyTooLargeError(limit), EMPTY);
+    if (length === 0) return done(undefined, EMPTY);
   } else if (req.headers['transfer-encoding'] === undefined) {
     // Neither length nor chunking: HTTP/1.1 says there is no body.
-    return Promise.resolve(EMPTY);
+    return done(undefined, EMPTY);
   }
-  return new Promise<Buffer>((resolve, reject) => {
-    (req as ReadingRequest)[READING] = { chunks: [], size: 0, limit, resolve, reject };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('close', onClose);
-  });
+  (req as ReadingRequest)[READING] = { chunks: [], size: 0, limit, done };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('close', onClose);
 }
 
 // Module-level listeners (`this` is the request): a per-request closure would cost more than the
@@ -95,7 +97,7 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
     r.chunks = [];
     // Keep the stream flowing with nobody listening: the remainder is read and dropped.
     this.resume();
-    r.reject(new BodyTooLargeError(r.limit));
+    r.done(new BodyTooLargeError(r.limit), EMPTY);
     return;
   }
   r.chunks.push(chunk);
@@ -104,13 +106,13 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
 function onEnd(this: ReadingRequest): void {
   const r = this[READING]!;
   finish(this);
-  r.resolve(r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size));
+  r.done(undefined, r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size));
 }
 
 function onClose(this: ReadingRequest): void {
   const r = this[READING]!;
   finish(this);
-  r.reject(new BodyAbortedError('client closed the connection while sending the body'));
+  r.done(new BodyAbortedError('client closed the connection while sending the body'), EMPTY);
 }
 
 function finish(req: ReadingRequest): void {
