@@ -94,12 +94,7 @@ export class Chain {
   ) {}
 
   run(msg: Message, run: RunContext): Promise<FlowResult> {
-    try {
-      const result = this.start(msg, run);
-      return result instanceof Promise ? result : Promise.resolve(result);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settled(() => this.start(msg, run));
   }
 
   /**
@@ -177,7 +172,8 @@ function resumeInside(step: Step, msg: Message, run: RunContext, rest: ChainRest
   return step.block.resume(msg, run, rest);
 }
 
-function settled(start: () => FlowResult | Promise<FlowResult>): Promise<FlowResult> {
+/** A promise of what `start` answers, synchronously or not; a throw becomes a rejection. */
+export function settled(start: () => FlowResult | Promise<FlowResult>): Promise<FlowResult> {
   try {
     return Promise.resolve(start());
   } catch (err) {

@@ -2,7 +2,7 @@ import { errorMessage, errorStatus } from '../errors.ts';
 import { toSnapshot, type Message } from '../message.ts';
 import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
-import { Chain, runContext, type FlowResult, type RunContext, type Step } from './chain.ts';
+import { Chain, runContext, settled, type FlowResult, type RunContext, type Step } from './chain.ts';
 import { stepEntry, type StepEntry } from './step-entry.ts';
 
 export interface FlowRunnerOptions {
@@ -68,14 +68,7 @@ export class FlowRunner {
         this.heldSubmits--;
       }
     }
-    if (this.active < this.opts.workers) {
-      this.active++;
-      try {
-        return await this.execute(msg, depth);
-      } finally {
-        this.release();
-      }
-    }
+    if (this.active < this.opts.workers) return this.inWorker(msg, depth);
     return new Promise<FlowResult>((resolve) => this.queue.push({ msg, depth, resolve }));
   }
 
@@ -86,19 +79,22 @@ export class FlowRunner {
    */
   start(msg: Message): FlowResult | Promise<FlowResult> {
     if (this.active >= this.opts.workers || this.queue.length > 0 || this.heldSubmits > 0) return this.submit(msg);
+    return this.inWorker(msg, 0);
+  }
+
+  /** Runs on a worker that is free, and frees it when the run ends: at once when the run answers synchronously. */
+  private inWorker(msg: Message, depth: number): FlowResult | Promise<FlowResult> {
     this.active++;
     let result: FlowResult | Promise<FlowResult>;
     try {
-      result = this.execute(msg, 0);
+      result = this.execute(msg, depth);
     } catch (err) {
       this.release();
       throw err;
     }
-    if (!(result instanceof Promise)) {
-      this.release();
-      return result;
-    }
-    return result.finally(() => this.release());
+    if (result instanceof Promise) return result.finally(() => this.release());
+    this.release();
+    return result;
   }
 
   /** Resolves when a submitted message would start or queue rather than be held back. */
@@ -124,7 +120,7 @@ export class FlowRunner {
    * had just entered step `first`: flow tests of a step range, and re-runs from a step.
    */
   runSlice(msg: Message, first: number, end?: number): Promise<FlowResult> {
-    return settle(() => this.execute(msg, 0, new Chain(this.opts.steps.steps.slice(first, end))));
+    return settled(() => this.execute(msg, 0, new Chain(this.opts.steps.steps.slice(first, end))));
   }
 
   /**
@@ -141,19 +137,19 @@ export class FlowRunner {
     } catch (err) {
       return Promise.reject(err);
     }
-    return settle(() => this.execute(msg, 0, steps, entry));
+    return settled(() => this.execute(msg, 0, steps, entry));
   }
 
   /** Runs directly, bypassing workers: a flow-ref call already holds a worker of its caller. */
   runNested(msg: Message, depth: number): Promise<FlowResult> {
-    return settle(() => this.execute(msg, depth));
+    return settled(() => this.execute(msg, depth));
   }
 
   private release(): void {
     const next = this.queue.shift();
     if (next) {
       // The worker slot passes straight to the next queued message.
-      void settle(() => this.execute(next.msg, next.depth)).then((r) => {
+      void settled(() => this.execute(next.msg, next.depth)).then((r) => {
         next.resolve(r);
         this.release();
       });
@@ -198,13 +194,13 @@ export class FlowRunner {
     } catch (err) {
       // As a failure of the run's own machinery: recorded, with no error chain (as an async one).
       const failed = failedRun(msg, err);
-      this.report(failed, msg, run, depth, started, t0, input);
+      this.report(failed, msg, run, started, t0, input);
       return failed;
     }
     if (first instanceof Promise || entry?.inErrorChain || (first.outcome === 'failed' && this.opts.onError)) {
       return this.finishLater(first, msg, run, entry, started, t0, input);
     }
-    this.report(first, msg, run, depth, started, t0, input);
+    this.report(first, msg, run, started, t0, input);
     return first;
   }
 
@@ -226,14 +222,14 @@ export class FlowRunner {
     } catch (err) {
       result = failedRun(msg, err);
     }
-    this.report(result, msg, run, run.depth, started, t0, input);
+    this.report(result, msg, run, started, t0, input);
     return result;
   }
 
   /** The run's own trace record, when traced (or shed but failed: a failure is what a user looks for). */
-  private report(result: FlowResult, msg: Message, run: RunContext, depth: number, started: number, t0: number, input: unknown): void {
+  private report(result: FlowResult, msg: Message, run: RunContext, started: number, t0: number, input: unknown): void {
     const traces = this.opts.traces;
-    const keptAfterAll = !run.trace && result.outcome === 'failed' && msg.traced === false && depth === 0 && traces.active;
+    const keptAfterAll = !run.trace && result.outcome === 'failed' && msg.traced === false && run.depth === 0 && traces.active;
     if (keptAfterAll) traces.admission.keptAfterAll();
     if (!run.trace && !keptAfterAll) return;
     traces.emit({
@@ -291,13 +287,4 @@ function stillFailed(result: FlowResult, entered: Message): FlowResult {
 
 function failedRun(msg: Message, err: unknown): FlowResult {
   return { outcome: 'failed', message: msg, error: { message: errorMessage(err), status: errorStatus(err) } };
-}
-
-/** A promise of what `run` answers, sync or not; a throw becomes a rejection. */
-function settle(run: () => FlowResult | Promise<FlowResult>): Promise<FlowResult> {
-  try {
-    return Promise.resolve(run());
-  } catch (err) {
-    return Promise.reject(err);
-  }
 }
