@@ -128,38 +128,21 @@ export class HttpRoute implements Routable {
     raw: Buffer,
   ): Promise<void> | undefined {
     noteExchange(req, { body: raw });
+    const vars = this.varsOf(req, params, queryString, raw);
     let body: unknown;
     try {
       body = decodeBody(raw, req.headers['content-type'], this.o.rawBody);
     } catch (err) {
-      if (!(err instanceof BadRequestError)) throw err;
-      sendError(res, 400, err.message, close);
-      return undefined;
+      return refuseBody(res, err, close);
     }
-    if (body instanceof Promise) {
-      // A multipart body is parsed asynchronously.
-      return body.then(
-        (decoded: unknown) => this.run(req, res, params, queryString, traced, raw, decoded),
-        (err: unknown) => {
-          if (err instanceof BadRequestError) return sendError(res, 400, err.message, close);
-          throw err;
-        },
-      );
-    }
-    return this.run(req, res, params, queryString, traced, raw, body);
+    // A multipart body is parsed asynchronously.
+    if (body instanceof Promise) return body.then((decoded: unknown) => this.run(req, res, traced, vars, decoded), (err: unknown) => refuseBody(res, err, close));
+    return this.run(req, res, traced, vars, body);
   }
 
-  private run(
-    req: IncomingMessage,
-    res: ServerResponse,
-    params: Record<string, string> | undefined,
-    queryString: string,
-    traced: boolean | undefined,
-    raw: Buffer,
-    body: unknown,
-  ): Promise<void> | undefined {
+  private run(req: IncomingMessage, res: ServerResponse, traced: boolean | undefined, vars: Record<string, unknown>, body: unknown): Promise<void> | undefined {
     const o = this.o;
-    const msg = new Message(body, this.varsOf(req, params, queryString, raw), this.correlationIdOf(req));
+    const msg = new Message(body, vars, this.correlationIdOf(req));
     noteExchange(req, { correlationId: msg.correlationId });
     msg.traced = traced;
     // An event stream's request is not reported as a server span (it ends long after its run's
@@ -284,4 +267,11 @@ function exactBody(raw: Buffer): string | Uint8Array {
 
 function answerTimeout(route: HttpRoute, res: ServerResponse): void {
   route.timedOut(res);
+}
+
+/** A body the route cannot decode is the client's mistake (400); anything else is rethrown, to answer 500. */
+function refuseBody(res: ServerResponse, err: unknown, close: boolean): undefined {
+  if (!(err instanceof BadRequestError)) throw err;
+  sendError(res, 400, err.message, close);
+  return undefined;
 }
