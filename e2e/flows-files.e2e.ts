@@ -68,7 +68,8 @@ test.describe('definition files', () => {
     await card.getByRole('button', { name: 'Delete renamed.yaml' }).click();
     await card.getByRole('group', { name: 'Delete renamed.yaml?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(card.getByRole('button', { name: /^renamed\.yaml/ })).toBeHidden();
-    expect(existsSync(join(studio.workspaceDir, 'e2e-files', 'renamed.yaml'))).toBe(false);
+    // The row may hide while the confirmation is answered, before the file is gone: wait for the disk.
+    await expect.poll(() => existsSync(join(studio.workspaceDir, 'e2e-files', 'renamed.yaml'))).toBe(false);
     await expect(page.getByLabel('Open file')).toContainText('e2e-files/api.yaml');
   });
 
