@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern } from './route-pattern.ts';
+import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, pathSegments } from './route-pattern.ts';
 
 const parts = (path: string) => path.split('/').slice(1);
 
@@ -29,5 +30,20 @@ describe('the one {name} rule set for routes', () => {
   it('refuses a parameter that is not a whole segment, and one named twice', () => {
     expect(() => parseRoutePattern('/files/{name}.txt')).toThrow('"{name}.txt" is not a parameter');
     expect(() => parseRoutePattern('/a/{x}/b/{x}')).toThrow('names parameter {x} twice');
+  });
+
+  it('splits a request path into the segments split("/") gives, empty ones and all', () => {
+    expect(pathSegments('/v1/kv/user/entry')).toEqual(['v1', 'kv', 'user', 'entry']);
+    expect(pathSegments('/')).toEqual(['']);
+    expect(pathSegments('/jobs/')).toEqual(['jobs', '']);
+    expect(pathSegments('//a//')).toEqual(['', 'a', '', '']);
+    expect(pathSegments('')).toEqual([]);
+    expect(pathSegments('*')).toEqual([]);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[/a-z%2F.]{0,24}$/), (path) => {
+        expect(pathSegments(path)).toEqual(parts(path));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

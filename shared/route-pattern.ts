@@ -60,6 +60,24 @@ export class BadPathError extends Error {
 }
 
 /**
+ * A request path's segments, as `path.split('/').slice(1)` gives them: `/v1/kv/user/entry` →
+ * `['v1', 'kv', 'user', 'entry']`. Walked with indexOf: a path read from a request is a fresh
+ * string, which String.prototype.split handles in the runtime (its cache serves only constant
+ * strings) at two to three times the cost, on every request the platform answers.
+ */
+export function pathSegments(path: string): string[] {
+  if (path.charCodeAt(0) !== 0x2f /* / */) return path.split('/').slice(1);
+  const parts: string[] = [];
+  let start = 1;
+  for (let end = path.indexOf('/', 1); end !== -1; end = path.indexOf('/', start)) {
+    parts.push(path.slice(start, end));
+    start = end + 1;
+  }
+  parts.push(path.slice(start));
+  return parts;
+}
+
+/**
  * Matches request path segments against a pattern; returns the decoded parameters or undefined.
  * Literal segments compare decoded, so `/caf%C3%A9` reaches a route written `/café`.
  */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRoute } from '../../../shared/platform-api/contract.ts';
-import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, type RoutePattern } from '../../../shared/route-pattern.ts';
+import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, pathSegments, type RoutePattern } from '../../../shared/route-pattern.ts';
 import { badRequest } from './api-error.ts';
 
 export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -61,7 +61,7 @@ export class Router {
   }
 
   match(method: string, path: string): RouteMatch {
-    const parts = path.split('/').slice(1);
+    const parts = pathSegments(path);
     let matched: CompiledRoute | undefined;
     const allow: string[] = [];
     for (const c of this.byLength.get(parts.length) ?? []) {

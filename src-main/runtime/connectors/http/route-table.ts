@@ -1,4 +1,4 @@
-import { compareSpecificity, matchSegments, type RoutePattern } from '../../../../shared/route-pattern.ts';
+import { compareSpecificity, matchSegments, pathSegments, type RoutePattern } from '../../../../shared/route-pattern.ts';
 
 /** What the table needs to know about a route. */
 export interface Routable {
@@ -98,7 +98,7 @@ export class RouteTable<R extends Routable> {
       if (hit) return { routes: hit, params: undefined };
     }
     if (this.withParams.length === 0) return undefined;
-    const parts = pathname.split('/').slice(1);
+    const parts = pathSegments(pathname);
     for (const entry of this.withParams) {
       const params = matchSegments(entry.pattern, parts);
       if (params) return { routes: entry, params };
