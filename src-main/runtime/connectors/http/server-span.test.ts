@@ -42,7 +42,7 @@ async function postTraced(...sinks: Array<ReturnType<typeof recorder>>): Promise
   for (const s of sinks) runtime.traces.add(s);
   await runtime.start();
   const url = runtime.describe().connectors[0].details!.url as string;
-  const res = await fetch(`${url}/orders`, {
+  const res = await fetch(`${url}/orders?source=test`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
     body: '{"id": "o-1"}',
@@ -68,6 +68,8 @@ describe("an http route's server span", () => {
     expect(studio.spans).toEqual([]);
     const server = exporter.spans.find((s) => s.kind === 'server');
     expect(server).toMatchObject({ traceId: CALLER_TRACE, parentSpanId: CALLER_SPAN, status: 200, name: 'POST /orders' });
+    // The path as requested without its query, as OpenTelemetry's url.path is.
+    expect(server!.detail).toMatchObject({ method: 'POST', route: '/orders', path: '/orders' });
     const run = exporter.events.find((e) => e.kind === 'run')!;
     expect(run).toMatchObject({ traceId: CALLER_TRACE, parentSpanId: server!.spanId });
     // Both sinks see the same run.
