@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, pathSegments } from './route-pattern.ts';
+import { BadPathError, compareSpecificity, matchSegments, parseRoutePattern, pathSegments, urlPath } from './route-pattern.ts';
 
 const parts = (path: string) => path.split('/').slice(1);
 
@@ -45,5 +45,11 @@ describe('the one {name} rule set for routes', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("takes a request URL's path without its query", () => {
+    expect(urlPath('/orders/7?x=1&y=?')).toBe('/orders/7');
+    expect(urlPath('/orders/7')).toBe('/orders/7');
+    expect(urlPath('/?')).toBe('/');
   });
 });

@@ -59,6 +59,12 @@ export class BadPathError extends Error {
   }
 }
 
+/** A request URL's path, without its query (split('?') is slow on a fresh string; see pathSegments). */
+export function urlPath(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /**
  * A request path's segments, as `path.split('/').slice(1)` gives them: `/v1/kv/user/entry` →
  * `['v1', 'kv', 'user', 'entry']`. Walked with indexOf: a path read from a request is a fresh

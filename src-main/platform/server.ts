@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock, type ClockTimer } from '../../shared/clock.ts';
+import { urlPath } from '../../shared/route-pattern.ts';
 import { agentMemoryRoutes } from './delegation/agent-memory.ts';
 import { discoveryRoutes } from './delegation/discovery.ts';
 import { kvRoutes } from './delegation/kv.ts';
@@ -347,7 +348,7 @@ function requestHandler(
   const noQuery = new URLSearchParams();
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
     if (err instanceof ApiError) return sendError(res, err);
-    const where = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+    const where = `${req.method} ${urlPath(req.url ?? '')}`;
     onInternalError(err as Error, where);
     sendError(res, new ApiError(500, 'internal_error', `the platform server failed on ${where}: ${(err as Error).message}`));
   };

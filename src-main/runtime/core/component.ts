@@ -161,7 +161,7 @@ export interface SourceContext extends BuildContext {
   /** Runs one message through the flow, respecting `workers` and `buffer`; never rejects. */
   submit(msg: Message): Promise<FlowResult>;
   /** Like submit, but answers synchronously when a worker is free and the run's blocks all do. */
-  start?(msg: Message): FlowResult | Promise<FlowResult>;
+  start(msg: Message): FlowResult | Promise<FlowResult>;
   /** The definition's trace hub, for sources that report the request they answered. */
   traces?: TraceHub;
 }

@@ -11,7 +11,7 @@ import { noteExchange } from './exchange-capture.ts';
 import { BodyTooLargeError, declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
 import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
-import type { RoutePattern } from '../../../../shared/route-pattern.ts';
+import { urlPath, type RoutePattern } from '../../../../shared/route-pattern.ts';
 import type { Routable } from './route-table.ts';
 import type { SseRegistry } from './sse-registry.ts';
 import type { SseStream, StreamRules } from './sse-stream.ts';
@@ -37,7 +37,7 @@ export interface RouteOptions {
   sse: (StreamRules & { streamVar: string; maxStreams: number | undefined; registry: SseRegistry }) | undefined;
   submit(msg: Message): Promise<FlowResult>;
   /** Like submit, answering synchronously when the run does (see FlowRunner.start). */
-  start?(msg: Message): FlowResult | Promise<FlowResult>;
+  start(msg: Message): FlowResult | Promise<FlowResult>;
   /** Where the request's server span goes, and whose activity decides if trace context is read. */
   traces?: TraceHub;
   log: Logger;
@@ -149,7 +149,7 @@ export class HttpRoute implements Routable {
     // answer, off this path): its run joins the caller directly, as with no server spans taken.
     const span = o.traces?.active && (msg.traced ??= o.traces.admission.admit()) ? serverSpanStart(req, msg, o.traces.serverSpans && !o.sse) : undefined;
     if (o.sse) return this.stream(msg, req, res, o.sse);
-    const started = o.start ? o.start(msg) : o.submit(msg);
+    const started = o.start(msg);
     if (started instanceof Promise) return this.answerLater(started, req, res, msg, span);
     sendResult(res, started, o.response);
     if (span) this.reportServerSpan(span, req, res, msg, started);
@@ -188,7 +188,7 @@ export class HttpRoute implements Routable {
       spanId: span.spanId,
       parentSpanId: span.parentSpanId,
       sampled: span.sampled,
-      detail: { method: req.method, route: this.pattern.text, path: pathOf(req.url ?? ''), scheme: 'http', userAgent: req.headers['user-agent'] },
+      detail: { method: req.method, route: this.pattern.text, path: urlPath(req.url ?? ''), scheme: 'http', userAgent: req.headers['user-agent'] },
     });
   }
 
@@ -274,10 +274,4 @@ function refuseBody(res: ServerResponse, err: unknown, close: boolean): undefine
   if (!(err instanceof BadRequestError)) throw err;
   sendError(res, 400, err.message, close);
   return undefined;
-}
-
-/** A request URL without its query (split('?') is slow on a fresh string; see pathSegments). */
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
 }

@@ -131,13 +131,7 @@ export class FlowRunner {
    */
   runFromStep(msg: Message, stepPath: string): Promise<FlowResult> {
     const { name, steps, onError, chains } = this.opts;
-    let entry: StepEntry;
-    try {
-      entry = stepEntry(name, stepPath, chains ?? new Map([[steps.path, steps]]), { steps, onError });
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return settled(() => this.execute(msg, 0, steps, entry));
+    return settled(() => this.execute(msg, 0, steps, stepEntry(name, stepPath, chains ?? new Map([[steps.path, steps]]), { steps, onError })));
   }
 
   /** Runs directly, bypassing workers: a flow-ref call already holds a worker of its caller. */
