@@ -4,6 +4,7 @@
  * layer as it was before the extension libraries — the released @marcbachmann/cel-js 8.0.0 with the
  * same options, the same mixed int/double operators and the same fromCel — measured in the same
  * run, so the ratio is what the fork in src-main/runtime/core/cel-js-fork and the bound libraries cost (budget: 1.2×).
+ * The interpreter column is our layer with its fast path off (cel-fast-path.ts): what the closures save.
  *
  * Run: npm run bench:cel     (CEL_BENCH_ITERATIONS / CEL_BENCH_ROUNDS change the loop count and rounds)
  */
@@ -51,39 +52,36 @@ function baselineCompile(): (source: string) => () => unknown {
   };
 }
 
-/** Best of ROUNDS, alternating the two so load on the machine hits both alike. */
-function nsPerEval(a: () => unknown, b: () => unknown): [number, number] {
-  for (let i = 0; i < 20_000; i++) {
-    a();
-    b();
-  }
-  let bestA = Infinity;
-  let bestB = Infinity;
+/** Best of ROUNDS for each, taking turns so load on the machine hits them alike. */
+function nsPerEval(fns: readonly (() => unknown)[]): number[] {
+  for (let i = 0; i < 20_000; i++) for (const fn of fns) fn();
+  const best = fns.map(() => Infinity);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [fn, set] of [
-      [a, (v: number) => (bestA = Math.min(bestA, v))],
-      [b, (v: number) => (bestB = Math.min(bestB, v))],
-    ] as const) {
+    fns.forEach((fn, k) => {
       const start = process.hrtime.bigint();
       for (let i = 0; i < ITERATIONS; i++) fn();
-      set(Number(process.hrtime.bigint() - start) / ITERATIONS);
-    }
+      best[k] = Math.min(best[k], Number(process.hrtime.bigint() - start) / ITERATIONS);
+    });
   }
-  return [bestA, bestB];
+  return best;
 }
 
 const ours = createCelEnvironment();
+const interpreter = createCelEnvironment([], undefined, { fastPath: false });
 const before = baselineCompile();
-let logOurs = 0;
-let logBefore = 0;
-console.log(`${'expression'.padEnd(58)} now ns  before ns  ratio`);
+const logs = [0, 0, 0];
+console.log(`${'expression'.padEnd(58)} now ns  interpreter ns  before ns  now/before  interpreter/before`);
 for (const source of EXPRESSIONS) {
-  const compiled = ours.compile(source);
-  const [now, then] = nsPerEval(() => compiled.evaluate(activation), before(source));
-  logOurs += Math.log(now);
-  logBefore += Math.log(then);
-  console.log(`${source.slice(0, 57).padEnd(58)} ${now.toFixed(0).padStart(6)} ${then.toFixed(0).padStart(10)} ${(now / then).toFixed(2).padStart(6)}`);
+  const fast = ours.compile(source);
+  const slow = interpreter.compile(source);
+  const ns = nsPerEval([() => fast.evaluate(activation), () => slow.evaluate(activation), before(source)]);
+  ns.forEach((v, k) => (logs[k] += Math.log(v)));
+  const [now, interpreted, then] = ns;
+  console.log(
+    `${source.slice(0, 57).padEnd(58)} ${now.toFixed(0).padStart(6)} ${interpreted.toFixed(0).padStart(15)} ${then.toFixed(0).padStart(10)} ${(now / then).toFixed(2).padStart(11)} ${(interpreted / then).toFixed(2).padStart(19)}`,
+  );
 }
-const mean = Math.exp(logOurs / EXPRESSIONS.length);
-const meanBefore = Math.exp(logBefore / EXPRESSIONS.length);
-console.log(`geometric mean: now ${mean.toFixed(0)} ns/eval, before ${meanBefore.toFixed(0)} ns/eval, ratio ${(mean / meanBefore).toFixed(2)}`);
+const [mean, meanInterpreter, meanBefore] = logs.map((l) => Math.exp(l / EXPRESSIONS.length));
+console.log(
+  `geometric mean: now ${mean.toFixed(0)} ns/eval (fast path where it answers), interpreter alone ${meanInterpreter.toFixed(0)}, before ${meanBefore.toFixed(0)}; ratio now/before ${(mean / meanBefore).toFixed(2)}, interpreter/before ${(meanInterpreter / meanBefore).toFixed(2)}`,
+);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CelCompileError, createCelEnvironment, fromCel } from './cel.ts';
 
 const env = createCelEnvironment();
+const interpreterOnly = createCelEnvironment([], undefined, { fastPath: false });
 const run = (source: string, activation: Record<string, unknown> = {}): unknown => env.compile(source).evaluate(activation);
 
 function compileError(source: string): CelCompileError {
@@ -30,8 +31,14 @@ describe('CEL layer (cel.ts)', () => {
       ['body.price * 2', 3],
       ['body.count + 1 == 3', true],
       ['body.count + 1 > 2', true],
+      // A mixed sum is a double wherever it goes next (these failed with "Cannot mix BigInt" or an int overflow).
+      ['1 + body.count + 1', 4],
+      ['(1 + 0.5) + 1', 2.5],
+      ['2 * body.price * 2', 6],
+      ['-(1 + 1e308)', -1e308],
     ])('%s', (source, expected) => {
       expect(run(source, { body })).toBe(expected);
+      expect(interpreterOnly.compile(source).evaluate({ body })).toBe(expected);
     });
 
     it('keeps int arithmetic integral and double arithmetic fractional', () => {

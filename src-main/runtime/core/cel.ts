@@ -1,5 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { bindCelLibraries } from './cel-library/bind-libraries.ts';
+import { compileFastPath, DEFER, type FastProgram } from './cel-fast-path.ts';
 
 /**
  * CEL for every expression setting. Expressions compile once when a definition loads; a message
@@ -48,8 +49,17 @@ const ARITHMETIC: Record<string, (a: number, b: number) => number> = {
   '/': (a, b) => a / b,
 };
 
-export function createCelEnvironment(functions: readonly CelFunction[] = [], onCompile?: (source: string) => void): CelEnvironment {
-  return new CelEnvironment(functions, onCompile);
+export interface CelOptions {
+  /**
+   * Evaluate the common expressions through compiled closures (cel-fast-path.ts), the interpreter
+   * answering the rest; default true. Off only where the interpreter's own raw values are wanted
+   * (the conformance suite compares them before fromCel).
+   */
+  fastPath?: boolean;
+}
+
+export function createCelEnvironment(functions: readonly CelFunction[] = [], onCompile?: (source: string) => void, options: CelOptions = {}): CelEnvironment {
+  return new CelEnvironment(functions, onCompile, options);
 }
 
 export class CelEnvironment {
@@ -59,6 +69,7 @@ export class CelEnvironment {
   constructor(
     functions: readonly CelFunction[],
     private readonly onCompile?: (source: string) => void,
+    private readonly options: CelOptions = {},
   ) {
     this.env = new Environment({
       unlistedVariablesAreDyn: true,
@@ -66,8 +77,9 @@ export class CelEnvironment {
       enableOptionalTypes: true,
     });
     for (const [op, fn] of Object.entries(ARITHMETIC)) {
-      this.env.registerOperator(`double ${op} int`, (a: number, b: bigint) => fn(a, Number(b)));
-      this.env.registerOperator(`int ${op} double`, (a: bigint, b: number) => fn(Number(a), b));
+      // The result is a double: undeclared, cel-js would type it as the left operand, and `1 + 0.5 + 1` then picked int + int.
+      this.env.registerOperator(`double ${op} int: double`, (a: number, b: bigint) => fn(a, Number(b)));
+      this.env.registerOperator(`int ${op} double: double`, (a: bigint, b: number) => fn(Number(a), b));
     }
     bindCelLibraries(this.env);
     for (const f of functions) {
@@ -86,15 +98,32 @@ export class CelEnvironment {
       const offset = e.range?.start ?? e.node?.start ?? 0;
       throw new CelCompileError(firstLine(e.message ?? String(err)), offset);
     }
+    const fast = this.fastProgram(source, program);
     return {
       source,
       evaluate(activation: CelActivation): unknown {
+        if (fast !== undefined) {
+          const quick = fast(activation);
+          if (quick !== DEFER) return fromCel(quick);
+        }
         const value = program(activation);
         // An async function (secret(), templateResource() on a cold cache) makes the result a
         // Promise; callers that may meet one await it, the common sync path stays sync.
         return value instanceof Promise ? value.then(fromCel) : fromCel(value);
       },
     };
+  }
+
+  /**
+   * The closures for an expression in the fast path's subset that type-checks (an ill-typed branch
+   * is an error even where evaluation never reaches it); checked on a parse of its own, since
+   * checking marks the tree the interpreter evaluates.
+   */
+  private fastProgram(source: string, program: (ctx: CelActivation) => unknown): FastProgram | undefined {
+    if (this.options.fastPath === false) return undefined;
+    const ast = (program as { ast?: unknown }).ast;
+    if (ast === undefined || !this.env.check(source).valid) return undefined;
+    return compileFastPath(ast, (name) => this.env.hasVariable(name));
   }
 }
 

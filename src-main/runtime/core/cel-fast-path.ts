@@ -1,0 +1,271 @@
+/**
+ * A faster way to evaluate the expressions flows write most — field reads, literals, arithmetic
+ * and comparisons on numbers and strings, `&&`, `||`, `!`, `?:`, list and map literals — compiled
+ * once into closures instead of walked by the interpreter on every message (the interpreter
+ * dispatches every operator through its overload tables: ~1 µs a mapping, most of CEL's share of
+ * an http request).
+ *
+ * The interpreter stays the authority. A compiled program answers only when it is sure to give
+ * what the interpreter would: every operator checks its operands' runtime types and returns DEFER
+ * for anything outside the cases it knows (an int operand, a missing field, a Map, a type
+ * mismatch that would be an error…), and the caller then runs the interpreter, which gives the
+ * value or the error with its usual message. The subset calls no function, so running the
+ * interpreter after a deferred attempt repeats no effect. cel-fast-path.test.ts checks the two
+ * agree over the cel-spec conformance corpus and random expressions.
+ */
+import type { CelActivation } from './cel.ts';
+
+/** The compiled program cannot vouch for the answer: evaluate with the interpreter instead. */
+export const DEFER: unique symbol = Symbol('defer to the CEL interpreter');
+
+export type FastProgram = (activation: CelActivation) => unknown;
+
+/** The shape of cel-js parser nodes this module reads: an operator name and its arguments. */
+interface AstNode {
+  op: string;
+  args: unknown;
+}
+
+/** Keys a map literal silently drops (cel-js' mapFromEntries): left to the interpreter. */
+const DROPPED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+const hasOwn = Object.hasOwn;
+
+/**
+ * The fast program for a parsed expression, or undefined when it uses anything outside the
+ * subset. Call it only for an expression that type-checks (the interpreter rejects an ill-typed
+ * branch even where evaluation would never reach it). `declared`: names the environment declares
+ * (constants, typed variables), which read differently from an activation's plain values.
+ */
+export function compileFastPath(ast: unknown, declared: (name: string) => boolean): FastProgram | undefined {
+  try {
+    return compileNode(ast, declared);
+  } catch (err) {
+    if (err instanceof OutsideSubset) return undefined;
+    throw err;
+  }
+}
+
+class OutsideSubset extends Error {}
+
+function outside(): never {
+  throw new OutsideSubset();
+}
+
+/** The `n` operand nodes of an operator, compiled. */
+function operandsOf(args: unknown, n: number, declared: (name: string) => boolean): FastProgram[] {
+  if (!Array.isArray(args) || args.length !== n) return outside();
+  return args.map((a: unknown) => compileNode(a, declared));
+}
+
+function isNode(value: unknown): value is AstNode {
+  return typeof value === 'object' && value !== null && typeof (value as AstNode).op === 'string';
+}
+
+/**
+ * A value the interpreter takes as it is (its `debugType` succeeds and gives a plain type):
+ * numbers, strings, bools, ints, null, plain objects and arrays. Maps, Sets, bytes, timestamps,
+ * wrappers, and objects with an own `constructor` key are left to it.
+ */
+function plain(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return true;
+    case 'object': {
+      if (v === null) return true;
+      const c = (v as { constructor?: unknown }).constructor;
+      return c === Object || c === undefined || c === Array;
+    }
+    default:
+      return false;
+  }
+}
+
+function compileNode(node: unknown, declared: (name: string) => boolean): FastProgram {
+  if (!isNode(node)) return outside();
+  const args = node.args;
+  switch (node.op) {
+    case 'value':
+      return literal(args);
+    case 'id': {
+      if (typeof args !== 'string' || declared(args)) return outside();
+      const name = args;
+      return (a) => {
+        if (!hasOwn(a, name)) return DEFER;
+        const v = a[name];
+        return plain(v) ? v : DEFER;
+      };
+    }
+    case '.': {
+      if (!Array.isArray(args) || args.length !== 2 || typeof args[1] !== 'string') return outside();
+      const [target, field] = args as [unknown, string];
+      const of = compileNode(target, declared);
+      return (a) => fieldOf(of(a), field);
+    }
+    case 'list': {
+      if (!Array.isArray(args)) return outside();
+      const items = args.map((n) => compileNode(n, declared));
+      return (a) => {
+        const out = new Array<unknown>(items.length);
+        for (let i = 0; i < items.length; i++) if ((out[i] = items[i](a)) === DEFER) return DEFER;
+        return out;
+      };
+    }
+    case 'map':
+      return mapLiteral(args, declared);
+    case '?:': {
+      const [c, l, r] = operandsOf(args, 3, declared);
+      return (a) => {
+        const cond = c(a);
+        return cond === true ? l(a) : cond === false ? r(a) : DEFER;
+      };
+    }
+    case '&&': {
+      const [l, r] = operandsOf(args, 2, declared);
+      return (a) => {
+        const left = l(a);
+        if (left === false) return false;
+        if (left !== true) return DEFER;
+        const right = r(a);
+        return typeof right === 'boolean' ? right : DEFER;
+      };
+    }
+    case '||': {
+      const [l, r] = operandsOf(args, 2, declared);
+      return (a) => {
+        const left = l(a);
+        if (left === true) return true;
+        if (left !== false) return DEFER;
+        const right = r(a);
+        return typeof right === 'boolean' ? right : DEFER;
+      };
+    }
+    case '!_': {
+      const of = compileNode(args, declared);
+      return (a) => {
+        const v = of(a);
+        return typeof v === 'boolean' ? !v : DEFER;
+      };
+    }
+    case '-_': {
+      const of = compileNode(args, declared);
+      return (a) => {
+        const v = of(a);
+        return typeof v === 'number' ? -v : DEFER;
+      };
+    }
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const [l, r] = operandsOf(args, 2, declared);
+      return binary(node.op, l, r);
+    }
+    default:
+      return outside();
+  }
+}
+
+function literal(value: unknown): FastProgram {
+  // Bytes, uints and other wrapped literals are left to the interpreter.
+  if (!(value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) return outside();
+  return () => value;
+}
+
+/** `target.field` as cel-js' fieldAccess reads a plain object; anything else (a Map, a list, a missing key) defers. */
+function fieldOf(target: unknown, field: string): unknown {
+  if (typeof target !== 'object' || target === null) return DEFER;
+  const c = (target as { constructor?: unknown }).constructor;
+  if ((c !== Object && c !== undefined) || !hasOwn(target, field)) return DEFER;
+  const v = (target as Record<string, unknown>)[field];
+  return v !== undefined && plain(v) ? v : DEFER;
+}
+
+function mapLiteral(entries: unknown, declared: (name: string) => boolean): FastProgram {
+  if (!Array.isArray(entries)) return outside();
+  const keys: string[] = [];
+  const values: FastProgram[] = [];
+  for (const entry of entries as unknown[]) {
+    if (!Array.isArray(entry) || entry.length !== 2) return outside();
+    const [k, v] = entry as [unknown, unknown];
+    // Only constant string keys: the interpreter's checks on keys (types, repeats) then hold here too.
+    if (!isNode(k) || k.op !== 'value' || typeof k.args !== 'string') return outside();
+    if (DROPPED_KEYS.has(k.args) || keys.includes(k.args)) return outside();
+    keys.push(k.args);
+    values.push(compileNode(v, declared));
+  }
+  return (a) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const v = values[i](a);
+      if (v === DEFER) return DEFER;
+      out[keys[i]] = v;
+    }
+    return out;
+  };
+}
+
+type Operands = 'numbers' | 'mixed' | 'strings' | 'bools' | 'nulls' | undefined;
+
+/**
+ * Which overload the interpreter would pick for these operand values, among those the fast path
+ * mirrors: double with double, double with int (cel.ts' mixed arithmetic), string, bool, null.
+ */
+function operands(l: unknown, r: unknown): Operands {
+  const tl = typeof l;
+  const tr = typeof r;
+  if (tl === 'number') return tr === 'number' ? 'numbers' : tr === 'bigint' ? 'mixed' : undefined;
+  if (tl === 'bigint') return tr === 'number' ? 'mixed' : undefined;
+  if (tl === 'string') return tr === 'string' ? 'strings' : undefined;
+  if (tl === 'boolean') return tr === 'boolean' ? 'bools' : undefined;
+  return l === null && r === null ? 'nulls' : undefined;
+}
+
+function binary(op: string, l: FastProgram, r: FastProgram): FastProgram {
+  const apply = operator(op);
+  return (a) => {
+    const left = l(a);
+    if (left === DEFER) return DEFER;
+    const right = r(a);
+    if (right === DEFER) return DEFER;
+    return apply(left, right, operands(left, right));
+  };
+}
+
+/** The overloads as cel-js and cel.ts define them, for the operand kinds above. */
+function operator(op: string): (l: unknown, r: unknown, kind: Operands) => unknown {
+  switch (op) {
+    case '+':
+      return (l, r, k) => (k === 'numbers' || k === 'strings' ? (l as number) + (r as number) : k === 'mixed' ? Number(l) + Number(r) : DEFER);
+    case '-':
+      return (l, r, k) => (k === 'numbers' || k === 'mixed' ? Number(l) - Number(r) : DEFER);
+    case '*':
+      return (l, r, k) => (k === 'numbers' || k === 'mixed' ? Number(l) * Number(r) : DEFER);
+    case '/':
+      return (l, r, k) => (k === 'numbers' || k === 'mixed' ? Number(l) / Number(r) : DEFER);
+    // int == double compares the exact values (`a == b` on a BigInt and a number), as cel-js does.
+    case '==':
+      return (l, r, k) => (k === undefined ? DEFER : k === 'mixed' ? l == r : l === r);
+    case '!=':
+      return (l, r, k) => (k === undefined ? DEFER : k === 'mixed' ? l != r : l !== r);
+    case '<':
+      return (l, r, k) => (k === undefined || k === 'nulls' ? DEFER : (l as number) < (r as number));
+    case '<=':
+      return (l, r, k) => (k === undefined || k === 'nulls' ? DEFER : (l as number) <= (r as number));
+    case '>':
+      return (l, r, k) => (k === undefined || k === 'nulls' ? DEFER : (l as number) > (r as number));
+    case '>=':
+      return (l, r, k) => (k === undefined || k === 'nulls' ? DEFER : (l as number) >= (r as number));
+    default:
+      return outside();
+  }
+}
