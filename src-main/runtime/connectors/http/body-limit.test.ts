@@ -1,9 +1,10 @@
 import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { curl } from './test-support/curl.ts';
 import { LOOPBACK, serveYaml, type Served } from './test-support/serve-yaml.ts';
 
@@ -87,5 +88,21 @@ describe('maxBodyBytes (spec 2 §2.2, §7 413)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+  it('runs nothing for a client that leaves mid-body, and goes on serving', async () => {
+    const before = s.runs.length;
+    const { hostname, port } = new URL(s.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write('POST /tiny HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n[1,2');
+        // Closed once the server has the headers and part of the body.
+        setImmediate(() => socket.destroy());
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    const res = await fetch(`${s.url}/tiny`, { method: 'POST', body: '[1,2,3,45]' });
+    expect(res.status).toBe(200);
+    await vi.waitFor(() => expect(s.runs.length).toBe(before + 1));
   });
 });

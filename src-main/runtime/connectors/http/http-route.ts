@@ -8,7 +8,7 @@ import type { Logger } from '../../core/logger.ts';
 import { Message } from '../../core/message.ts';
 import { BadRequestError } from './bad-request.ts';
 import { noteExchange } from './exchange-capture.ts';
-import { BodyTooLargeError, declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
+import { declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
 import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
 import { urlPath, type RoutePattern } from '../../../../shared/route-pattern.ts';
@@ -104,11 +104,7 @@ export class HttpRoute implements Routable {
     if (expectsContinue(req)) res.writeContinue();
     readBody(req, o.maxBodyBytes, (err, raw) => {
       // Too large while streaming: the rest of the upload is dropped, never read into memory.
-      // Otherwise the client left mid-body; nobody is there to answer.
-      if (err !== undefined) {
-        if (err instanceof BodyTooLargeError) refuseTooLarge(req, res, o.maxBodyBytes);
-        return;
-      }
+      if (err !== undefined) return refuseTooLarge(req, res, o.maxBodyBytes);
       try {
         const pending = this.withBody(req, res, params, queryString, traced, close, raw);
         if (pending !== undefined) pending.catch((e: unknown) => this.failed(res, e));

@@ -9,9 +9,6 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** The client went away before sending the whole body; nobody is left to answer. */
-export class BodyAbortedError extends Error {}
-
 const EMPTY = Buffer.alloc(0);
 
 /** How long a refused upload may keep sending (dropped) after the answer, before the connection is cut. */
@@ -49,8 +46,11 @@ function lingeringClose(socket: Socket): void {
   socket.once('close', () => clearTimeout(timer));
 }
 
-/** Called once with the whole body, or with why there is none to answer (too large, or the client left). */
-export type BodyCallback = (err: BodyTooLargeError | BodyAbortedError | undefined, body: Buffer) => void;
+/**
+ * Called once with the whole body, or with BodyTooLargeError. Not called when the client leaves
+ * mid-body: nobody is left to answer, and the request is dropped with its socket.
+ */
+export type BodyCallback = (err: BodyTooLargeError | undefined, body: Buffer) => void;
 
 /** What one read in progress keeps; the listeners below are shared and find it on the request. */
 interface Reading {
@@ -84,11 +84,12 @@ export function readBody(req: IncomingMessage, limit: number, done: BodyCallback
   (req as ReadingRequest)[READING] = { chunks: [], size: 0, limit, done };
   req.on('data', onData);
   req.on('end', onEnd);
-  req.on('close', onClose);
 }
 
 // Module-level listeners (`this` is the request): a per-request closure would cost more than the
-// read itself on the hot path.
+// read itself on the hot path. No `close` listener, and none removed after `end` (no event
+// follows it): each listener added and removed costs a request ~0.15 µs, and an abandoned
+// request needs no answer.
 function onData(this: ReadingRequest, chunk: Buffer): void {
   const r = this[READING]!;
   r.size += chunk.length;
@@ -105,19 +106,12 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
 
 function onEnd(this: ReadingRequest): void {
   const r = this[READING]!;
-  finish(this);
+  this[READING] = undefined;
   r.done(undefined, r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size));
-}
-
-function onClose(this: ReadingRequest): void {
-  const r = this[READING]!;
-  finish(this);
-  r.done(new BodyAbortedError('client closed the connection while sending the body'), EMPTY);
 }
 
 function finish(req: ReadingRequest): void {
   req.off('data', onData);
   req.off('end', onEnd);
-  req.off('close', onClose);
   req[READING] = undefined;
 }
