@@ -123,7 +123,7 @@ export class HttpRoute implements Routable {
     close: boolean,
     raw: Buffer,
   ): Promise<void> | undefined {
-    noteExchange(req, { body: raw });
+    if (traced) noteExchange(req, { body: raw });
     const vars = this.varsOf(req, params, queryString, raw);
     let body: unknown;
     try {
@@ -139,7 +139,7 @@ export class HttpRoute implements Routable {
   private run(req: IncomingMessage, res: ServerResponse, traced: boolean | undefined, vars: Record<string, unknown>, body: unknown): Promise<void> | undefined {
     const o = this.o;
     const msg = new Message(body, vars, this.correlationIdOf(req));
-    noteExchange(req, { correlationId: msg.correlationId });
+    if (traced) noteExchange(req, { correlationId: msg.correlationId });
     msg.traced = traced;
     // An event stream's request is not reported as a server span (it ends long after its run's
     // answer, off this path): its run joins the caller directly, as with no server spans taken.

@@ -154,7 +154,7 @@ export class HttpConnector implements Connector {
     }
     if (match === undefined) return sendError(res, 404, `no route for ${req.method} ${pathname}`, close);
     const route = match.routes.forMethod(req.method ?? 'GET');
-    noteExchange(req, { flow: route?.flowName, route: match.routes.pattern.text });
+    if (traced) noteExchange(req, { flow: route?.flowName, route: match.routes.pattern.text });
     if (route === undefined) {
       return sendError(res, 405, `${req.method} is not allowed on ${match.routes.pattern.text}; allowed: ${match.routes.allow}`, close, { allow: match.routes.allow });
     }
