@@ -83,6 +83,8 @@ describe('CEL fast path', () => {
       "body.total >= 100.0 ? 'big' : 'small'",
       '!(body.price < 1.0) || -body.qty == -4',
       '[body.total / 3.0, body.price * 1.1, body.total - 0.1, body.qty / 0.0, -body.price / 7]',
+      "has(body.customer) ? body.customer : 'anonymous'",
+      'has(body.status) && !has(vars.missing)',
     ]) {
       expect(answeredFast(expr, activation), expr).toBe(true);
       const { fast, slow } = both(expr, activation);
@@ -128,6 +130,7 @@ describe('CEL fast path', () => {
 
 const leaf = fc.constantFrom(
   'body.a', 'body.b', 'body.n', 'body.n.x', 'body.l', 'body.missing', 'vars.s', 'vars.i', 'correlationID',
+  'has(body.a)', 'has(body.n.x)', 'has(body.n.x.y)', 'has(vars.s)', 'has(body.missing)',
   '1', '0', '-3', '2.5', '0.0', '-0.0', '1e308', "'x'", '"a"', "''", 'true', 'false', 'null', '[]', '{}', '[1, "a"]', "{'k': 1}",
 );
 const binaryOps = ['+', '-', '*', '/', '==', '!=', '<', '<=', '>', '>=', '&&', '||'];
@@ -144,6 +147,7 @@ function expression(depth: number): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.tuple(sub, sub).map(([a, b]) => `[${a}, ${b}]`) },
     { weight: 1, arbitrary: fc.tuple(sub, sub).map(([a, b]) => `{'k': ${a}, 'j': ${b}}`) },
     { weight: 1, arbitrary: sub.map((a) => `${a}.x`) },
+    { weight: 1, arbitrary: sub.map((a) => `has(${a}.x)`) },
   );
 }
 
