@@ -74,14 +74,18 @@ function plain(v: unknown): boolean {
     case 'boolean':
     case 'bigint':
       return true;
-    case 'object': {
-      if (v === null) return true;
-      const c = (v as { constructor?: unknown }).constructor;
-      return c === Object || c === undefined || c === Array;
-    }
+    case 'object':
+      return v === null || plainObject(v) || (v as { constructor?: unknown }).constructor === Array;
     default:
       return false;
   }
+}
+
+/** What cel-js' fieldAccess reads as a map without a Map: `constructor` (its own, if it has one) is Object or missing. */
+function plainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = (v as { constructor?: unknown }).constructor;
+  return c === Object || c === undefined;
 }
 
 function compileNode(node: unknown, declared: (name: string) => boolean): FastProgram {
@@ -125,26 +129,10 @@ function compileNode(node: unknown, declared: (name: string) => boolean): FastPr
         return cond === true ? l(a) : cond === false ? r(a) : DEFER;
       };
     }
-    case '&&': {
-      const [l, r] = operandsOf(args, 2, declared);
-      return (a) => {
-        const left = l(a);
-        if (left === false) return false;
-        if (left !== true) return DEFER;
-        const right = r(a);
-        return typeof right === 'boolean' ? right : DEFER;
-      };
-    }
-    case '||': {
-      const [l, r] = operandsOf(args, 2, declared);
-      return (a) => {
-        const left = l(a);
-        if (left === true) return true;
-        if (left !== false) return DEFER;
-        const right = r(a);
-        return typeof right === 'boolean' ? right : DEFER;
-      };
-    }
+    case '&&':
+      return logical(operandsOf(args, 2, declared), false);
+    case '||':
+      return logical(operandsOf(args, 2, declared), true);
     case '!_': {
       const of = compileNode(args, declared);
       return (a) => {
@@ -177,6 +165,21 @@ function compileNode(node: unknown, declared: (name: string) => boolean): FastPr
   }
 }
 
+/**
+ * `&&` (`decides` false) and `||` (`decides` true): a left operand equal to `decides` answers
+ * alone, as in cel-js; any operand that is not a bool defers (the interpreter then applies CEL's
+ * error absorption).
+ */
+function logical([l, r]: FastProgram[], decides: boolean): FastProgram {
+  return (a) => {
+    const left = l(a);
+    if (left === decides) return decides;
+    if (left !== !decides) return DEFER;
+    const right = r(a);
+    return typeof right === 'boolean' ? right : DEFER;
+  };
+}
+
 function literal(value: unknown): FastProgram {
   // Bytes, uints and other wrapped literals are left to the interpreter.
   if (!(value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) return outside();
@@ -185,10 +188,8 @@ function literal(value: unknown): FastProgram {
 
 /** `target.field` as cel-js' fieldAccess reads a plain object; anything else (a Map, a list, a missing key) defers. */
 function fieldOf(target: unknown, field: string): unknown {
-  if (typeof target !== 'object' || target === null) return DEFER;
-  const c = (target as { constructor?: unknown }).constructor;
-  if ((c !== Object && c !== undefined) || !hasOwn(target, field)) return DEFER;
-  const v = (target as Record<string, unknown>)[field];
+  if (!plainObject(target) || !hasOwn(target, field)) return DEFER;
+  const v = target[field];
   return v !== undefined && plain(v) ? v : DEFER;
 }
 
@@ -214,11 +215,9 @@ function hasMacro(node: AstNode, declared: (name: string) => boolean): FastProgr
   return (a) => {
     let obj = base(a);
     for (const field of fields) obj = fieldOf(obj, field);
-    if (typeof obj !== 'object' || obj === null) return DEFER;
-    const c = (obj as { constructor?: unknown }).constructor;
-    if (c !== Object && c !== undefined) return DEFER;
+    if (!plainObject(obj)) return DEFER;
     if (!hasOwn(obj, last)) return false;
-    const v = (obj as Record<string, unknown>)[last];
+    const v = obj[last];
     return v === undefined ? false : plain(v) ? true : DEFER;
   };
 }
