@@ -16,6 +16,11 @@ export interface FileRef {
 
 export const fileKey = (f: FileRef): string => `${f.integration}/${f.file}`;
 
+/** The flow the cursor is in, in the open file: the previous file's cursor says nothing of this one. */
+export function cursorFlowOf(s: Pick<FlowsSlice, 'cursor' | 'openFile'>): string | undefined {
+  return s.cursor && s.openFile && s.cursor.key === fileKey(s.openFile) ? s.cursor.context.flow : undefined;
+}
+
 export interface FlowsSlice {
   designReference: DesignReference | undefined;
   /** The file in the editor. */
@@ -30,7 +35,7 @@ export interface FlowsSlice {
   outline: { key: string; version: number; outline: DefinitionOutline } | undefined;
   /** What the cursor is in, for the CEL playground and the graph. */
   cursor: { key: string; offset: number; context: CursorContext; scope?: CelScope } | undefined;
-  /** The flow the graph shows; follows the cursor unless the person picked one. */
+  /** The flow the graph shows; follows the cursor unless the person picked one (see setCursor). */
   graphFlow: string | undefined;
   sidePane: 'graph' | 'palette';
   bottomPane: 'problems' | 'playground';
@@ -66,7 +71,9 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   runStats: emptyRunStats(),
   untracedAtReset: 0,
   setDesignReference: (designReference) => set({ designReference }),
-  setOpenFile: (openFile) => set({ openFile }),
+  // Another file has its own flows: a flow picked in the graph for the previous one goes.
+  setOpenFile: (openFile) =>
+    set((s) => (openFile && s.openFile && fileKey(openFile) === fileKey(s.openFile) ? { openFile } : { openFile, graphFlow: undefined })),
   setFileDirty: (key, dirty) =>
     set((s) => {
       if (Boolean(s.dirtyFiles[key]) === dirty) return s;
@@ -81,7 +88,10 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   setSchemaProblems: (key, problems) =>
     set((s) => (sameProblems(s.schemaProblems[key], problems) ? s : { schemaProblems: { ...s.schemaProblems, [key]: problems } })),
   setOutline: (outline) => set({ outline }),
-  setCursor: (cursor) => set({ cursor }),
+  // A picked flow stays until the cursor moves into another flow of the same file. The first
+  // context of a file just opened is not a move: it can arrive after the person picked a flow.
+  setCursor: (cursor) =>
+    set((s) => (s.cursor && cursor && s.cursor.key === cursor.key && s.cursor.context.flow !== cursor.context.flow ? { cursor, graphFlow: undefined } : { cursor })),
   setGraphFlow: (graphFlow) => set({ graphFlow }),
   setSidePane: (sidePane) => set({ sidePane }),
   setBottomPane: (bottomPane) => set({ bottomPane }),

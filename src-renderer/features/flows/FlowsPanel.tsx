@@ -31,7 +31,6 @@ export function FlowsPanel() {
   useDesignReference();
   useDefaultFile();
   useSaveShortcut();
-  useGraphFollowsCursor();
 
   const onNewIntegration = (e: KeyboardEvent<HTMLInputElement>): void => {
     if (e.key === 'Escape') setAdding(false);
@@ -152,9 +151,3 @@ function useSaveShortcut(): void {
   }, []);
 }
 
-/** A flow picked in the graph stays until the cursor moves into another flow. */
-function useGraphFollowsCursor(): void {
-  const cursorFlow = useStudio((s) => s.cursor?.context.flow);
-  const setGraphFlow = useStudio((s) => s.setGraphFlow);
-  useEffect(() => setGraphFlow(undefined), [cursorFlow, setGraphFlow]);
-}

@@ -23,6 +23,16 @@ describe('the context at the cursor', () => {
     expect(at('flows:\n  f:\n    steps:\n      - filter:\n          condition: |\n').cel).toMatchObject({ expression: '', prefix: '' });
   });
 
+  it('stays in a value after the blanks typed at its end, on its line', () => {
+    const spaced = at('flows:\n  f:\n    steps:\n      - filter:\n          condition: body.total > |\n      - log: {message: x}\n');
+    expect(spaced).toMatchObject({ path: 'flows.f.steps[0].filter.condition', stepPath: 'flows.f.steps[0]' });
+    expect(spaced.cel?.prefix).toBe('body.total > ');
+    expect(at('flows:\n  f:\n    steps:\n      - filter: {condition: a && |}\n').cel?.prefix).toBe('a && ');
+    expect(at('flows:\n  f:\n    description: Flow number 4 |\n    steps: []\n')).toMatchObject({ path: 'flows.f.description', setting: { type: 'string' }, onKey: false });
+    // The next line is not the value's: a cursor there is in the mapping around it.
+    expect(at('flows:\n  f:\n    description: Flow\n    |\n    steps: []\n').path).not.toBe('flows.f.description');
+  });
+
   it('follows nested settings: switch cases, filter reject, set vars', () => {
     const when = at('flows:\n  f:\n    steps:\n      - switch:\n          cases:\n            - when: vars.a|\n              steps: []\n');
     expect(when).toMatchObject({ path: 'flows.f.steps[0].switch.cases[0].when', stepPath: 'flows.f.steps[0]' });

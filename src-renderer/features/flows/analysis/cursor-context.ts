@@ -100,7 +100,7 @@ class ContextWalker {
         return this.value(pair.value as Node | null, setting.values, `${path}.${keyOf(pair)}`);
       }
       case 'list': {
-        const i = seqItems(node).findIndex((item) => contains(spanOf(item, this.text), this.offset));
+        const i = seqItems(node).findIndex((item) => contains(this.reach(spanOf(item, this.text)), this.offset));
         if (i >= 0 && setting.items) this.value(seqItems(node)[i], setting.items, `${path}[${i}]`);
         return;
       }
@@ -115,7 +115,7 @@ class ContextWalker {
     const items = seqItems(node);
     const first = items.find((i) => i?.range);
     this.ctx.chain = { path, span: spanOf(node, this.text), indent: first ? dashColumn(this.text, first.range![0]) : undefined };
-    const i = items.findIndex((item) => contains(spanOf(item, this.text), this.offset));
+    const i = items.findIndex((item) => contains(this.reach(spanOf(item, this.text)), this.offset));
     if (i < 0) return;
     const stepPath = `${path}[${i}]`;
     this.ctx.stepPath = stepPath;
@@ -144,7 +144,19 @@ class ContextWalker {
   /** The pair of a mapping whose key or value holds the offset. */
   private pairAt(node: unknown): Pair | undefined {
     if (!isMap(node)) return undefined;
-    return mapPairs(node).find((p) => contains(pairSpan(p, this.text), this.offset));
+    return mapPairs(node).find((p) => contains(this.reach(pairSpan(p, this.text)), this.offset));
+  }
+
+  /**
+   * A span with the blanks after it on its line: the cursor after `a > ` is still in that
+   * expression, and after `Flow number 4 ` still in that description, as the person typing
+   * the space is.
+   */
+  private reach(span: Span | undefined): Span | undefined {
+    if (!span) return undefined;
+    let end = span[1];
+    while (this.text[end] === ' ' || this.text[end] === '\t') end++;
+    return [span[0], end];
   }
 
   private onKeyOnly(pair: Pair): boolean {

@@ -1,7 +1,7 @@
 import type { DesignComponent } from '../../../../shared/flow-design.ts';
 import { isDark, watchDarkness } from '../../../shell/theme.ts';
 import { studio } from '../../../api/studio-client.ts';
-import { fileKey, type FileRef } from '../../../store/flows-slice.ts';
+import { cursorFlowOf, fileKey, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { AnalysisClient } from '../analysis/analysis-client.ts';
 import AnalysisWorker from '../analysis/analysis.worker.ts?worker';
@@ -12,7 +12,8 @@ import { registerCelCompletion } from './cel-completion-provider.ts';
 import { registerCelHover } from './cel-hover-provider.ts';
 import { disposeModel, loadModel, openModel, refreshFromDisk, saveModel } from './editor-models.ts';
 import { scheduleValidation, validateNow } from './load-diagnostics.ts';
-import { monaco, useDefinitionSchema } from './monaco-setup.ts';
+import { gateSchemaCompletion, monaco, useDefinitionSchema } from './monaco-setup.ts';
+import { schemaMayComplete } from './schema-completion-gate.ts';
 
 /** After a keystroke pause this long the outline (graph) follows the text. */
 const OUTLINE_PAUSE_MS = 200;
@@ -71,6 +72,7 @@ export class FlowEditor {
     this.disposables.push(
       registerCelCompletion(this.analysis),
       registerCelHover(this.analysis),
+      gateSchemaCompletion((model, position) => this.schemaMayComplete(model, position)),
       this.editor.onDidChangeModelContent(() => this.contentChanged()),
       this.editor.onDidChangeCursorPosition(() => this.cursorMoved()),
       { dispose: studio.on('workspace', (change) => void this.filesChangedOnDisk(change.changed)) },
@@ -145,6 +147,19 @@ export class FlowEditor {
     this.editor.dispose();
   }
 
+  /** Asks our own analysis (a few ms) before monaco-yaml's whole-document completion runs. */
+  private async schemaMayComplete(model: monaco.editor.ITextModel, position: monaco.Position): Promise<boolean> {
+    const ref = refOfModel(model);
+    if (!ref || !useStudio.getState().designReference) return true;
+    const lineBefore = model.getLineContent(position.lineNumber).slice(0, position.column - 1);
+    try {
+      const { context } = await this.analysis.context(documentOf(model, fileKey(ref)), model.getOffsetAt(position));
+      return schemaMayComplete(context, lineBefore);
+    } catch {
+      return true;
+    }
+  }
+
   /** The worker's copy of a model follows each edit as a small delta rather than the whole text. */
   private follow(model: monaco.editor.ITextModel, key: string): void {
     if (this.followed.has(model)) return;
@@ -186,10 +201,15 @@ export class FlowEditor {
     if (!model || !this.current || !useStudio.getState().designReference) return;
     const key = fileKey(this.current);
     const version = model.getVersionId();
-    this.analysis.outline(documentOf(model, key), focusOf(useStudio.getState())).then(
+    const focus = focusOf(useStudio.getState());
+    this.analysis.outline(documentOf(model, key), focus).then(
       (outline) => {
         if (model.isDisposed() || model.getVersionId() !== version) return;
         useStudio.getState().setOutline({ key, version, outline });
+        // The graph moved to another flow while this was read (a just-opened file's first cursor
+        // context): that flow came back by name only, and nothing else would ask for it again.
+        const now = focusOf(useStudio.getState());
+        if (now !== focus && outline.flows.find((f) => f.name === now)?.brief) this.updateOutline();
       },
       () => {},
     );
@@ -274,7 +294,7 @@ export class FlowEditor {
 
 /** The flow the graph shows, which the outline reads in full. */
 function focusOf(s: ReturnType<typeof useStudio.getState>): string | undefined {
-  return s.graphFlow ?? s.cursor?.context.flow;
+  return s.graphFlow ?? cursorFlowOf(s);
 }
 
 /** The schema's markers (monaco-yaml, owner `yaml`) go to the Problems view too. */

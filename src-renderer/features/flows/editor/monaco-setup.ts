@@ -34,6 +34,38 @@ export const TEST_SCHEMA_URI = 'flow-studio://schema/flow-test.schema.json';
 
 let yaml: MonacoYaml | undefined;
 
+/** Says, before monaco-yaml's worker is asked, whether its completion may offer anything here. */
+export type SchemaCompletionGate = (model: monaco.editor.ITextModel, position: monaco.Position) => Promise<boolean>;
+let schemaCompletionGate: SchemaCompletionGate | undefined;
+
+/** The editor showing definitions sets the gate while it lives; without one every request passes. */
+export function gateSchemaCompletion(gate: SchemaCompletionGate): monaco.IDisposable {
+  schemaCompletionGate = gate;
+  return { dispose: () => void (schemaCompletionGate === gate && (schemaCompletionGate = undefined)) };
+}
+
+/*
+ * monaco-yaml takes the monaco namespace as an argument; the one it gets registers its completion
+ * provider behind the gate, and everything else as monaco does.
+ */
+const gatedMonaco: typeof monaco = {
+  ...monaco,
+  languages: {
+    ...monaco.languages,
+    registerCompletionItemProvider(selector, provider) {
+      return monaco.languages.registerCompletionItemProvider(selector, {
+        ...provider,
+        provideCompletionItems: async (model, position, context, token) => {
+          const gate = schemaCompletionGate;
+          if (gate && !(await gate(model, position))) return undefined;
+          if (token.isCancellationRequested || model.isDisposed()) return undefined;
+          return provider.provideCompletionItems(model, position, context, token);
+        },
+      });
+    },
+  },
+};
+
 /** Validation, completion and hover against the definition schema for every model we open. */
 export function useDefinitionSchema(schema: Record<string, unknown>): void {
   const options = {
@@ -52,7 +84,7 @@ export function useDefinitionSchema(schema: Record<string, unknown>): void {
     ],
   };
   if (yaml) void yaml.update(options);
-  else yaml = configureMonacoYaml(monaco, options);
+  else yaml = configureMonacoYaml(gatedMonaco, options);
 }
 
 export { monaco };

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { studio } from '../../../api/studio-client.ts';
-import { fileKey } from '../../../store/flows-slice.ts';
+import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import type { OutlineFlow, Span } from '../analysis/outline-types.ts';
 import { editorCommands, openFileAt } from '../editor-commands.ts';
@@ -20,7 +20,7 @@ const COMPACT = new Intl.NumberFormat('en', { notation: 'compact' });
 export function FlowGraph() {
   const openFile = useStudio((s) => s.openFile);
   const outline = useStudio((s) => s.outline);
-  const cursorFlow = useStudio((s) => s.cursor?.context.flow);
+  const cursorFlow = useStudio(cursorFlowOf);
   const picked = useStudio((s) => s.graphFlow);
   const setGraphFlow = useStudio((s) => s.setGraphFlow);
   const stats = useStudio((s) => s.runStats);
