@@ -1,22 +1,20 @@
+import type { Page } from '@playwright/test';
 import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from './studio-fixture.ts';
 import { bigDefinition, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
 
-
-test('a 2,000-line definition stays interactive: typing latency p95 under 50 ms', async ({ page, studio }) => {
-  const text = bigDefinition(80);
-  expect(text.split('\n').length).toBeGreaterThanOrEqual(2_000);
-  writeIntegration(studio.workspaceDir, 'e2e-big', { 'big.yaml': text });
-  await openStudio(page, studio.url);
-  const opened = Date.now();
-  await openFile(page, 'e2e-big', 'big.yaml');
-  await expect(page.getByText('No problems: e2e-big loads as written.')).toBeVisible({ timeout: 10_000 });
-  const openMs = Date.now() - opened;
-
-  // Latency of a keystroke: from the key event's timestamp (queueing included) to the frame after it.
+/**
+ * Types into one flow the way a person does, and returns each keystroke's latency: from the key
+ * event's timestamp (queueing included) to the frame after it.
+ */
+async function typeIntoFlow(page: Page, integration: string, flow: string): Promise<number[]> {
+  await openFile(page, integration, 'big.yaml');
+  await expect(page.getByText(`No problems: ${integration} loads as written.`)).toBeVisible({ timeout: 10_000 });
   await page.evaluate(() => {
-    const w = window as unknown as { keyLatencies: number[] };
+    const w = window as unknown as { keyLatencies: number[]; keyLatencyListening?: boolean };
     w.keyLatencies = [];
+    if (w.keyLatencyListening) return;
+    w.keyLatencyListening = true;
     document.addEventListener(
       'keydown',
       (e) => {
@@ -28,10 +26,10 @@ test('a 2,000-line definition stays interactive: typing latency p95 under 50 ms'
       true,
     );
   });
-  // In the middle of the file, reached through the graph: flow-40's filter condition (CEL, with
-  // completion), then its description.
-  await page.getByLabel('Flow shown in the graph').selectOption('flow-40');
-  const graph = page.getByRole('region', { name: 'Flow graph of flow-40' });
+  // Reached through the graph: the flow's filter condition (CEL, with completion), then its
+  // description (free text).
+  await page.getByLabel('Flow shown in the graph').selectOption(flow);
+  const graph = page.getByRole('region', { name: `Flow graph of ${flow}` });
   await graph.getByRole('button', { name: /^require items \(filter\)/ }).click();
   // The node selected its step; from the step's first line (name:) down to condition:.
   await page.keyboard.press('ArrowLeft');
@@ -45,7 +43,7 @@ test('a 2,000-line definition stays interactive: typing latency p95 under 50 ms'
     await page.keyboard.type(chunk, { delay: 60 });
     await page.waitForTimeout(250);
   }
-  await graph.getByRole('button', { name: /^source of flow-40/ }).click();
+  await graph.getByRole('button', { name: new RegExp(`^source of ${flow}`) }).click();
   // The source line is selected; the description is the line above it.
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowUp');
@@ -57,16 +55,97 @@ test('a 2,000-line definition stays interactive: typing latency p95 under 50 ms'
   // Each keystroke's latency is recorded the frame after it: wait for the last one.
   const typed = chunks.join('').length + description.length;
   await expect.poll(() => page.evaluate(() => (window as unknown as { keyLatencies: number[] }).keyLatencies.length), { timeout: 10_000 }).toBe(typed);
-  const latencies = await page.evaluate(() => (window as unknown as { keyLatencies: number[] }).keyLatencies);
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const p95 = sorted[Math.floor(sorted.length * 0.95)];
-  const p50 = sorted[Math.floor(sorted.length * 0.5)];
-  console.log(`typing latency over ${sorted.length} keystrokes: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; file opened and checked in ${openMs} ms`);
-  expect(sorted.length).toBeGreaterThan(80);
-  // 50 ms on a machine to itself; when other work queues for the cores, every keystroke waits
-  // behind it, so the budget grows with the run-queue per core rather than failing on load alone.
-  const contention = Math.max(1, loadavg()[0] / availableParallelism());
-  expect(p95).toBeLessThan(50 * contention);
   // The checks kept up: the edit is valid CEL, and the loader still finds nothing wrong.
-  await expect(page.getByText('No problems: e2e-big loads as written.')).toBeVisible();
+  await expect(page.getByText(`No problems: ${integration} loads as written.`)).toBeVisible();
+  return page.evaluate(() => (window as unknown as { keyLatencies: number[] }).keyLatencies);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length * p)];
+}
+
+test("a 2,000-line definition stays interactive: typing latency p95 under 50 ms and within 15 ms of a small one's", async ({ page, studio }) => {
+  const big = bigDefinition(80);
+  expect(big.split('\n').length).toBeGreaterThanOrEqual(2_000);
+  writeIntegration(studio.workspaceDir, 'e2e-big', { 'big.yaml': big });
+  writeIntegration(studio.workspaceDir, 'e2e-small', { 'big.yaml': bigDefinition(4) });
+  await openStudio(page, studio.url);
+
+  // The same typing in a 100-line definition, in the same run, is the baseline: it is what the
+  // browser, the editor and this machine cost at this moment, load included. The editor's first
+  // keystrokes compile its code (~90 ms each); a first pass, not counted, pays that for both.
+  await typeIntoFlow(page, 'e2e-small', 'flow-2');
+  const small = await typeIntoFlow(page, 'e2e-small', 'flow-2');
+  const large = await typeIntoFlow(page, 'e2e-big', 'flow-40');
+  const report = (name: string, l: number[]): string =>
+    `${name}: p50 ${percentile(l, 0.5).toFixed(1)} ms, p95 ${percentile(l, 0.95).toFixed(1)} ms, max ${Math.max(...l).toFixed(1)} ms`;
+  console.log(`typing latency over ${large.length} keystrokes; ${report('100 lines', small)}; ${report('2,000 lines', large)}`);
+  expect(large.length).toBeGreaterThan(80);
+  // On this machine to itself, after the warm-up, both p95s are 26–34 ms. Work that grows with the
+  // file shows as the difference: a whole-document schema completion on every space typed took
+  // ~300 ms of a worker each and put the big file's p95 at 58–92 ms.
+  expect(percentile(large, 0.95)).toBeLessThan(percentile(small, 0.95) + 15);
+  // And the product's budget, 50 ms, on a machine to itself; when other work queues for the cores,
+  // every keystroke waits behind it, so it grows with the run-queue per core.
+  expect(percentile(large, 0.95)).toBeLessThan(50 * Math.max(1, loadavg()[0] / availableParallelism()));
+});
+
+/**
+ * From the keystroke that ends a word inside a CEL expression to the suggestion list showing
+ * `body`. Monaco shows the list once every completion provider has answered.
+ */
+async function suggestionDelay(page: Page, integration: string, flow: string): Promise<number> {
+  await openFile(page, integration, 'big.yaml');
+  await expect(page.getByText(`No problems: ${integration} loads as written.`)).toBeVisible({ timeout: 10_000 });
+  await page.getByLabel('Flow shown in the graph').selectOption(flow);
+  const graph = page.getByRole('region', { name: `Flow graph of ${flow}` });
+  await graph.getByRole('button', { name: /^require items \(filter\)/ }).click();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' && b', { delay: 60 });
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => {
+    const w = window as unknown as { typedAt: number };
+    w.typedAt = 0;
+    document.addEventListener('keydown', (e) => void (e.key === 'o' && (w.typedAt = e.timeStamp)), { capture: true, once: true });
+  });
+  await page.keyboard.type('o');
+  // Looked for every frame from here: the list cannot show before the editor's 120 ms pause.
+  const ms = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const w = window as unknown as { typedAt: number };
+        // A list that never shows (it did not, while the schema completion was asked) is a failed
+        // comparison below, not a timeout.
+        setTimeout(() => resolve(Number.POSITIVE_INFINITY), 10_000);
+        const look = (): void => {
+          const rows = [...document.querySelectorAll('.suggest-widget .monaco-list-row')];
+          if (w.typedAt && rows.some((r) => (r.textContent ?? '').startsWith('body'))) resolve(performance.now() - w.typedAt);
+          else requestAnimationFrame(look);
+        };
+        look();
+      }),
+  );
+  await page.keyboard.press('Escape');
+  return ms;
+}
+
+test('suggestions inside a CEL expression of a 2,000-line definition come as fast as in a small one', async ({ page, studio }) => {
+  writeIntegration(studio.workspaceDir, 'e2e-big', { 'big.yaml': bigDefinition(80) });
+  writeIntegration(studio.workspaceDir, 'e2e-small', { 'big.yaml': bigDefinition(4) });
+  await openStudio(page, studio.url);
+  // Each twice, alternating, the first pass for the editor's warm-up; the later of each counts.
+  const delays: Record<string, number[]> = { small: [], large: [] };
+  for (let round = 0; round < 2; round++) {
+    delays.small.push(await suggestionDelay(page, 'e2e-small', 'flow-2'));
+    delays.large.push(await suggestionDelay(page, 'e2e-big', 'flow-40'));
+  }
+  console.log(`suggestions shown after: 100 lines ${delays.small.map((d) => d.toFixed(0)).join(', ')} ms; 2,000 lines ${delays.large.map((d) => d.toFixed(0)).join(', ')} ms`);
+  // Both wait out the editor's 120 ms pause before asking (150–210 ms here, either file). When the
+  // schema's completion was asked as well, it validated the whole document (~300 ms of its worker
+  // on 2,000 lines) and the list did not show at all in the big file.
+  expect(delays.large[1]).toBeLessThan(delays.small[1] + 100);
 });
