@@ -20,6 +20,8 @@ const EXPRESSIONS: readonly string[] = [
   "vars.region + '-' + body.id",
   "has(body.customer) ? body.customer.name : 'anonymous'",
   "body.tags.exists(t, t.startsWith('vip'))",
+  'has(body.items) && size(body.items) > 0',
+  "body.status in ['paid', 'shipped'] && body.items[0].price > 1.0",
 ];
 
 const activation = {

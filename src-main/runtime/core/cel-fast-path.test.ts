@@ -85,6 +85,10 @@ describe('CEL fast path', () => {
       '[body.total / 3.0, body.price * 1.1, body.total - 0.1, body.qty / 0.0, -body.price / 7]',
       "has(body.customer) ? body.customer : 'anonymous'",
       'has(body.status) && !has(vars.missing)',
+      'has(body.tags) && size(body.tags) > 0',
+      "body.status in ['paid', 'shipped'] && 'region' in vars",
+      "body.tags[0] == 'a' && body.tags.size() == 1 && size(body.status) == 4",
+      "body['status'] != 'void'",
     ]) {
       expect(answeredFast(expr, activation), expr).toBe(true);
       const { fast, slow } = both(expr, activation);
@@ -102,7 +106,13 @@ describe('CEL fast path', () => {
       ['{"a": body}', activation], // an object with an own `constructor` field
       ['false && body.missing', { body: {} }], // absorbed by the interpreter itself
       ['body.n % 2.0', activation], // not in the subset
-      ['size(body.s)', activation], // a function call
+      ['size(body.n)', activation], // no size of a number
+      ['body.s.startsWith("x")', activation], // a function call
+      ['[1, 2][2]', activation], // an index out of range
+      ['[1, 2][1.0]', activation], // a double index
+      ['1 in [1.0, 2]', activation], // heterogeneous equality
+      ["'x' in body.o", { body: { o: { a: 1, x: undefined } } }], // a key without a value: answered, false
+      ["'a' in body.l", { body: { l: [1, 'a'] } }], // a list of mixed items (CEL's heterogeneous equality)
       ['1 + 2', activation], // int arithmetic (overflow checks)
       ["{'constructor': 1, 'prototype': 2, '__proto__': {'x': 3}, 'a': body.n}", { body: { n: 3 } }], // keys cel-js drops
     ];
@@ -113,6 +123,7 @@ describe('CEL fast path', () => {
     expect(answeredFast('body.missing', activation)).toBe(false);
     expect(answeredFast('body.m.k', activation)).toBe(false);
     expect(answeredFast('1 + 2', activation)).toBe(false);
+    expect(answeredFast('[1, 2][2]', activation)).toBe(false);
     // An ill-typed branch is an error even where evaluation would not reach it.
     expect(both("false && (1 + 'a' == 'b')", {}).fast).toHaveProperty('error');
   });
@@ -131,9 +142,10 @@ describe('CEL fast path', () => {
 const leaf = fc.constantFrom(
   'body.a', 'body.b', 'body.n', 'body.n.x', 'body.l', 'body.missing', 'vars.s', 'vars.i', 'correlationID',
   'has(body.a)', 'has(body.n.x)', 'has(body.n.x.y)', 'has(vars.s)', 'has(body.missing)',
+  'size(body.a)', 'body.l.size()', 'size(vars.s)', 'body.l[0]', 'body.l[-1]', "body.n['x']", 'body.a in body.l', "'x' in body.n", "body.a in ['x', 'a']",
   '1', '0', '-3', '2.5', '0.0', '-0.0', '1e308', "'x'", '"a"', "''", 'true', 'false', 'null', '[]', '{}', '[1, "a"]', "{'k': 1}",
 );
-const binaryOps = ['+', '-', '*', '/', '==', '!=', '<', '<=', '>', '>=', '&&', '||'];
+const binaryOps = ['+', '-', '*', '/', '==', '!=', '<', '<=', '>', '>=', '&&', '||', 'in'];
 
 function expression(depth: number): fc.Arbitrary<string> {
   if (depth === 0) return leaf;
@@ -148,6 +160,8 @@ function expression(depth: number): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.tuple(sub, sub).map(([a, b]) => `{'k': ${a}, 'j': ${b}}`) },
     { weight: 1, arbitrary: sub.map((a) => `${a}.x`) },
     { weight: 1, arbitrary: sub.map((a) => `has(${a}.x)`) },
+    { weight: 1, arbitrary: sub.map((a) => `size(${a})`) },
+    { weight: 1, arbitrary: fc.tuple(sub, sub).map(([a, b]) => `${a}[${b}]`) },
   );
 }
 
@@ -164,7 +178,7 @@ const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: scalar },
   { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },
   { weight: 1, arbitrary: fc.record({ x: scalar }) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(new Map([['x', 1]]), new Uint8Array([1]), new Date(0), 3n, { constructor: 1, x: 2 }, Object.assign(Object.create(null), { x: 'n' })) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(new Map([['x', 1]]), new Uint8Array([1]), new Date(0), 3n, { x: undefined }, { a: 1, x: undefined }, { x: { y: undefined } }, [{ x: undefined }], [[undefined]], [undefined, 1], { constructor: 1, x: 2 }, Object.assign(Object.create(null), { x: 'n' })) },
 );
 const activationArb = fc.record({
   body: fc.record({ a: value, b: value, n: value, l: value }, { requiredKeys: ['a', 'b'] }),

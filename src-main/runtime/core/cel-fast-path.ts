@@ -1,6 +1,7 @@
 /**
  * A faster way to evaluate the expressions flows write most — field reads, literals, arithmetic
- * and comparisons on numbers and strings, `&&`, `||`, `!`, `?:`, `has()`, list and map literals — compiled
+ * and comparisons on numbers and strings, `&&`, `||`, `!`, `?:`, `has()`, `size()`, indexing,
+ * `in`, list and map literals — compiled
  * once into closures instead of walked by the interpreter on every message (the interpreter
  * dispatches every operator through its overload tables: ~1 µs a mapping, most of CEL's share of
  * an http request).
@@ -9,8 +10,8 @@
  * what the interpreter would: every operator checks its operands' runtime types and returns DEFER
  * for anything outside the cases it knows (an int operand, a missing field, a Map, a type
  * mismatch that would be an error…), and the caller then runs the interpreter, which gives the
- * value or the error with its usual message. The subset calls no function, so running the
- * interpreter after a deferred attempt repeats no effect. cel-fast-path.test.ts checks the two
+ * value or the error with its usual message. The subset calls no function but the pure `size()`,
+ * so running the interpreter after a deferred attempt repeats no effect. cel-fast-path.test.ts checks the two
  * agree over the cel-spec conformance corpus and random expressions.
  */
 import type { CelActivation } from './cel.ts';
@@ -121,7 +122,31 @@ function compileNode(node: unknown, declared: (name: string) => boolean): FastPr
     case 'map':
       return mapLiteral(args, declared);
     case 'call':
-      return hasMacro(node, declared);
+      return call(node, declared);
+    case 'rcall': {
+      // `x.size()`: the receiver's size, as `size(x)`.
+      const [method, receiver, callArgs] = Array.isArray(args) ? (args as [unknown, unknown, unknown]) : [];
+      if (method !== 'size' || !Array.isArray(callArgs) || callArgs.length !== 0) return outside();
+      return sizeOf(compileNode(receiver, declared));
+    }
+    case '[]': {
+      const [target, key] = operandsOf(args, 2, declared);
+      return (a) => {
+        const t = target(a);
+        if (t === DEFER) return DEFER;
+        const k = key(a);
+        return k === DEFER ? DEFER : indexed(t, k);
+      };
+    }
+    case 'in': {
+      const [value, container] = operandsOf(args, 2, declared);
+      return (a) => {
+        const v = value(a);
+        if (v === DEFER) return DEFER;
+        const c = container(a);
+        return c === DEFER ? DEFER : membership(v, c);
+      };
+    }
     case '?:': {
       const [c, l, r] = operandsOf(args, 3, declared);
       return (a) => {
@@ -193,6 +218,80 @@ function fieldOf(target: unknown, field: string): unknown {
   return v !== undefined && plain(v) ? v : DEFER;
 }
 
+/** A call the subset knows: the `has()` macro or `size(x)`. */
+function call(node: AstNode, declared: (name: string) => boolean): FastProgram {
+  const [name, callArgs] = Array.isArray(node.args) ? (node.args as [unknown, unknown]) : [];
+  if (name === 'size' && Array.isArray(callArgs) && callArgs.length === 1) return sizeOf(compileNode(callArgs[0], declared));
+  return hasMacro(node, declared);
+}
+
+/** cel-js' size() overloads: a string's code points, a list's items, a map's keys; an int. */
+function sizeOf(of: FastProgram): FastProgram {
+  return (a) => {
+    const v = of(a);
+    if (typeof v === 'string') {
+      let n = 0;
+      for (const _ of v) n++;
+      return BigInt(n);
+    }
+    if (!typable(v) || typeof v !== 'object' || v === null) return DEFER;
+    if ((v as { constructor?: unknown }).constructor === Array) return BigInt((v as unknown[]).length);
+    return BigInt(Object.keys(v).length);
+  };
+}
+
+/**
+ * Whether cel-js can name this argument's runtime type: for a function or an operator on a dyn
+ * value it reads a list's type from its first item and a map's from its first entry, on down
+ * (debugTypeDeep), and fails on a value it does not know there (`undefined`, say). Anything but
+ * scalars, plain lists and plain objects is left to it.
+ */
+function typable(v: unknown, depth = 0): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return true;
+  if (typeof v !== 'object' || depth > 32) return false;
+  if ((v as { constructor?: unknown }).constructor === Array) {
+    const first = (v as unknown[])[0];
+    return first === undefined || typable(first, depth + 1);
+  }
+  if (!plainObject(v)) return false;
+  for (const key in v) return typable(v[key], depth + 1);
+  return true;
+}
+
+/**
+ * `list[int]` and `map[string]`: an item that exists and is a plain value; an index out of range,
+ * a missing key or any other kind of key defers (the interpreter names the error).
+ */
+function indexed(target: unknown, key: unknown): unknown {
+  if (typeof key === 'bigint') {
+    if (typeof target !== 'object' || target === null || (target as { constructor?: unknown }).constructor !== Array) return DEFER;
+    const list = target as unknown[];
+    const i = Number(key);
+    if (i < 0 || i >= list.length) return DEFER;
+    const v = list[i];
+    return v !== undefined && plain(v) ? v : DEFER;
+  }
+  return typeof key === 'string' ? fieldOf(target, key) : DEFER;
+}
+
+/**
+ * `x in list` for a string among strings, and `key in map` for a string key; other kinds go by
+ * CEL's heterogeneous equality, which the interpreter applies.
+ */
+function membership(value: unknown, container: unknown): unknown {
+  if (typeof value !== 'string' || typeof container !== 'object' || container === null) return DEFER;
+  if ((container as { constructor?: unknown }).constructor === Array) {
+    let found = false;
+    for (const item of container as unknown[]) {
+      if (typeof item !== 'string') return DEFER;
+      if (item === value) found = true;
+    }
+    return found;
+  }
+  if (!plainObject(container) || !typable(container)) return DEFER;
+  return hasOwn(container, value) && container[value] !== undefined;
+}
+
 /**
  * `has(x.a.b)`, the macro (the parser marks it): every selection but the last must exist, as in
  * cel-js, and the last answers whether its key holds a value.
@@ -246,17 +345,18 @@ function mapLiteral(entries: unknown, declared: (name: string) => boolean): Fast
   };
 }
 
-type Operands = 'numbers' | 'mixed' | 'strings' | 'bools' | 'nulls' | undefined;
+type Operands = 'numbers' | 'mixed' | 'ints' | 'strings' | 'bools' | 'nulls' | undefined;
 
 /**
  * Which overload the interpreter would pick for these operand values, among those the fast path
- * mirrors: double with double, double with int (cel.ts' mixed arithmetic), string, bool, null.
+ * mirrors: double with double, double with int (cel.ts' mixed arithmetic), int with int (compared
+ * only: int arithmetic checks for overflow), string, bool, null.
  */
 function operands(l: unknown, r: unknown): Operands {
   const tl = typeof l;
   const tr = typeof r;
   if (tl === 'number') return tr === 'number' ? 'numbers' : tr === 'bigint' ? 'mixed' : undefined;
-  if (tl === 'bigint') return tr === 'number' ? 'mixed' : undefined;
+  if (tl === 'bigint') return tr === 'number' ? 'mixed' : tr === 'bigint' ? 'ints' : undefined;
   if (tl === 'string') return tr === 'string' ? 'strings' : undefined;
   if (tl === 'boolean') return tr === 'boolean' ? 'bools' : undefined;
   return l === null && r === null ? 'nulls' : undefined;
