@@ -76,7 +76,7 @@ function plain(v: unknown): boolean {
     case 'bigint':
       return true;
     case 'object':
-      return v === null || plainObject(v) || (v as { constructor?: unknown }).constructor === Array;
+      return v === null || plainObject(v) || plainList(v);
     default:
       return false;
   }
@@ -87,6 +87,14 @@ function plainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;
   const c = (v as { constructor?: unknown }).constructor;
   return c === Object || c === undefined;
+}
+
+function plainList(v: unknown): v is unknown[] {
+  return typeof v === 'object' && v !== null && (v as { constructor?: unknown }).constructor === Array;
+}
+
+function isScalar(v: unknown): v is null | string | number | boolean | bigint {
+  return v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';
 }
 
 function compileNode(node: unknown, declared: (name: string) => boolean): FastProgram {
@@ -129,24 +137,10 @@ function compileNode(node: unknown, declared: (name: string) => boolean): FastPr
       if (method !== 'size' || !Array.isArray(callArgs) || callArgs.length !== 0) return outside();
       return sizeOf(compileNode(receiver, declared));
     }
-    case '[]': {
-      const [target, key] = operandsOf(args, 2, declared);
-      return (a) => {
-        const t = target(a);
-        if (t === DEFER) return DEFER;
-        const k = key(a);
-        return k === DEFER ? DEFER : indexed(t, k);
-      };
-    }
-    case 'in': {
-      const [value, container] = operandsOf(args, 2, declared);
-      return (a) => {
-        const v = value(a);
-        if (v === DEFER) return DEFER;
-        const c = container(a);
-        return c === DEFER ? DEFER : membership(v, c);
-      };
-    }
+    case '[]':
+      return strict(operandsOf(args, 2, declared), indexed);
+    case 'in':
+      return strict(operandsOf(args, 2, declared), membership);
     case '?:': {
       const [c, l, r] = operandsOf(args, 3, declared);
       return (a) => {
@@ -182,8 +176,8 @@ function compileNode(node: unknown, declared: (name: string) => boolean): FastPr
     case '<=':
     case '>':
     case '>=': {
-      const [l, r] = operandsOf(args, 2, declared);
-      return binary(node.op, l, r);
+      const apply = operator(node.op);
+      return strict(operandsOf(args, 2, declared), (l, r) => apply(l, r, operands(l, r)));
     }
     default:
       return outside();
@@ -207,7 +201,7 @@ function logical([l, r]: FastProgram[], decides: boolean): FastProgram {
 
 function literal(value: unknown): FastProgram {
   // Bytes, uints and other wrapped literals are left to the interpreter.
-  if (!(value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) return outside();
+  if (!isScalar(value)) return outside();
   return () => value;
 }
 
@@ -234,9 +228,8 @@ function sizeOf(of: FastProgram): FastProgram {
       for (const _ of v) n++;
       return BigInt(n);
     }
-    if (!typable(v) || typeof v !== 'object' || v === null) return DEFER;
-    if ((v as { constructor?: unknown }).constructor === Array) return BigInt((v as unknown[]).length);
-    return BigInt(Object.keys(v).length);
+    if (!typable(v) || isScalar(v)) return DEFER;
+    return BigInt(plainList(v) ? v.length : Object.keys(v as object).length);
   };
 }
 
@@ -247,12 +240,9 @@ function sizeOf(of: FastProgram): FastProgram {
  * scalars, plain lists and plain objects is left to it.
  */
 function typable(v: unknown, depth = 0): boolean {
-  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return true;
-  if (typeof v !== 'object' || depth > 32) return false;
-  if ((v as { constructor?: unknown }).constructor === Array) {
-    const first = (v as unknown[])[0];
-    return first === undefined || typable(first, depth + 1);
-  }
+  if (isScalar(v)) return true;
+  if (depth > 32) return false;
+  if (plainList(v)) return v[0] === undefined || typable(v[0], depth + 1);
   if (!plainObject(v)) return false;
   for (const key in v) return typable(v[key], depth + 1);
   return true;
@@ -264,11 +254,8 @@ function typable(v: unknown, depth = 0): boolean {
  */
 function indexed(target: unknown, key: unknown): unknown {
   if (typeof key === 'bigint') {
-    if (typeof target !== 'object' || target === null || (target as { constructor?: unknown }).constructor !== Array) return DEFER;
-    const list = target as unknown[];
-    const i = Number(key);
-    if (i < 0 || i >= list.length) return DEFER;
-    const v = list[i];
+    if (!plainList(target)) return DEFER;
+    const v = target[Number(key)];
     return v !== undefined && plain(v) ? v : DEFER;
   }
   return typeof key === 'string' ? fieldOf(target, key) : DEFER;
@@ -279,10 +266,10 @@ function indexed(target: unknown, key: unknown): unknown {
  * CEL's heterogeneous equality, which the interpreter applies.
  */
 function membership(value: unknown, container: unknown): unknown {
-  if (typeof value !== 'string' || typeof container !== 'object' || container === null) return DEFER;
-  if ((container as { constructor?: unknown }).constructor === Array) {
+  if (typeof value !== 'string') return DEFER;
+  if (plainList(container)) {
     let found = false;
-    for (const item of container as unknown[]) {
+    for (const item of container) {
       if (typeof item !== 'string') return DEFER;
       if (item === value) found = true;
     }
@@ -362,14 +349,13 @@ function operands(l: unknown, r: unknown): Operands {
   return l === null && r === null ? 'nulls' : undefined;
 }
 
-function binary(op: string, l: FastProgram, r: FastProgram): FastProgram {
-  const apply = operator(op);
+/** A binary operation on two evaluated operands; either one deferring defers the whole. */
+function strict([l, r]: FastProgram[], apply: (left: unknown, right: unknown) => unknown): FastProgram {
   return (a) => {
     const left = l(a);
     if (left === DEFER) return DEFER;
     const right = r(a);
-    if (right === DEFER) return DEFER;
-    return apply(left, right, operands(left, right));
+    return right === DEFER ? DEFER : apply(left, right);
   };
 }
 
