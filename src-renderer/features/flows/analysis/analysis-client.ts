@@ -18,6 +18,7 @@ export class AnalysisClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error & { stale?: boolean }) => void }>();
   private readonly sent = new Map<string, number>();
+  private lastContext: { at: string; answer: Promise<AnalysisResults['context']> } | undefined;
 
   constructor(private readonly worker: Pick<Worker, 'postMessage' | 'addEventListener'>) {
     worker.addEventListener('message', (e: Event) => {
@@ -57,8 +58,17 @@ export class AnalysisClient {
     return this.withDoc(doc, (d) => this.send('outline', { doc: d, ...(focus ? { focus } : {}) }));
   }
 
+  /**
+   * The CEL completion, the schema completion's gate and the cursor follow ask for the same
+   * position of the same version at one keystroke: one question to the worker answers them all.
+   */
   context(doc: AnalysedDocument, offset: number): Promise<AnalysisResults['context']> {
-    return this.withDoc(doc, (d) => this.send('context', { doc: d, offset }));
+    const at = `${doc.key}@${doc.version}:${offset}`;
+    if (this.lastContext?.at === at) return this.lastContext.answer;
+    const answer = this.withDoc(doc, (d) => this.send('context', { doc: d, offset }));
+    this.lastContext = { at, answer };
+    answer.catch(() => this.lastContext?.answer === answer && (this.lastContext = undefined));
+    return answer;
   }
 
   snippet(doc: AnalysedDocument, offset: number, component: Body<'snippet'>['component']): Promise<AnalysisResults['snippet']> {

@@ -12,15 +12,17 @@ function inProcess() {
   const analysis = new DefinitionAnalysis();
   const listeners: Array<(e: Event) => void> = [];
   let textsSent = 0;
+  const asked: string[] = [];
   const worker = {
     addEventListener: (_: string, l: (e: Event) => void) => listeners.push(l),
     postMessage: (req: AnalysisRequest) => {
+      asked.push(req.op);
       if ('doc' in req && req.doc.text !== undefined) textsSent++;
       const res: AnalysisResponse = analysis.handle(structuredClone(req));
       queueMicrotask(() => listeners.forEach((l) => l({ data: res } as MessageEvent)));
     },
   } as unknown as Worker;
-  return { client: new AnalysisClient(worker), texts: () => textsSent };
+  return { client: new AnalysisClient(worker), texts: () => textsSent, asked: () => asked.filter((op) => op === 'context').length };
 }
 
 const text = `connectors:
@@ -38,6 +40,21 @@ flows:
 `;
 
 describe('the analysis worker', () => {
+  it('answers the questions one keystroke raises about one position with one request', async () => {
+    const { client, asked } = inProcess();
+    await client.reference(fixtureReference);
+    const doc = { key: 'k', version: 1, text: () => text };
+    const offset = text.indexOf('vars.') + 5;
+    const [cel, gate] = await Promise.all([client.context(doc, offset), client.context(doc, offset)]);
+    expect(gate).toBe(cel);
+    expect(cel.context.cel?.prefix).toBe('vars.');
+    expect(asked()).toBe(1);
+    // Another position, or the same one in another version, is a new question.
+    await client.context(doc, offset - 1);
+    await client.context({ ...doc, version: 2 }, offset);
+    expect(asked()).toBe(3);
+  });
+
   it('follows edits without the text crossing again, and answers like a full parse', async () => {
     const { client, texts } = inProcess();
     await client.reference(fixtureReference);
