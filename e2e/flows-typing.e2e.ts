@@ -1,15 +1,31 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from './studio-fixture.ts';
 import { bigDefinition, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+
+/**
+ * Opens the integration's big.yaml and puts the cursor at the end of `flow`'s filter condition,
+ * reached through the graph; returns the graph.
+ */
+async function toFilterCondition(page: Page, integration: string, flow: string): Promise<Locator> {
+  await openFile(page, integration, 'big.yaml');
+  await expect(page.getByText(`No problems: ${integration} loads as written.`)).toBeVisible({ timeout: 10_000 });
+  await page.getByLabel('Flow shown in the graph').selectOption(flow);
+  const graph = page.getByRole('region', { name: `Flow graph of ${flow}` });
+  await graph.getByRole('button', { name: /^require items \(filter\)/ }).click();
+  // The node selected its step; from the step's first line (name:) down to condition:.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  return graph;
+}
 
 /**
  * Types into one flow the way a person does, and returns each keystroke's latency: from the key
  * event's timestamp (queueing included) to the frame after it.
  */
 async function typeIntoFlow(page: Page, integration: string, flow: string): Promise<number[]> {
-  await openFile(page, integration, 'big.yaml');
-  await expect(page.getByText(`No problems: ${integration} loads as written.`)).toBeVisible({ timeout: 10_000 });
   await page.evaluate(() => {
     const w = window as unknown as { keyLatencies: number[]; keyLatencyListening?: boolean };
     w.keyLatencies = [];
@@ -26,16 +42,8 @@ async function typeIntoFlow(page: Page, integration: string, flow: string): Prom
       true,
     );
   });
-  // Reached through the graph: the flow's filter condition (CEL, with completion), then its
-  // description (free text).
-  await page.getByLabel('Flow shown in the graph').selectOption(flow);
-  const graph = page.getByRole('region', { name: `Flow graph of ${flow}` });
-  await graph.getByRole('button', { name: /^require items \(filter\)/ }).click();
-  // The node selected its step; from the step's first line (name:) down to condition:.
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('End');
+  // The flow's filter condition (CEL, with completion), then its description (free text).
+  const graph = await toFilterCondition(page, integration, flow);
   // Typed at a person's pace with pauses, so validation, the outline and markers land mid-typing:
   // the pauses are the person, not a wait for the page.
   const chunks = [' && body.items', '[0].price > 1', ' && vars.kind', ' != "c"'];
@@ -96,15 +104,7 @@ test("a 2,000-line definition stays interactive: typing latency p95 under 50 ms 
  * `body`. Monaco shows the list once every completion provider has answered.
  */
 async function suggestionDelay(page: Page, integration: string, flow: string): Promise<number> {
-  await openFile(page, integration, 'big.yaml');
-  await expect(page.getByText(`No problems: ${integration} loads as written.`)).toBeVisible({ timeout: 10_000 });
-  await page.getByLabel('Flow shown in the graph').selectOption(flow);
-  const graph = page.getByRole('region', { name: `Flow graph of ${flow}` });
-  await graph.getByRole('button', { name: /^require items \(filter\)/ }).click();
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('End');
+  await toFilterCondition(page, integration, flow);
   await page.keyboard.type(' && b', { delay: 60 });
   await page.keyboard.press('Escape');
   await page.evaluate(() => {
