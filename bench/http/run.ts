@@ -9,12 +9,13 @@
  * spare for the export worker, as deployed); against bare node:http doing the same work, Benthos
  * (http_server → mapping → sync_response) and Node-RED (http in → change → http response).
  * Every contender's answer is checked equal first; then wrk (POST JSON, 50 connections) measures
- * them in interleaved rounds. Servers run pinned to core 0 (all their processes) and the load
+ * them in interleaved rounds, and every ratio is the median of the rounds' ratios (bare node:http run
+ * twice shows what equal servers read as). Servers run pinned to core 0 (all their processes) and the load
  * generator to core 1. Then SSE: 1,000 concurrent streams of 10 frames/s, with the server's CPU
  * and RSS.
  *
- * usage: npm run bench:http [-- --seconds 10 --warmup 3 --rounds 3 --streams 1000 --no-node-red --no-benthos --no-sse
- *        --only bare,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red]
+ * usage: npm run bench:http [-- --seconds 10 --warmup 3 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
+ *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +28,7 @@ import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB, threadCpuSeconds } from './proc-stats.ts';
+import { formatRatio, pairedRatio, type PairedRatio } from './paired-ratio.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
 
 const SERVER_CORE = 0;
@@ -39,7 +41,7 @@ const { values: opts } = parseArgs({
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     streams: { type: 'string', default: '1000' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     'no-node-red': { type: 'boolean', default: false },
     'no-benthos': { type: 'boolean', default: false },
     'no-sse': { type: 'boolean', default: false },
@@ -64,7 +66,10 @@ interface Measured extends WrkResult {
 
 interface Row {
   name: string;
+  /** The medians across rounds. */
   result?: Measured;
+  /** Each round's measurement, in round order: ratios are taken round by round. */
+  runs?: Measured[];
   note?: string;
 }
 
@@ -153,7 +158,7 @@ async function measureRounds(contenders: Contender[]): Promise<Row[]> {
       }
     }
   }
-  return contenders.map((c) => (c.runs.length ? { name: c.name, result: median(c.runs) } : { name: c.name, note: c.note }));
+  return contenders.map((c) => (c.runs.length ? { name: c.name, result: median(c.runs), runs: c.runs } : { name: c.name, note: c.note }));
 }
 
 function pidsOf(c: Contender): number[] {
@@ -205,6 +210,7 @@ function median(runs: Measured[]): Measured {
 
 const NAMES = {
   bare: 'bare node:http',
+  bareAgain: 'bare node:http again (a second process: the noise floor)',
   runtime: 'runtime alone (no platform, nothing traced)',
   run: 'flow-studio run (embedded platform, traced)',
   runAll: 'same, every run traced however busy (FLOW_TRACE_SATURATED_RATE=all)',
@@ -220,68 +226,82 @@ const NAMES = {
 } as const;
 
 function printTable(rows: Row[]): void {
+  const runsOf = (name: string): Measured[] | undefined => rows.find((r) => r.name === name)?.runs;
   const of = (name: string): Measured | undefined => rows.find((r) => r.name === name)?.result;
-  const bare = of(NAMES.bare);
-  const benthos = of(NAMES.benthos);
+  // Every ratio is taken round by round and its median kept (paired-ratio.ts), with its range.
+  const vs = (a: Measured[] | undefined, b: Measured[] | undefined, key: (m: Measured) => number): PairedRatio | undefined => (a && b ? pairedRatio(a, b, key) : undefined);
+  const rps = (m: Measured): number => m.rps;
+  const cpuUs = (m: Measured): number => m.cpuUs;
+  const p99Ms = (m: Measured): number => m.p99Ms;
+  const bare = runsOf(NAMES.bare);
+  const benthos = runsOf(NAMES.benthos);
   console.log('\n| server | req/s | spread | p50 ms | p99 ms | errors | CPU µs/request | request thread µs/request | req/s vs bare | CPU vs bare | p99 vs bare | req/s vs Benthos |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    if (!r.result) {
+    if (!r.result || !r.runs) {
       console.log(`| ${r.name} | — | — | — | — | — | — | — | — | — | — | ${r.note} |`);
       continue;
     }
     const x = r.result;
-    const vsBare = bare ? `${(x.rps / bare.rps).toFixed(2)}` : '—';
-    const cpu = bare ? `${(x.cpuUs / bare.cpuUs).toFixed(2)}×` : '—';
-    const p99 = bare ? `${(x.p99Ms / bare.p99Ms).toFixed(2)}×` : '—';
-    const vsBenthos = benthos ? `${(x.rps / benthos.rps).toFixed(2)}` : '—';
     const spread = `${Math.round(x.spread * 100)}%`;
     const thread = Number.isNaN(x.threadUs) ? '—' : x.threadUs.toFixed(1);
-    console.log(`| ${r.name} | ${Math.round(x.rps)} | ${spread} | ${x.p50Ms.toFixed(2)} | ${x.p99Ms.toFixed(2)} | ${x.errors} | ${x.cpuUs.toFixed(1)} | ${thread} | ${vsBare} | ${cpu} | ${p99} | ${vsBenthos} |`);
+    const cells = [formatRatio(vs(r.runs, bare, rps)), formatRatio(vs(r.runs, bare, cpuUs), '×'), formatRatio(vs(r.runs, bare, p99Ms), '×'), formatRatio(vs(r.runs, benthos, rps))];
+    console.log(`| ${r.name} | ${Math.round(x.rps)} | ${spread} | ${x.p50Ms.toFixed(2)} | ${x.p99Ms.toFixed(2)} | ${x.errors} | ${x.cpuUs.toFixed(1)} | ${thread} | ${cells.join(' | ')} |`);
   }
-  const run = of(NAMES.run);
-  const studio = of(NAMES.studio);
+  const run = runsOf(NAMES.run);
+  const studio = runsOf(NAMES.studio);
   if (bare) {
-    console.log('\n| target | measured | target | |\n|---|---:|---:|---|');
-    const line = (what: string, value: number | undefined, target: string, met: (v: number) => boolean): void => {
-      if (value === undefined || !Number.isFinite(value)) console.log(`| ${what} | — | ${target} | not measured |`);
-      else console.log(`| ${what} | ${value.toFixed(2)} | ${target} | ${met(value) ? 'met' : 'NOT met'} |`);
+    console.log('\n| target | measured: median of the rounds\' ratios (range) | target | |\n|---|---:|---:|---|');
+    const line = (what: string, value: PairedRatio | undefined, target: string, met: (v: number) => boolean): void => {
+      if (value === undefined) console.log(`| ${what} | — | ${target} | not measured |`);
+      else console.log(`| ${what} | ${formatRatio(value)} | ${target} | ${met(value.median) ? 'met' : 'NOT met'} |`);
     };
-    line('flow-studio run, traced: req/s vs bare', run && run.rps / bare.rps, '≥ 0.80', (v) => v >= 0.8);
-    line('same vs Benthos', run && benthos && run.rps / benthos.rps, '≥ 1.20', (v) => v >= 1.2);
-    line('server CPU µs/request vs bare', run && run.cpuUs / bare.cpuUs, '≤ 1.3×', (v) => v <= 1.3);
-    line('p99 vs bare p99', run && run.p99Ms / bare.p99Ms, '≤ 2×', (v) => v <= 2);
-    line('studio run with live feed, req/s vs bare', studio && studio.rps / bare.rps, '≥ 0.70', (v) => v >= 0.7);
-    const otel = of(NAMES.otel);
-    const runSpare = of(NAMES.runSpare);
-    const otelSpare = of(NAMES.otelSpare);
-    line('OTLP export, a core to spare: req/s vs traced run alike', runSpare && otelSpare && otelSpare.rps / runSpare.rps, '≥ 0.85', (v) => v >= 0.85);
-    line('OTLP export, one core: req/s vs traced run alone', run && otel && otel.rps / run.rps, '(≥ 0.85)', (v) => v >= 0.85);
+    line('flow-studio run, traced: req/s vs bare', vs(run, bare, rps), '≥ 0.80', (v) => v >= 0.8);
+    line('same vs Benthos', vs(run, benthos, rps), '≥ 1.20', (v) => v >= 1.2);
+    line('server CPU µs/request vs bare', vs(run, bare, cpuUs), '≤ 1.3×', (v) => v <= 1.3);
+    line('p99 vs bare p99', vs(run, bare, p99Ms), '≤ 2×', (v) => v <= 2);
+    line('studio run with live feed, req/s vs bare', vs(studio, bare, rps), '≥ 0.70', (v) => v >= 0.7);
+    // The same server twice: how far apart two equal contenders read in this run. A target
+    // missed or met by less than this is not decided by this run.
+    const again = runsOf(NAMES.bareAgain);
+    const floor = (what: string, key: (m: Measured) => number): void => {
+      const value = vs(again, bare, key);
+      console.log(`| noise floor: bare node:http again vs bare, ${what} | ${value ? formatRatio(value) : '—'} | (1.00 if this machine were steady) | ${value ? '' : 'not measured'} |`);
+    };
+    floor('req/s', rps);
+    floor('CPU', cpuUs);
+    floor('p99', p99Ms);
+    const otel = runsOf(NAMES.otel);
+    const runSpare = runsOf(NAMES.runSpare);
+    const otelSpare = runsOf(NAMES.otelSpare);
+    line('OTLP export, a core to spare: req/s vs traced run alike', vs(otelSpare, runSpare, rps), '≥ 0.85', (v) => v >= 0.85);
+    line('OTLP export, one core: req/s vs traced run alone', vs(otel, run, rps), '(≥ 0.85)', (v) => v >= 0.85);
     // What export costs the request thread, read from its own CPU: wrk shares the spare core with
     // the export worker, so the req/s ratio above moves with how the two are scheduled.
-    const threadLine = (what: string, a: Measured | undefined, b: Measured | undefined): void => {
-      const value = a && b ? a.threadUs / b.threadUs : undefined;
-      if (value === undefined || !Number.isFinite(value)) console.log(`| ${what} | — | (information) | not measured |`);
-      else console.log(`| ${what} | ${value.toFixed(2)}× (${a!.threadUs.toFixed(1)} against ${b!.threadUs.toFixed(1)} µs) | (information) | |`);
+    const threadLine = (what: string, a: string, b: string): void => {
+      const value = vs(runsOf(a), runsOf(b), (m) => m.threadUs);
+      const [ma, mb] = [of(a), of(b)];
+      if (value === undefined || !ma || !mb) console.log(`| ${what} | — | (information) | not measured |`);
+      else console.log(`| ${what} | ${formatRatio(value, '×')}; medians ${ma.threadUs.toFixed(1)} against ${mb.threadUs.toFixed(1)} µs | (information) | |`);
     };
-    threadLine('OTLP export, a core to spare: request thread CPU vs traced run alike', otelSpare, runSpare);
+    threadLine('OTLP export, a core to spare: request thread CPU vs traced run alike', NAMES.otelSpare, NAMES.runSpare);
     // Export's cost per run, with no run left untraced: both rows trace every run, a core to spare.
-    const runSpareAll = of(NAMES.runSpareAll);
-    const otelSpareAll = of(NAMES.otelSpareAll);
-    line('OTLP export of every run, a core to spare: req/s vs every run traced alike', runSpareAll && otelSpareAll && otelSpareAll.rps / runSpareAll.rps, '(≥ 0.85)', (v) => v >= 0.85);
-    threadLine('the same: request thread CPU', otelSpareAll, runSpareAll);
+    line('OTLP export of every run, a core to spare: req/s vs every run traced alike', vs(runsOf(NAMES.otelSpareAll), runsOf(NAMES.runSpareAll), rps), '(≥ 0.85)', (v) => v >= 0.85);
+    threadLine('the same: request thread CPU', NAMES.otelSpareAll, NAMES.runSpareAll);
     // What tracing itself costs, against the same runtime tracing nothing: the targets above also
     // carry the engine's own cost against bare node:http, which differs from machine to machine.
-    const alone = of(NAMES.runtime);
-    const aloneLine = (what: string, row: Measured | undefined): void => {
-      if (!row || !alone) console.log(`| ${what} | — | (information) | not measured |`);
-      else console.log(`| ${what} | ${(row.rps / alone.rps).toFixed(2)} (${(row.cpuUs - alone.cpuUs).toFixed(1)} µs CPU a request more) | (information) | |`);
+    const alone = runsOf(NAMES.runtime);
+    const aloneLine = (what: string, name: string): void => {
+      const value = vs(runsOf(name), alone, rps);
+      const [row, aloneMedian] = [of(name), of(NAMES.runtime)];
+      if (!value || !row || !aloneMedian) console.log(`| ${what} | — | (information) | not measured |`);
+      else console.log(`| ${what} | ${formatRatio(value)}; ${(row.cpuUs - aloneMedian.cpuUs).toFixed(1)} µs CPU a request more | (information) | |`);
     };
-    aloneLine("tracing's own cost: traced run, req/s vs the runtime alone", run);
-    aloneLine('the same, every run traced', of(NAMES.runAll));
-    aloneLine('studio run with live feed, req/s vs the runtime alone', studio);
+    aloneLine("tracing's own cost: traced run, req/s vs the runtime alone", NAMES.run);
+    aloneLine('the same, every run traced', NAMES.runAll);
+    aloneLine('studio run with live feed, req/s vs the runtime alone', NAMES.studio);
     const noisy = rows.filter((r) => r.result && r.result.spread > 0.1).map((r) => `${r.name} (${Math.round(r.result!.spread * 100)}%)`);
-    if (noisy.length > 0) console.log(`(req/s varied by more than 10% across rounds for: ${noisy.join('; ')}; ratios involving them are that uncertain)`);
+    if (noisy.length > 0) console.log(`(req/s varied by more than 10% across rounds for: ${noisy.join('; ')}: the machine's speed moved; each ratio above is taken within a round, where it moved less)`);
   }
   console.log("(CPU: the server's own CPU time per request, all its processes, read from /proc; it stays meaningful when other work shares the machine)");
 }
@@ -346,7 +366,7 @@ async function sseLoad(): Promise<void> {
 }
 
 console.log(
-  `HTTP bench: wrk -t1 -c${CONNECTIONS} -d${seconds}s POST ${ORDER}, warm-up ${warmup}s, ${rounds} interleaved rounds (median); servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}; node ${process.version}`,
+  `HTTP bench: wrk -t1 -c${CONNECTIONS} -d${seconds}s POST ${ORDER}, warm-up ${warmup}s, ${rounds} interleaved rounds (medians; ratios taken within each round); servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}; node ${process.version}`,
 );
 const [loadAvg] = loadavg();
 if (loadAvg > 0.5) console.log(`  note: load average is ${loadAvg.toFixed(2)} before starting; other work on this machine skews absolute numbers (ratios are measured side by side)`);
@@ -366,6 +386,10 @@ try {
   };
   const everyRun = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, FLOW_TRACE_SATURATED_RATE: 'all' });
   contenders.push(await prepare(NAMES.run, flowStudioRun('run-data', process.env)));
+  // The same server as the first row, measured where the traced run's ratio is taken: what two
+  // equal servers read as in this run (an A/A comparison), so a ratio near its target is judged
+  // against the machine's own noise.
+  contenders.push(await prepare(NAMES.bareAgain, () => startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'bare-server.ts')])));
   // The same run with tracing's cost whatever the load: what load shedding saves.
   contenders.push(await prepare(NAMES.runAll, flowStudioRun('run-all-data', everyRun(process.env))));
   // The same run also exporting every span over OTLP/HTTP protobuf to a local receiver.

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatRatio, pairedRatio } from './paired-ratio.ts';
+
+describe('pairedRatio', () => {
+  it('takes the ratio within each round, so a round where the machine ran at half speed does not tip it', () => {
+    // Round 2 ran at half speed for both: the ratio of the medians (1000/2000 → 0.5 vs 900/1800)
+    // would pair rounds taken at different speeds; the paired ratios stay 0.9.
+    const a = [{ v: 900 }, { v: 450 }, { v: 1800 }];
+    const b = [{ v: 1000 }, { v: 500 }, { v: 2000 }];
+    const r = pairedRatio(a, b, (x) => x.v)!;
+    expect(r.median).toBeCloseTo(0.9, 10);
+    expect([r.low, r.high, r.rounds]).toEqual([0.9, 0.9, 3]);
+  });
+
+  it('keeps the middle round of an odd count and averages the middle two of an even one, with the range', () => {
+    const b = [1, 1, 1, 1].map((v) => ({ v }));
+    expect(pairedRatio([{ v: 1.5 }, { v: 40 }, { v: 1.2 }], b, (x) => x.v)).toEqual({ median: 1.5, low: 1.2, high: 40, rounds: 3 });
+    expect(pairedRatio([{ v: 1 }, { v: 2 }, { v: 3 }, { v: 10 }], b, (x) => x.v)).toEqual({ median: 2.5, low: 1, high: 10, rounds: 4 });
+  });
+
+  it('skips rounds one side lacks or could not measure, and says undefined when none is left', () => {
+    expect(pairedRatio([{ v: 2 }, { v: NaN }, { v: 3 }], [{ v: 1 }, { v: 1 }], (x) => x.v)).toEqual({ median: 2, low: 2, high: 2, rounds: 1 });
+    expect(pairedRatio([], [{ v: 1 }], (x: { v: number }) => x.v)).toBeUndefined();
+  });
+});
+
+describe('formatRatio', () => {
+  it('prints the median with its range, the range only where there were several rounds', () => {
+    expect(formatRatio({ median: 1.616, low: 1.21, high: 23.82, rounds: 7 }, '×')).toBe('1.62× (1.21–23.82)');
+    expect(formatRatio({ median: 0.8, low: 0.8, high: 0.8, rounds: 1 })).toBe('0.80');
+    expect(formatRatio(undefined)).toBe('—');
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * A ratio between two contenders taken round by round, then its median. Within a round the two
+ * are measured a minute or two apart at most; across rounds this machine's speed moves by half
+ * (a neighbour on the host, a burst of steal time), and a ratio of the two medians mixes rounds
+ * taken at different speeds. A tail latency is the most sensitive to that: one round's stall
+ * decides a median of three.
+ */
+export interface PairedRatio {
+  median: number;
+  low: number;
+  high: number;
+  rounds: number;
+}
+
+/** `value(a[i]) / value(b[i])` for every round both were measured in; undefined when none was. */
+export function pairedRatio<T>(a: readonly T[], b: readonly T[], value: (x: T) => number): PairedRatio | undefined {
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const r = value(a[i]) / value(b[i]);
+    if (Number.isFinite(r)) ratios.push(r);
+  }
+  if (ratios.length === 0) return undefined;
+  ratios.sort((x, y) => x - y);
+  const mid = ratios.length >> 1;
+  const median = ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+  return { median, low: ratios[0], high: ratios[ratios.length - 1], rounds: ratios.length };
+}
+
+/** `0.83 (0.76–0.89)`: the median, then the range across rounds when there was more than one. */
+export function formatRatio(r: PairedRatio | undefined, unit = ''): string {
+  if (!r) return '—';
+  const range = r.rounds > 1 ? ` (${r.low.toFixed(2)}–${r.high.toFixed(2)})` : '';
+  return `${r.median.toFixed(2)}${unit}${range}`;
+}
