@@ -14,7 +14,7 @@
  * generator to core 1. Then SSE: 1,000 concurrent streams of 10 frames/s, with the server's CPU
  * and RSS.
  *
- * usage: npm run bench:http [-- --seconds 10 --warmup 3 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
+ * usage: npm run bench:http [-- --seconds 10 --warmup 3 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
  *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red]
  */
 import { spawn } from 'node:child_process';
@@ -40,6 +40,7 @@ const { values: opts } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
+    'round-warmup': { type: 'string', default: '2' },
     streams: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '5' },
     'no-node-red': { type: 'boolean', default: false },
@@ -50,6 +51,7 @@ const { values: opts } = parseArgs({
 });
 const seconds = Number(opts.seconds);
 const warmup = Number(opts.warmup);
+const roundWarmup = Number(opts['round-warmup']);
 const streams = Number(opts.streams);
 const rounds = Number(opts.rounds);
 const tsRunner = [join('bin', 'run-ts.js')];
@@ -144,6 +146,9 @@ async function measureRounds(contenders: Contender[]): Promise<Row[]> {
       const thread = (): number => (c.requestThread === false ? NaN : threadCpuSeconds(pids[0]));
       signalOthers(contenders, c, 'SIGSTOP');
       try {
+        // Unmeasured load first: the contender was stopped through the others' rounds, and its
+        // first seconds back (timers due meanwhile, a collection begun) are no server's steady state.
+        if (roundWarmup > 0) c.answered += (await runWrk(`${c.server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds: roundWarmup, script })).requests;
         const cpuBefore = cpu();
         const threadBefore = thread();
         const w = await runWrk(`${c.server.url}/orders`, { core: LOAD_CORE, connections: CONNECTIONS, seconds, script });
@@ -366,7 +371,7 @@ async function sseLoad(): Promise<void> {
 }
 
 console.log(
-  `HTTP bench: wrk -t1 -c${CONNECTIONS} -d${seconds}s POST ${ORDER}, warm-up ${warmup}s, ${rounds} interleaved rounds (medians; ratios taken within each round); servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}; node ${process.version}`,
+  `HTTP bench: wrk -t1 -c${CONNECTIONS} -d${seconds}s POST ${ORDER}, warm-up ${warmup}s, ${rounds} interleaved rounds each after ${roundWarmup}s unmeasured (medians; ratios taken within each round); servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}; node ${process.version}`,
 );
 const [loadAvg] = loadavg();
 if (loadAvg > 0.5) console.log(`  note: load average is ${loadAvg.toFixed(2)} before starting; other work on this machine skews absolute numbers (ratios are measured side by side)`);
