@@ -20,10 +20,14 @@ export function pairedRatio<T>(a: readonly T[], b: readonly T[], value: (x: T) =
     if (Number.isFinite(r)) ratios.push(r);
   }
   if (ratios.length === 0) return undefined;
-  ratios.sort((x, y) => x - y);
-  const mid = ratios.length >> 1;
-  const median = ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
-  return { median, low: ratios[0], high: ratios[ratios.length - 1], rounds: ratios.length };
+  return { median: medianOf(ratios), low: Math.min(...ratios), high: Math.max(...ratios), rounds: ratios.length };
+}
+
+/** The middle value (the mean of the middle two for an even count); NaN for none. */
+export function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** `0.83 (0.76–0.89)`: the median, then the range across rounds when there was more than one. */

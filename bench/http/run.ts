@@ -28,7 +28,7 @@ import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB, threadCpuSeconds } from './proc-stats.ts';
-import { formatRatio, pairedRatio, type PairedRatio } from './paired-ratio.ts';
+import { formatRatio, medianOf, pairedRatio, type PairedRatio } from './paired-ratio.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
 
 const SERVER_CORE = 0;
@@ -197,19 +197,16 @@ async function settle(cpu: () => number): Promise<void> {
 }
 
 function median(runs: Measured[]): Measured {
-  const mid = <T>(xs: T[], key: (x: T) => number): number => {
-    const sorted = xs.map(key).sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)];
-  };
+  const mid = (key: (r: Measured) => number): number => medianOf(runs.map(key));
   return {
-    rps: mid(runs, (r) => r.rps),
+    rps: mid((r) => r.rps),
     requests: runs.reduce((a, r) => a + r.requests, 0),
-    p50Ms: mid(runs, (r) => r.p50Ms),
-    p99Ms: mid(runs, (r) => r.p99Ms),
+    p50Ms: mid((r) => r.p50Ms),
+    p99Ms: mid((r) => r.p99Ms),
     errors: runs.reduce((a, r) => a + r.errors, 0),
-    cpuUs: mid(runs, (r) => r.cpuUs),
-    threadUs: mid(runs, (r) => r.threadUs),
-    spread: (Math.max(...runs.map((r) => r.rps)) - Math.min(...runs.map((r) => r.rps))) / mid(runs, (r) => r.rps),
+    cpuUs: mid((r) => r.cpuUs),
+    threadUs: mid((r) => r.threadUs),
+    spread: (Math.max(...runs.map((r) => r.rps)) - Math.min(...runs.map((r) => r.rps))) / mid((r) => r.rps),
   };
 }
 
