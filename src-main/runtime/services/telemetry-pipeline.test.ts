@@ -93,8 +93,11 @@ describe('the telemetry pipeline hands a queue on in batches, in order', () => {
     pushAll(p, 11, 1);
     await exporter.confirm(true);
     await exporter.confirm(true);
+    // A record that came during that export waits for a full batch, the interval, or a flush.
+    expect(exporter.batches.slice(1)).toEqual([[5, 6, 7, 8], [9, 10]]);
+    const flushed = p.flush();
     await exporter.confirm(true);
-    await p.flush();
+    await flushed;
     expect(exporter.batches.slice(1)).toEqual([[5, 6, 7, 8], [9, 10], [11]]);
     expect(p.counts).toEqual({ queued: 0, dropped: 4, sent: 7 });
   });
@@ -111,5 +114,29 @@ describe('the telemetry pipeline hands a queue on in batches, in order', () => {
     for (let i = 0; i < 4; i++) await exporter.confirm(true);
     await flushed;
     expect(p.counts.sent).toBe(16);
+  });
+
+  it('under steady load, records that arrive while a batch is handed on wait for a full batch, not a batch a turn', async () => {
+    // Like the embedded platform: each batch is confirmed a turn of the event loop later.
+    const batches: number[][] = [];
+    const exporter: RecordExporter<number> = {
+      overlapping: true,
+      export: (batch) => {
+        batches.push([...batch]);
+        return new Promise((resolve) => setImmediate(() => resolve(true)));
+      },
+    };
+    const p = new TelemetryPipeline(exporter, { maxBatch: 4, maxQueue: 10_000, flushIntervalMs: 60_000, what: 'records' }, silentLogger);
+    let next = 1;
+    // Two records a turn for 20 turns: the 4th asks for an export, which then runs beside the load.
+    for (let turn = 0; turn < 20; turn++) {
+      pushAll(p, next, 2);
+      next += 2;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(batches.length).toBeGreaterThan(3);
+    expect(batches.every((b) => b.length === 4)).toBe(true);
+    await p.close();
+    expect(batches.flat()).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 });

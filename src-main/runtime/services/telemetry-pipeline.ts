@@ -63,7 +63,7 @@ export class TelemetryPipeline<T> {
     /** Called once when the destination turned out to be gone for good. */
     private readonly onUnusable: () => void = () => {},
   ) {
-    this.timer = setInterval(() => void this.flush(), opts.flushIntervalMs);
+    this.timer = setInterval(() => void this.ship(false), opts.flushIntervalMs);
     this.timer.unref();
   }
 
@@ -80,7 +80,7 @@ export class TelemetryPipeline<T> {
       this.flushSoon = true;
       setImmediate(() => {
         this.flushSoon = false;
-        void this.flush();
+        void this.ship(false);
       });
     }
   };
@@ -91,9 +91,19 @@ export class TelemetryPipeline<T> {
 
   /** Exports what is queued, a batch at a time; resolves when the queue is empty or an export failed. */
   flush(): Promise<void> {
-    if (this.exporting) return this.exporting;
+    return this.ship(true);
+  }
+
+  /**
+   * Starts an export unless one is under way. `untilEmpty` false (the interval and a full batch)
+   * takes what is queued now and then only full batches: records that arrive while a batch is
+   * handed on wait for the next one, rather than go out a turn's worth at a time. Under steady
+   * load that was a batch of a few records per turn, each with its own serialization and commit.
+   */
+  private ship(untilEmpty: boolean): Promise<void> {
+    if (this.exporting) return untilEmpty ? this.exporting.then(() => this.ship(true)) : this.exporting;
     if (this.queue.length === 0) return Promise.resolve();
-    this.exporting = this.drain().finally(() => {
+    this.exporting = this.drain(untilEmpty).finally(() => {
       this.exporting = undefined;
     });
     return this.exporting;
@@ -112,9 +122,9 @@ export class TelemetryPipeline<T> {
    * anew), letting waiting requests run between batches: the exporter may work on this thread.
    * Taking the queue whole keeps a long queue from being copied once per batch.
    */
-  private async drain(): Promise<void> {
+  private async drain(untilEmpty: boolean): Promise<void> {
     const max = this.opts.maxBatch;
-    while (this.queue.length > 0) {
+    for (let first = true; first || this.queue.length >= (untilEmpty ? 1 : max); first = false) {
       if (!this.usable()) {
         // Turned off for the life of the process (a 501): nothing more is recorded for it.
         this.onUnusable();
