@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRatio, pairedRatio } from './paired-ratio.ts';
+import { bracketedRatio, formatRatio, pairedRatio } from './paired-ratio.ts';
 
 describe('pairedRatio', () => {
   it('takes the ratio within each round, so a round where the machine ran at half speed does not tip it', () => {
@@ -29,5 +29,21 @@ describe('formatRatio', () => {
     expect(formatRatio({ median: 1.616, low: 1.21, high: 23.82, rounds: 7 }, '×')).toBe('1.62× (1.21–23.82)');
     expect(formatRatio({ median: 0.8, low: 0.8, high: 0.8, rounds: 1 })).toBe('0.80');
     expect(formatRatio(undefined)).toBe('—');
+  });
+});
+
+describe('bracketedRatio', () => {
+  it('compares with the geometric mean of the readings before and after, so a steady drift cancels', () => {
+    // The machine sped up across each round: 1000 before, 1440 after, the contender at 1200 between
+    // them reads as equal (1.00), where against the first reading alone it would read 1.20.
+    const r = bracketedRatio([{ v: 1200 }, { v: 600 }], [{ v: 1000 }, { v: 500 }], [{ v: 1440 }, { v: 720 }], (x) => x.v)!;
+    expect(r.median).toBeCloseTo(1, 10);
+    expect(r.rounds).toBe(2);
+  });
+
+  it('uses the first reading alone in rounds without a second', () => {
+    const r = bracketedRatio([{ v: 900 }, { v: 800 }], [{ v: 1000 }, { v: 1000 }], [{ v: 1000 }], (x) => x.v)!;
+    expect([r.low, r.high]).toEqual([0.8, 0.9]);
+    expect(bracketedRatio([{ v: 900 }], [{ v: 1000 }], undefined, (x) => x.v)!.median).toBeCloseTo(0.9, 10);
   });
 });

@@ -23,6 +23,23 @@ export function pairedRatio<T>(a: readonly T[], b: readonly T[], value: (x: T) =
   return { median: medianOf(ratios), low: Math.min(...ratios), high: Math.max(...ratios), rounds: ratios.length };
 }
 
+/**
+ * `value(a[i])` against a baseline measured twice in each round, before and after it: the
+ * geometric mean of the two, so a drift of the machine's speed across the round cancels as far
+ * as it is steady. Rounds without the second reading use the first alone.
+ */
+export function bracketedRatio<T>(a: readonly T[], before: readonly T[], after: readonly T[] | undefined, value: (x: T) => number): PairedRatio | undefined {
+  const baseline = before.map((b, i) => {
+    const second = after?.[i];
+    return second === undefined ? value(b) : Math.sqrt(value(b) * value(second));
+  });
+  return pairedRatio(
+    a.map((x) => value(x)),
+    baseline,
+    (v) => v,
+  );
+}
+
 /** The middle value (the mean of the middle two for an even count); NaN for none. */
 export function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
