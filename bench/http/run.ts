@@ -14,7 +14,7 @@
  * generator to core 1. Then SSE: 1,000 concurrent streams of 10 frames/s, with the server's CPU
  * and RSS.
  *
- * usage: npm run bench:http [-- --seconds 10 --warmup 3 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
+ * usage: npm run bench:http [-- --seconds 10 --warmup 10 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
  *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red]
  */
 import { spawn } from 'node:child_process';
@@ -39,7 +39,7 @@ const EXPECTED = { id: 'o-1042', customer: 'ana', total: 10 };
 const { values: opts } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '10' },
     'round-warmup': { type: 'string', default: '2' },
     streams: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '5' },
