@@ -113,6 +113,7 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
   // Live: runs finished since the last look (counted from the end, where the feed appends).
   const lastSeen = useRef(liveTraces);
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const lastRefresh = useRef(-Infinity);
   useEffect(() => {
     const before = lastSeen.current;
     if (before === liveTraces) return;
@@ -125,11 +126,15 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
       setNewRuns((n) => n + added);
       return;
     }
-    // At most one refresh per interval however fast runs arrive.
-    refreshTimer.current ??= setTimeout(() => {
+    // At most one refresh per interval however fast runs arrive, but the first run after a quiet
+    // spell shows at once: the person who just sent a request is looking for it.
+    if (refreshTimer.current) return;
+    const wait = Math.max(0, lastRefresh.current + LIVE_REFRESH_MS - performance.now());
+    refreshTimer.current = setTimeout(() => {
       refreshTimer.current = undefined;
+      lastRefresh.current = performance.now();
       fetchPages([0, 1], true);
-    }, LIVE_REFRESH_MS);
+    }, wait);
   }, [liveTraces, fetchPages]);
   useEffect(() => () => clearTimeout(refreshTimer.current), []);
 
