@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { pinSelf, procStats, startPinned, type Server } from './processes.ts';
+import { pinSelf, procStats, settle, startPinned, type Server } from './processes.ts';
 import { wrk, type WrkResult } from './wrk.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,14 +61,6 @@ async function main(): Promise<void> {
   };
   await call('PUT', '/v1/kv/user/entry?key=bench', undefined, 'hello');
   const getUrl = `${platform.url}/v1/kv/user/entry?key=bench`;
-  await wrk(`${bare.url}/`, { ...WRK, seconds: 1 });
-  await wrk(getUrl, { ...WRK, seconds: 1, headers: auth });
-  const bareRounds: WrkResult[] = [];
-  const getRounds: WrkResult[] = [];
-  for (let round = 0; round < 3; round++) {
-    bareRounds.push(await wrk(`${bare.url}/`, WRK));
-    getRounds.push(await wrk(getUrl, { ...WRK, headers: auth }));
-  }
   // Every PUT creates a new key: each wrk run gets its own key prefix.
   const putScript = (prefix: string): string => `
     local next_id = 0
@@ -82,11 +74,22 @@ async function main(): Promise<void> {
       counter = counter + 1
       return wrk.format(nil, "/v1/kv/user/entry?key=${prefix}-" .. id .. "-" .. counter)
     end`;
-  // Warmed up and measured in rounds as GET is: measured cold in one round, PUT's p99 read
-  // 140-310 ms (the JIT's first second), 5-9 ms once warm.
+  // Each warmed up first: measured cold, PUT's p99 read 140-310 ms (the JIT's first second), 5-9
+  // ms once warm. Then bare, GET and PUT take turns, round by round, so a change in the machine's
+  // speed during the run reaches all three rather than PUT alone, measured last. What a PUT round
+  // leaves to do (checkpoints, collections) is finished before the next bare and GET rounds.
+  await wrk(`${bare.url}/`, { ...WRK, seconds: 1 });
+  await wrk(getUrl, { ...WRK, seconds: 1, headers: auth });
   await wrk(platform.url, { ...WRK, seconds: 1, script: putScript('warm') });
+  const bareRounds: WrkResult[] = [];
+  const getRounds: WrkResult[] = [];
   const putRounds: WrkResult[] = [];
-  for (let round = 0; round < 3; round++) putRounds.push(await wrk(platform.url, { ...WRK, script: putScript(`put${round}`) }));
+  for (let round = 0; round < 3; round++) {
+    bareRounds.push(await wrk(`${bare.url}/`, WRK));
+    getRounds.push(await wrk(getUrl, { ...WRK, headers: auth }));
+    putRounds.push(await wrk(platform.url, { ...WRK, script: putScript(`put${round}`) }));
+    await settle(platform.child.pid!);
+  }
   const kvPut = median(putRounds);
   await bare.stop();
   const bareGet = median(bareRounds);
