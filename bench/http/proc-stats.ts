@@ -27,3 +27,18 @@ export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
 }
+
+/**
+ * Waits, up to 5 s, until a server has used no CPU for 200 ms (`cpu` reads its CPU seconds so
+ * far): the work a round left (queued traces, a WAL checkpoint, a collection) is done.
+ */
+export async function settle(cpu: () => number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  let last = cpu();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpu();
+    if (now - last < 0.005) return;
+    last = now;
+  }
+}

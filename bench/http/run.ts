@@ -27,7 +27,7 @@ import { installNodeRed, startNodeRed } from './node-red.ts';
 import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
-import { cpuSeconds, rssMiB, threadCpuSeconds } from './proc-stats.ts';
+import { cpuSeconds, rssMiB, settle, threadCpuSeconds } from './proc-stats.ts';
 import { bracketedRatio, formatRatio, medianOf, pairedRatio, type PairedRatio } from './paired-ratio.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
 
@@ -181,18 +181,6 @@ function signalOthers(contenders: Contender[], current: Contender, signal: 'SIGS
         // Gone already: nothing to stop or continue.
       }
     }
-  }
-}
-
-/** Waits, up to 5 s, until a server has used no CPU for 200 ms: the round's work is done. */
-async function settle(cpu: () => number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  let last = cpu();
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const now = cpu();
-    if (now - last < 0.005) return;
-    last = now;
   }
 }
 

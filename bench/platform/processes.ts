@@ -58,18 +58,3 @@ export function pinSelf(core: number): Promise<void> {
     p.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`taskset exited with ${code}`))));
   });
 }
-
-/**
- * Waits, up to 5 s, until a process used no CPU for 200 ms: the work a round of writes left
- * (a WAL checkpoint, a collection) is done before the next round is measured.
- */
-export async function settle(pid: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  let last = procStats(pid).cpuSeconds;
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const now = procStats(pid).cpuSeconds;
-    if (now - last < 0.005) return;
-    last = now;
-  }
-}

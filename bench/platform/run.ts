@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { pinSelf, procStats, settle, startPinned, type Server } from './processes.ts';
+import { settle } from '../http/proc-stats.ts';
+import { pinSelf, procStats, startPinned, type Server } from './processes.ts';
 import { wrk, type WrkResult } from './wrk.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
     bareRounds.push(await wrk(`${bare.url}/`, WRK));
     getRounds.push(await wrk(getUrl, { ...WRK, headers: auth }));
     putRounds.push(await wrk(platform.url, { ...WRK, script: putScript(`put${round}`) }));
-    await settle(platform.child.pid!);
+    const pid = platform.child.pid!;
+    await settle(() => procStats(pid).cpuSeconds);
   }
   const kvPut = median(putRounds);
   await bare.stop();
