@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../core/logger.ts';
 import { TelemetryPipeline, type RecordExporter } from './telemetry-pipeline.ts';
 
@@ -138,5 +138,67 @@ describe('the telemetry pipeline hands a queue on in batches, in order', () => {
     expect(batches.every((b) => b.length === 4)).toBe(true);
     await p.close();
     expect(batches.flat()).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+});
+
+describe('with maxWaitMs, a record waits at most that long for the rest of its batch', () => {
+  // The pipeline's timers on a clock the test moves; immediates stay real, as HeldExporter.confirm uses them.
+  const clock = (): void => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  afterEach(() => void vi.useRealTimers());
+
+  function waiting(exporter: HeldExporter, maxWaitMs = 16): TelemetryPipeline<number> {
+    const p = new TelemetryPipeline(exporter, { maxBatch: 128, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs, what: 'records' }, silentLogger);
+    pipelines.push(p);
+    return p;
+  }
+
+  it('hands a partial batch on maxWaitMs after its first record, with every record that came meanwhile, long before the interval', async () => {
+    clock();
+    const exporter = new HeldExporter(true);
+    const p = waiting(exporter);
+    p.push(1);
+    vi.advanceTimersByTime(10);
+    p.push(2);
+    vi.advanceTimersByTime(5);
+    expect(exporter.batches).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(exporter.batches).toEqual([[1, 2]]);
+    await exporter.confirm(true);
+    // The next record starts a wait of its own.
+    p.push(3);
+    vi.advanceTimersByTime(15);
+    expect(exporter.batches).toEqual([[1, 2]]);
+    vi.advanceTimersByTime(1);
+    expect(exporter.batches).toEqual([[1, 2], [3]]);
+    await exporter.confirm(true);
+    expect(p.counts).toEqual({ queued: 0, dropped: 0, sent: 3 });
+  });
+
+  it('a record that arrives while a batch is still being handed on goes out after it, without waiting for the interval', async () => {
+    clock();
+    const exporter = new HeldExporter(false);
+    const p = waiting(exporter);
+    p.push(1);
+    vi.advanceTimersByTime(16);
+    expect(exporter.batches).toEqual([[1]]);
+    // Its wait ends while [1] is unconfirmed: one batch in flight at a time, so it waits on.
+    p.push(2);
+    vi.advanceTimersByTime(16);
+    expect(exporter.batches).toEqual([[1]]);
+    await exporter.confirm(true);
+    vi.advanceTimersByTime(16);
+    expect(exporter.batches).toEqual([[1], [2]]);
+    await exporter.confirm(true);
+    expect(p.counts).toEqual({ queued: 0, dropped: 0, sent: 2 });
+  });
+
+  it('a full batch still goes at once, without its wait', async () => {
+    const exporter = new HeldExporter(true);
+    const p = new TelemetryPipeline(exporter, { maxBatch: 4, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs: 60_000, what: 'records' }, silentLogger);
+    pipelines.push(p);
+    pushAll(p, 1, 4);
+    await exporter.confirm();
+    expect(exporter.batches).toEqual([[1, 2, 3, 4]]);
+    await exporter.confirm(true);
   });
 });
