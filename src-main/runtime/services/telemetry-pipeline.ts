@@ -62,6 +62,7 @@ export class TelemetryPipeline<T> {
   /** Armed by the first record queued after an export took the queue; one Timeout, re-armed with refresh(). */
   private waitTimer: NodeJS.Timeout | undefined;
   private waiting = false;
+  private waitMs = 0;
   protected readonly stats = { dropped: 0, sent: 0 };
 
   constructor(
@@ -86,7 +87,8 @@ export class TelemetryPipeline<T> {
       return;
     }
     q.push(record);
-    if (q.length === 1 && this.opts.maxWaitMs !== undefined) this.armWait(this.opts.maxWaitMs);
+    // Asked on every record, not only a batch's first: the wait may depend on load, which changes while a batch fills.
+    if (!this.waiting) this.armWaitIfAny();
     if (q.length >= this.opts.maxBatch && !this.flushSoon) {
       this.flushSoon = true;
       setImmediate(() => {
@@ -96,11 +98,19 @@ export class TelemetryPipeline<T> {
     }
   };
 
-  private armWait(ms: number): void {
-    if (this.waiting) return;
+  /** How long the record just queued may wait for the rest of its batch; undefined: until the interval. */
+  protected maxWait(): number | undefined {
+    return this.opts.maxWaitMs;
+  }
+
+  private armWaitIfAny(): void {
+    const ms = this.maxWait();
+    if (ms === undefined || this.waiting) return;
     this.waiting = true;
-    if (this.waitTimer) this.waitTimer.refresh();
+    if (this.waitTimer && this.waitMs === ms) this.waitTimer.refresh();
     else {
+      clearTimeout(this.waitTimer);
+      this.waitMs = ms;
       this.waitTimer = setTimeout(() => {
         this.waiting = false;
         void this.ship(false);
@@ -130,7 +140,7 @@ export class TelemetryPipeline<T> {
     this.exporting = this.drain(untilEmpty).finally(() => {
       this.exporting = undefined;
       // Records that came while the export ran (and a wait that ended meanwhile) get their own wait.
-      if (this.queue.length > 0 && this.opts.maxWaitMs !== undefined) this.armWait(this.opts.maxWaitMs);
+      if (this.queue.length > 0) this.armWaitIfAny();
     });
     return this.exporting;
   }

@@ -19,14 +19,15 @@ import { EVERY_RUN, type TraceSampling } from './trace-sampling.ts';
 export const IN_PROCESS_MAX_BATCH = 128;
 
 /**
- * Longest a record waits for the rest of its batch on its way to a platform in this process.
- * While the request thread is saturated only ~1000 runs a second are traced, and a batch of 128
- * took ~60 ms to fill: about as long as V8's young generation lasts there between collections,
- * so queued records outlived two of them and were promoted, ~5 MB every 8 s, and the old
- * generation's collections that followed (7–19 ms each) set the traced run's p99. Within 16 ms a
- * record dies young; the price is a smaller batch, at most ~60 stores a second.
+ * Longest a record waits for the rest of its batch: always on its way to a platform in this
+ * process, and over HTTP while the request thread is saturated. Saturated, only ~1000 runs a
+ * second are traced, and a batch of 128 took ~60 ms to fill (over HTTP, the 1 s interval):
+ * as long as V8's young generation lasts there between collections or longer, so queued records
+ * outlived two of them and were promoted, ~5 MB every 8 s, and the old generation's collections
+ * that followed (7–19 ms each) set the traced run's p99. Within 16 ms a record dies young; the
+ * price is smaller batches, at most ~60 a second.
  */
-export const IN_PROCESS_MAX_WAIT_MS = 16;
+export const MAX_WAIT_MS = 16;
 
 export interface TelemetryOptions {
   traceMaxBatch: number;
@@ -69,7 +70,7 @@ export class PlatformTelemetry implements Telemetry {
       const inProcess = opts.inProcess !== undefined && opts.traceExporter === undefined;
       this.traces = new TracePipeline(
         opts.traceExporter ?? exporterFor<TraceEvent>('traces', http, traceCap, opts.inProcess),
-        { maxBatch: batchFor(opts.traceMaxBatch, inProcess), maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, maxWaitMs: waitFor(inProcess), sampling: opts.traceSampling ?? EVERY_RUN },
+        { maxBatch: batchFor(opts.traceMaxBatch, inProcess), maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, maxWaitMs: waitFor(inProcess), saturatedMaxWaitMs: MAX_WAIT_MS, sampling: opts.traceSampling ?? EVERY_RUN },
         log,
         () => traceCap.usable,
       );
@@ -111,9 +112,9 @@ export class PlatformTelemetry implements Telemetry {
   }
 }
 
-/** Over HTTP each batch is a request to the platform: there the interval and maxBatch alone decide. */
+/** Over HTTP each batch is a request to the platform: with time to spare, the interval and maxBatch decide. */
 function waitFor(inProcess: boolean): number | undefined {
-  return inProcess ? IN_PROCESS_MAX_WAIT_MS : undefined;
+  return inProcess ? MAX_WAIT_MS : undefined;
 }
 
 function batchFor(maxBatch: number, inProcess: boolean): number {

@@ -17,15 +17,29 @@ export class TracePipeline extends TelemetryPipeline<TraceEvent> {
   private readonly sampler: TraceSampler | undefined;
   private detach: (() => void) | undefined;
   private hub: TraceHub | undefined;
+  private readonly saturatedMaxWaitMs: number | undefined;
 
   constructor(
     exporter: RecordExporter<TraceEvent>,
-    opts: Omit<TelemetryPipelineOptions, 'what'> & { sampling: TraceSampling },
+    opts: Omit<TelemetryPipelineOptions, 'what'> & {
+      sampling: TraceSampling;
+      /**
+       * maxWaitMs while the hub's request thread is saturated, for an exporter whose every batch
+       * costs a request: then records held to the interval are what V8 promotes and later stops
+       * the thread to collect, while with time to spare that collection costs a request nothing.
+       */
+      saturatedMaxWaitMs?: number;
+    },
     log: Logger,
     usable?: () => boolean,
   ) {
     super(exporter, { ...opts, what: 'trace records' }, log, usable, () => this.detach?.());
     this.sampler = opts.sampling.ratio < 1 ? new TraceSampler(opts.sampling) : undefined;
+    this.saturatedMaxWaitMs = opts.saturatedMaxWaitMs;
+  }
+
+  protected override maxWait(): number | undefined {
+    return super.maxWait() ?? (this.hub?.admission.saturated === true ? this.saturatedMaxWaitMs : undefined);
   }
 
   /** Exports the hub's records while attached. */

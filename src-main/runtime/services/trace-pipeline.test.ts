@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '../core/logger.ts';
+import { TraceAdmission } from '../core/trace-admission.ts';
+import { TraceHub, type TraceEvent } from '../core/trace.ts';
+import type { RecordExporter } from './telemetry-pipeline.ts';
+import { TracePipeline } from './trace-pipeline.ts';
+import { EVERY_RUN } from './trace-sampling.ts';
+
+const closing: TracePipeline[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const p of closing.splice(0)) await p.close();
+});
+
+const run = (runId: string): TraceEvent => ({ kind: 'run', flow: 'orders', correlationId: runId, runId, startedAt: 0, durationMs: 0.1, outcome: 'completed' });
+
+/** A hub whose request thread is as busy as the test says, on a clock the test moves. */
+function hubWith(initialBusy: number): { hub: TraceHub; exported: string[][]; load(busy: number): void } {
+  let now = 0;
+  let busy = initialBusy;
+  const admission = new TraceAdmission({ meter: () => busy, now: () => now, windowMs: 25, saturatedRate: Infinity });
+  // One call after a window's end reads its load, as the first request of the next window does.
+  const load = (next: number): void => {
+    busy = next;
+    now += 30;
+    admission.admit();
+  };
+  load(initialBusy);
+  const hub = new TraceHub(admission);
+  const exported: string[][] = [];
+  const exporter: RecordExporter<TraceEvent> = { export: (batch) => (exported.push(batch.map((e) => e.runId)), true) };
+  const p = new TracePipeline(exporter, { maxBatch: 512, maxQueue: 10_000, flushIntervalMs: 60_000, saturatedMaxWaitMs: 16, sampling: EVERY_RUN }, silentLogger);
+  p.attach(hub);
+  closing.push(p);
+  return { hub, exported, load };
+}
+
+describe('a trace pipeline that exports over HTTP', () => {
+  it('while the request thread is saturated, a record waits at most saturatedMaxWaitMs for the rest of its batch', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { hub, exported } = hubWith(1);
+    expect(hub.admission.saturated).toBe(true);
+    hub.emit(run('r1'));
+    vi.advanceTimersByTime(8);
+    hub.emit(run('r2'));
+    vi.advanceTimersByTime(7);
+    expect(exported).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(exported).toEqual([['r1', 'r2']]);
+  });
+
+  it('with time to spare, a partial batch waits for the interval: each batch is a request to the platform', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { hub, exported } = hubWith(0.2);
+    expect(hub.admission.saturated).toBe(false);
+    hub.emit(run('r1'));
+    vi.advanceTimersByTime(59_999);
+    expect(exported).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(exported).toEqual([['r1']]);
+  });
+
+  it('a record queued with time to spare waits no longer than saturatedMaxWaitMs once the thread saturates', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { hub, exported, load } = hubWith(0.2);
+    hub.emit(run('r1'));
+    vi.advanceTimersByTime(500);
+    load(1);
+    hub.emit(run('r2'));
+    vi.advanceTimersByTime(16);
+    expect(exported).toEqual([['r1', 'r2']]);
+  });
+});
