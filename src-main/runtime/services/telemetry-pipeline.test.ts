@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../core/logger.ts';
 import { TelemetryPipeline, type RecordExporter } from './telemetry-pipeline.ts';
 
@@ -143,17 +143,16 @@ describe('the telemetry pipeline hands a queue on in batches, in order', () => {
 
 describe('with maxWaitMs, a record waits at most that long for the rest of its batch', () => {
   // The pipeline's timers on a clock the test moves; immediates stay real, as HeldExporter.confirm uses them.
-  const clock = (): void => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] }));
   afterEach(() => void vi.useRealTimers());
 
-  function waiting(exporter: HeldExporter, maxWaitMs = 16): TelemetryPipeline<number> {
-    const p = new TelemetryPipeline(exporter, { maxBatch: 128, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs, what: 'records' }, silentLogger);
+  function waiting(exporter: HeldExporter, maxBatch = 128): TelemetryPipeline<number> {
+    const p = new TelemetryPipeline(exporter, { maxBatch, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs: 16, what: 'records' }, silentLogger);
     pipelines.push(p);
     return p;
   }
 
   it('hands a partial batch on maxWaitMs after its first record, with every record that came meanwhile, long before the interval', async () => {
-    clock();
     const exporter = new HeldExporter(true);
     const p = waiting(exporter);
     p.push(1);
@@ -175,7 +174,6 @@ describe('with maxWaitMs, a record waits at most that long for the rest of its b
   });
 
   it('a record that arrives while a batch is still being handed on goes out after it, without waiting for the interval', async () => {
-    clock();
     const exporter = new HeldExporter(false);
     const p = waiting(exporter);
     p.push(1);
@@ -194,8 +192,7 @@ describe('with maxWaitMs, a record waits at most that long for the rest of its b
 
   it('a full batch still goes at once, without its wait', async () => {
     const exporter = new HeldExporter(true);
-    const p = new TelemetryPipeline(exporter, { maxBatch: 4, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs: 60_000, what: 'records' }, silentLogger);
-    pipelines.push(p);
+    const p = waiting(exporter, 4);
     pushAll(p, 1, 4);
     await exporter.confirm();
     expect(exporter.batches).toEqual([[1, 2, 3, 4]]);

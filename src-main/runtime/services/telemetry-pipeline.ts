@@ -62,7 +62,6 @@ export class TelemetryPipeline<T> {
   /** Armed by the first record queued after an export took the queue; one Timeout, re-armed with refresh(). */
   private waitTimer: NodeJS.Timeout | undefined;
   private waiting = false;
-  private waitMs = 0;
   protected readonly stats = { dropped: 0, sent: 0 };
 
   constructor(
@@ -98,19 +97,17 @@ export class TelemetryPipeline<T> {
     }
   };
 
-  /** How long the record just queued may wait for the rest of its batch; undefined: until the interval. */
-  protected maxWait(): number | undefined {
-    return this.opts.maxWaitMs;
+  /** Whether maxWaitMs applies now; a subclass may tie it to load. */
+  protected waitsShort(): boolean {
+    return true;
   }
 
   private armWaitIfAny(): void {
-    const ms = this.maxWait();
-    if (ms === undefined || this.waiting) return;
+    const ms = this.opts.maxWaitMs;
+    if (ms === undefined || this.waiting || !this.waitsShort()) return;
     this.waiting = true;
-    if (this.waitTimer && this.waitMs === ms) this.waitTimer.refresh();
+    if (this.waitTimer) this.waitTimer.refresh();
     else {
-      clearTimeout(this.waitTimer);
-      this.waitMs = ms;
       this.waitTimer = setTimeout(() => {
         this.waiting = false;
         void this.ship(false);

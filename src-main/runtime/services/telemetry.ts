@@ -70,7 +70,7 @@ export class PlatformTelemetry implements Telemetry {
       const inProcess = opts.inProcess !== undefined && opts.traceExporter === undefined;
       this.traces = new TracePipeline(
         opts.traceExporter ?? exporterFor<TraceEvent>('traces', http, traceCap, opts.inProcess),
-        { maxBatch: batchFor(opts.traceMaxBatch, inProcess), maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, maxWaitMs: waitFor(inProcess), saturatedMaxWaitMs: MAX_WAIT_MS, sampling: opts.traceSampling ?? EVERY_RUN },
+        { maxBatch: batchFor(opts.traceMaxBatch, inProcess), maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, maxWaitMs: MAX_WAIT_MS, waitOnlySaturated: !inProcess, sampling: opts.traceSampling ?? EVERY_RUN },
         log,
         () => traceCap.usable,
       );
@@ -78,7 +78,7 @@ export class PlatformTelemetry implements Telemetry {
     if (logCap.usable) {
       this.logs = new TelemetryPipeline<LogRecord>(
         exporterFor<LogRecord>('logs', http, logCap, opts.inProcess),
-        { what: 'log records', maxBatch: batchFor(opts.logMaxBatch, opts.inProcess !== undefined), maxQueue: opts.logMaxQueue, flushIntervalMs: opts.logFlushIntervalMs, maxWaitMs: waitFor(opts.inProcess !== undefined) },
+        { what: 'log records', maxBatch: batchFor(opts.logMaxBatch, opts.inProcess !== undefined), maxQueue: opts.logMaxQueue, flushIntervalMs: opts.logFlushIntervalMs, maxWaitMs: opts.inProcess !== undefined ? MAX_WAIT_MS : undefined },
         log,
         () => logCap.usable,
       );
@@ -110,11 +110,6 @@ export class PlatformTelemetry implements Telemetry {
   async close(): Promise<void> {
     await Promise.all([this.traces?.close(), this.logs?.close()]);
   }
-}
-
-/** Over HTTP each batch is a request to the platform: with time to spare, the interval and maxBatch decide. */
-function waitFor(inProcess: boolean): number | undefined {
-  return inProcess ? MAX_WAIT_MS : undefined;
 }
 
 function batchFor(maxBatch: number, inProcess: boolean): number {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../core/logger.ts';
 import { TraceAdmission } from '../core/trace-admission.ts';
 import { TraceHub, type TraceEvent } from '../core/trace.ts';
@@ -7,6 +7,8 @@ import { TracePipeline } from './trace-pipeline.ts';
 import { EVERY_RUN } from './trace-sampling.ts';
 
 const closing: TracePipeline[] = [];
+// The pipeline's timers on a clock the test moves.
+beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] }));
 afterEach(async () => {
   vi.useRealTimers();
   for (const p of closing.splice(0)) await p.close();
@@ -29,15 +31,14 @@ function hubWith(initialBusy: number): { hub: TraceHub; exported: string[][]; lo
   const hub = new TraceHub(admission);
   const exported: string[][] = [];
   const exporter: RecordExporter<TraceEvent> = { export: (batch) => (exported.push(batch.map((e) => e.runId)), true) };
-  const p = new TracePipeline(exporter, { maxBatch: 512, maxQueue: 10_000, flushIntervalMs: 60_000, saturatedMaxWaitMs: 16, sampling: EVERY_RUN }, silentLogger);
+  const p = new TracePipeline(exporter, { maxBatch: 512, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs: 16, waitOnlySaturated: true, sampling: EVERY_RUN }, silentLogger);
   p.attach(hub);
   closing.push(p);
   return { hub, exported, load };
 }
 
 describe('a trace pipeline that exports over HTTP', () => {
-  it('while the request thread is saturated, a record waits at most saturatedMaxWaitMs for the rest of its batch', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  it('while the request thread is saturated, a record waits at most maxWaitMs for the rest of its batch', () => {
     const { hub, exported } = hubWith(1);
     expect(hub.admission.saturated).toBe(true);
     hub.emit(run('r1'));
@@ -50,7 +51,6 @@ describe('a trace pipeline that exports over HTTP', () => {
   });
 
   it('with time to spare, a partial batch waits for the interval: each batch is a request to the platform', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const { hub, exported } = hubWith(0.2);
     expect(hub.admission.saturated).toBe(false);
     hub.emit(run('r1'));
@@ -60,8 +60,7 @@ describe('a trace pipeline that exports over HTTP', () => {
     expect(exported).toEqual([['r1']]);
   });
 
-  it('a record queued with time to spare waits no longer than saturatedMaxWaitMs once the thread saturates', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  it('a record queued with time to spare waits no longer than maxWaitMs once the thread saturates', () => {
     const { hub, exported, load } = hubWith(0.2);
     hub.emit(run('r1'));
     vi.advanceTimersByTime(500);

@@ -17,29 +17,29 @@ export class TracePipeline extends TelemetryPipeline<TraceEvent> {
   private readonly sampler: TraceSampler | undefined;
   private detach: (() => void) | undefined;
   private hub: TraceHub | undefined;
-  private readonly saturatedMaxWaitMs: number | undefined;
+  private readonly waitOnlySaturated: boolean;
 
   constructor(
     exporter: RecordExporter<TraceEvent>,
     opts: Omit<TelemetryPipelineOptions, 'what'> & {
       sampling: TraceSampling;
       /**
-       * maxWaitMs while the hub's request thread is saturated, for an exporter whose every batch
-       * costs a request: then records held to the interval are what V8 promotes and later stops
-       * the thread to collect, while with time to spare that collection costs a request nothing.
+       * maxWaitMs only while the hub's request thread is saturated, for an exporter whose every
+       * batch costs a request: then records held to the interval are what V8 promotes and later
+       * stops the thread to collect, while with time to spare that collection costs a request nothing.
        */
-      saturatedMaxWaitMs?: number;
+      waitOnlySaturated?: boolean;
     },
     log: Logger,
     usable?: () => boolean,
   ) {
     super(exporter, { ...opts, what: 'trace records' }, log, usable, () => this.detach?.());
     this.sampler = opts.sampling.ratio < 1 ? new TraceSampler(opts.sampling) : undefined;
-    this.saturatedMaxWaitMs = opts.saturatedMaxWaitMs;
+    this.waitOnlySaturated = opts.waitOnlySaturated === true;
   }
 
-  protected override maxWait(): number | undefined {
-    return super.maxWait() ?? (this.hub?.admission.saturated === true ? this.saturatedMaxWaitMs : undefined);
+  protected override waitsShort(): boolean {
+    return !this.waitOnlySaturated || this.hub?.admission.saturated === true;
   }
 
   /** Exports the hub's records while attached. */
