@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bracketedRatio, formatRatio, pairedRatio } from './paired-ratio.ts';
+import { bracketedRatio, formatRatio, pairedRatio, verdict, type PairedRatio } from './paired-ratio.ts';
 
 describe('pairedRatio', () => {
   it('takes the ratio within each round, so a round where the machine ran at half speed does not tip it', () => {
@@ -45,5 +45,29 @@ describe('bracketedRatio', () => {
     const r = bracketedRatio([{ v: 900 }, { v: 800 }], [{ v: 1000 }, { v: 1000 }], [{ v: 1000 }], (x) => x.v)!;
     expect([r.low, r.high]).toEqual([0.8, 0.9]);
     expect(bracketedRatio([{ v: 900 }], [{ v: 1000 }], undefined, (x) => x.v)!.median).toBeCloseTo(0.9, 10);
+  });
+});
+
+describe('verdict', () => {
+  const ratio = (median: number): PairedRatio => ({ median, low: median, high: median, rounds: 5 });
+
+  it('meets or misses a target as the median says when the noise floor is closer to 1.00 than the margin', () => {
+    expect(verdict(ratio(0.86), 0.8, 'at least', ratio(1.02))).toBe('met');
+    expect(verdict(ratio(0.7), 0.8, 'at least', ratio(0.98))).toBe('NOT met');
+    expect(verdict(ratio(1.41), 2, 'at most', ratio(1.2))).toBe('met');
+    expect(verdict(ratio(2.3), 2, 'at most', ratio(0.97))).toBe('NOT met');
+  });
+
+  it('decides nothing where two equal servers read further apart than the median lies from the target', () => {
+    // A run whose bare-again read 0.82 of bare: a 0.70 against 0.80 is within that noise; a 0.65 is not.
+    expect(verdict(ratio(0.7), 0.8, 'at least', ratio(0.82))).toBe('not decided (noise floor)');
+    expect(verdict(ratio(0.65), 0.8, 'at least', ratio(0.82))).toBe('NOT met');
+    expect(verdict(ratio(0.9), 0.8, 'at least', ratio(1.21))).toBe('not decided (noise floor)');
+    expect(verdict(ratio(2.23), 2, 'at most', ratio(0.88))).toBe('not decided (noise floor)');
+  });
+
+  it('judges by the median alone when the run had no noise floor', () => {
+    expect(verdict(ratio(0.79), 0.8, 'at least', undefined)).toBe('NOT met');
+    expect(verdict(ratio(1.3), 1.3, 'at most', undefined)).toBe('met');
   });
 });

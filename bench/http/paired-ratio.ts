@@ -53,3 +53,19 @@ export function formatRatio(r: PairedRatio | undefined, unit = ''): string {
   const range = r.rounds > 1 ? ` (${r.low.toFixed(2)}–${r.high.toFixed(2)})` : '';
   return `${r.median.toFixed(2)}${unit}${range}`;
 }
+
+/**
+ * Whether a ratio's median meets its target (`at least` or `at most` it), judged against this
+ * run's noise floor: the same server measured twice (bare node:http again vs bare). Where the
+ * floor strays further from 1.00 than the median lies from the target, two equal servers read as
+ * far apart as the verdict's margin, so the run decides nothing either way: noisy runs have been
+ * read as misses and as passes alike.
+ */
+export function verdict(value: PairedRatio, target: number, direction: 'at least' | 'at most', floor: PairedRatio | undefined): 'met' | 'NOT met' | 'not decided (noise floor)' {
+  const met = direction === 'at least' ? value.median >= target : value.median <= target;
+  if (floor === undefined) return met ? 'met' : 'NOT met';
+  const noise = Math.abs(floor.median - 1);
+  const margin = Math.abs(value.median / target - 1);
+  if (margin < noise) return 'not decided (noise floor)';
+  return met ? 'met' : 'NOT met';
+}
