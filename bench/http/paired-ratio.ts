@@ -54,6 +54,9 @@ export function formatRatio(r: PairedRatio | undefined, unit = ''): string {
   return `${r.median.toFixed(2)}${unit}${range}`;
 }
 
+/** Which side of its target a ratio must be on. */
+export type TargetDirection = 'at least' | 'at most';
+
 /**
  * Whether a ratio's median meets its target (`at least` or `at most` it), judged against this
  * run's noise floor: the same server measured twice (bare node:http again vs bare). Where the
@@ -61,7 +64,7 @@ export function formatRatio(r: PairedRatio | undefined, unit = ''): string {
  * far apart as the verdict's margin, so the run decides nothing either way: noisy runs have been
  * read as misses and as passes alike.
  */
-export function verdict(value: PairedRatio, target: number, direction: 'at least' | 'at most', floor: PairedRatio | undefined): 'met' | 'NOT met' | 'not decided (noise floor)' {
+export function verdict(value: PairedRatio, target: number, direction: TargetDirection, floor: PairedRatio | undefined): 'met' | 'NOT met' | 'not decided (noise floor)' {
   const met = direction === 'at least' ? value.median >= target : value.median <= target;
   if (floor === undefined) return met ? 'met' : 'NOT met';
   const noise = Math.abs(floor.median - 1);

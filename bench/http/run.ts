@@ -28,7 +28,7 @@ import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB, settle, threadCpuSeconds } from './proc-stats.ts';
-import { bracketedRatio, formatRatio, medianOf, pairedRatio, verdict, type PairedRatio } from './paired-ratio.ts';
+import { bracketedRatio, formatRatio, medianOf, pairedRatio, verdict, type PairedRatio, type TargetDirection } from './paired-ratio.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
 
 const SERVER_CORE = 0;
@@ -249,7 +249,7 @@ function printTable(rows: Row[]): void {
     // Each verdict is weighed against this run's noise floor for the same measure (bare node:http
     // measured twice): a margin smaller than the floor's distance from 1.00 decides nothing.
     const floorOf = (key: (m: Measured) => number): PairedRatio | undefined => vs(again, bare, key);
-    const line = (what: string, value: PairedRatio | undefined, target: number, direction: 'at least' | 'at most', key: (m: Measured) => number = rps, unit = ''): void => {
+    const line = (what: string, value: PairedRatio | undefined, target: number, direction: TargetDirection, key: (m: Measured) => number = rps, unit = ''): void => {
       const shown = `${direction === 'at least' ? '≥' : '≤'} ${target.toFixed(2)}${unit}`;
       if (value === undefined) console.log(`| ${what} | — | ${shown} | not measured |`);
       else console.log(`| ${what} | ${formatRatio(value)} | ${shown} | ${verdict(value, target, direction, floorOf(key))} |`);
