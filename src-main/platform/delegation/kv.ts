@@ -4,6 +4,8 @@ import { kvDelete, kvGet, kvPut } from '../../../shared/platform-api/kv.ts';
 import { implement } from '../http/contract-route.ts';
 import { objectVersionHeader } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
+import type { ServerResponse } from 'node:http';
+import type { KvEntry } from '../store/kv-store.ts';
 import type { PlatformContext } from './platform-context.ts';
 import { runOf } from './run-of.ts';
 
@@ -19,12 +21,14 @@ export function kvRoutes(p: PlatformContext): Route[] {
   const binding = { capability: 'kv', enabled };
 
   return [
-    implement(kvGet, binding, async (ctx) => {
+    // Not async: SQLite answers at once, and an async handler's promise, microtask turn and the
+    // router's catch on it cost a GET about 6% of its req/s (PostgreSQL's answer is still awaited).
+    implement(kvGet, binding, (ctx) => {
       const { namespace: ns } = ctx.params;
       const { key } = ctx.input;
-      const entry = await kv.get(ns, key);
-      if (!entry) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}"`);
-      sendBytes(ctx.res, 200, entry.value, { 'x-object-version': entry.version });
+      const entry = kv.get(ns, key);
+      if (entry instanceof Promise) return entry.then((e) => sendEntry(ctx.res, ns, key, e));
+      sendEntry(ctx.res, ns, key, entry);
     }),
     implement(kvPut, binding, async (ctx) => {
       const { namespace: ns } = ctx.params;
@@ -51,4 +55,9 @@ export function kvRoutes(p: PlatformContext): Route[] {
       sendEmpty(ctx.res, 204);
     }),
   ];
+}
+
+function sendEntry(res: ServerResponse, ns: string, key: string, entry: KvEntry | undefined): void {
+  if (!entry) throw notFound('entry_not_found', `no entry "${key}" in namespace "${ns}"`);
+  sendBytes(res, 200, entry.value, { 'x-object-version': entry.version });
 }

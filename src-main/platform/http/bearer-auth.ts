@@ -12,7 +12,7 @@ export function bearerAuth(token: string): (req: IncomingMessage) => void {
   const expected = Buffer.from(token, 'utf8');
   return (req) => {
     const header = req.headers.authorization;
-    if (header === undefined || !/^bearer /i.test(header)) {
+    if (header === undefined || !(header.startsWith('Bearer ') || /^bearer /i.test(header))) {
       throw new ApiError(401, 'unauthorized', 'this platform server needs "Authorization: Bearer <token>" (FLOW_PLATFORM_API_TOKEN or FLOW_PLATFORM_API_TOKEN_FILE)', {
         'www-authenticate': 'Bearer',
       });
