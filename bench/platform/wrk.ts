@@ -11,11 +11,14 @@ export interface WrkResult {
 }
 
 /** Runs wrk (keep-alive, pinned to `core`) and reads its summary. `script` is Lua, for requests other than GET. */
-export function wrk(url: string, options: { seconds: number; connections: number; core: number; headers?: Record<string, string>; script?: string; dir: string }): Promise<WrkResult> {
-  const args = ['-c', String(options.core), '/usr/bin/wrk', '-t2', `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
+export function wrk(
+  url: string,
+  options: { seconds: number; connections: number; core: number; threads?: number; headers?: Record<string, string>; script?: string; dir: string },
+): Promise<WrkResult> {
+  const args = ['-c', String(options.core), '/usr/bin/wrk', `-t${options.threads ?? 2}`, `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (options.script) {
-    const path = join(options.dir, `wrk-${Date.now()}.lua`);
+    const path = join(options.dir, `wrk-${Date.now()}-${Math.random().toString(36).slice(2)}.lua`);
     writeFileSync(path, options.script);
     args.push('-s', path);
   }
