@@ -1,10 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import { conflict, notFound, tooLarge } from '../http/api-error.ts';
 import { readBody, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
 import { kvDelete, kvGet, kvPut } from '../../../shared/platform-api/kv.ts';
 import { implement } from '../http/contract-route.ts';
 import { objectVersionHeader } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
-import type { ServerResponse } from 'node:http';
 import type { KvEntry } from '../store/kv-store.ts';
 import type { PlatformContext } from './platform-context.ts';
 import { runOf } from './run-of.ts';
