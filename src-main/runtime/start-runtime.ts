@@ -73,11 +73,6 @@ export interface StartRuntimeOptions {
    * whose expectations read the runs' traces. Default: that variable's rate while saturated.
    */
   traceEveryRun?: boolean;
-  /**
-   * Runs a second traced while the request thread is saturated, where FLOW_TRACE_SATURATED_RATE
-   * is unset. Default DEFAULT_SATURATED_RATE (1000); the studio traces fewer (STUDIO_SATURATED_RATE).
-   */
-  saturatedRate?: number;
   /** Load only (the caller starts it later, e.g. after retiring the runtime it replaces). Default: start. */
   start?: boolean;
   /**
@@ -104,7 +99,7 @@ export interface StartedRuntime {
  */
 export async function startRuntime(options: StartRuntimeOptions): Promise<StartedRuntime> {
   // Read first, so a bad value fails the start before anything is connected.
-  const rate = options.traceEveryRun ? Infinity : (saturatedRateFromEnv(options.variables) ?? options.saturatedRate);
+  const rate = options.traceEveryRun ? Infinity : saturatedRateFromEnv(options.variables);
   const traces = new TraceHub(new TraceAdmission(rate === undefined ? {} : { saturatedRate: rate }));
   const redactor = new SecretRedactor();
   for (const value of options.secretValues ?? []) redactor.add(value);

@@ -23,16 +23,6 @@ import { routesOf } from './run-routes.ts';
 import { logSink, traceSource } from './runtime-feed.ts';
 import { MANIFEST_FILE, type Workspace } from './workspace.ts';
 
-/**
- * Runs a second a studio run traces while its request thread is saturated (FLOW_TRACE_SATURATED_RATE
- * overrides it). Fewer than `flow-studio run`'s 1000: the studio records each traced run for its
- * panels — run list, captured exchange, live feed — at several times the cost of storing its
- * records, and at 1000 a second that cost the bench's studio run about a fifth of its req/s (two
- * studios loaded at once on one core: 250 against 1000 read 1.17–1.24 req/s, two equal ones
- * 0.92–0.96). 250 runs a second is still more than anyone reads; the rest are counted, as before.
- */
-export const STUDIO_SATURATED_RATE = 250;
-
 export interface PlatformConnection {
   url: string;
   token: string;
@@ -259,7 +249,6 @@ export class RunManager {
       definitions: texts,
       registry,
       variables: { ...(this.opts.env ?? process.env), ...run.env },
-      saturatedRate: STUDIO_SATURATED_RATE,
       envResources: run.envResources,
       platform: connection,
       services: entry.services,
