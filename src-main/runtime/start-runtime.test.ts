@@ -62,10 +62,10 @@ describe('startRuntime, the one start-up of a runtime', () => {
     await started.stop();
   });
 
-  it('takes FLOW_TRACE_SATURATED_RATE from the variables, lets traceEveryRun override it, and refuses a bad one before connecting', async () => {
+  it('takes FLOW_TRACE_SATURATED_RATE from the variables over the caller\'s default, lets traceEveryRun override it, and refuses a bad one before connecting', async () => {
     const flows = [{ file: 'call.yaml', text: 'flows:\n  call:\n    steps:\n      - set: {body: "1"}\n' }];
-    const rateOf = async (variables: Record<string, string>, traceEveryRun?: boolean) => {
-      const started = await startRuntime({ definitions: flows, variables, identity: { deploymentId: 'rate', instanceId: 'one' }, traceEveryRun });
+    const rateOf = async (variables: Record<string, string>, traceEveryRun?: boolean, saturated?: { rate: number; burst: number }) => {
+      const started = await startRuntime({ definitions: flows, variables, identity: { deploymentId: 'rate', instanceId: 'one' }, traceEveryRun, saturated });
       await started.stop(100);
       return started.runtime.traces.admission.saturatedRate;
     };
@@ -73,6 +73,9 @@ describe('startRuntime, the one start-up of a runtime', () => {
     expect(await rateOf({ FLOW_TRACE_SATURATED_RATE: '50' })).toBe(50);
     expect(await rateOf({ FLOW_TRACE_SATURATED_RATE: 'all' })).toBe(Infinity);
     expect(await rateOf({ FLOW_TRACE_SATURATED_RATE: '0' }, true)).toBe(Infinity);
+    // A caller's default (the studio's) applies only where the variable is unset.
+    expect(await rateOf({}, false, { rate: 250, burst: 1000 })).toBe(250);
+    expect(await rateOf({ FLOW_TRACE_SATURATED_RATE: '50' }, false, { rate: 250, burst: 1000 })).toBe(50);
     await expect(startRuntime({ definitions: flows, variables: { FLOW_TRACE_SATURATED_RATE: 'many' }, identity: { deploymentId: 'rate', instanceId: 'one' } })).rejects.toThrow(
       'FLOW_TRACE_SATURATED_RATE must be a whole number of runs a second (traced while the request thread is saturated) or "all", got "many"',
     );

@@ -73,6 +73,12 @@ export interface StartRuntimeOptions {
    * whose expectations read the runs' traces. Default: that variable's rate while saturated.
    */
   traceEveryRun?: boolean;
+  /**
+   * Tracing while the request thread is saturated, where FLOW_TRACE_SATURATED_RATE is unset: runs
+   * a second, and runs traced at once as saturation begins (default a quarter second's worth).
+   * Default DEFAULT_SATURATED_RATE; the studio traces fewer (STUDIO_SATURATED).
+   */
+  saturated?: { rate: number; burst?: number };
   /** Load only (the caller starts it later, e.g. after retiring the runtime it replaces). Default: start. */
   start?: boolean;
   /**
@@ -100,7 +106,9 @@ export interface StartedRuntime {
 export async function startRuntime(options: StartRuntimeOptions): Promise<StartedRuntime> {
   // Read first, so a bad value fails the start before anything is connected.
   const rate = options.traceEveryRun ? Infinity : saturatedRateFromEnv(options.variables);
-  const traces = new TraceHub(new TraceAdmission(rate === undefined ? {} : { saturatedRate: rate }));
+  // The variable, when set, decides alone: its rate with a quarter second's burst.
+  const admission = rate !== undefined ? { saturatedRate: rate } : options.saturated ? { saturatedRate: options.saturated.rate, burst: options.saturated.burst } : {};
+  const traces = new TraceHub(new TraceAdmission(admission));
   const redactor = new SecretRedactor();
   for (const value of options.secretValues ?? []) redactor.add(value);
   redactor.add(options.platform?.token);

@@ -23,6 +23,17 @@ import { routesOf } from './run-routes.ts';
 import { logSink, traceSource } from './runtime-feed.ts';
 import { MANIFEST_FILE, type Workspace } from './workspace.ts';
 
+/**
+ * How a studio run traces while its request thread is saturated (FLOW_TRACE_SATURATED_RATE
+ * overrides it): at most 250 runs a second, not `flow-studio run`'s 1000, as the studio records
+ * each traced run for its panels — run list, captured exchange, live feed — at several times what
+ * `flow-studio run` spends storing its records, and at 1000 a second that took a fifth to a third
+ * of a flooded studio's req/s.
+ * The bucket holds 1000, so a batch of that many runs at once (a queue panel's publish of 1000
+ * copies, a burst of test requests) is traced whole even when it saturates the thread.
+ */
+export const STUDIO_SATURATED = { rate: 250, burst: 1_000 } as const;
+
 export interface PlatformConnection {
   url: string;
   token: string;
@@ -249,6 +260,7 @@ export class RunManager {
       definitions: texts,
       registry,
       variables: { ...(this.opts.env ?? process.env), ...run.env },
+      saturated: STUDIO_SATURATED,
       envResources: run.envResources,
       platform: connection,
       services: entry.services,

@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_CAPTURES } from './requests/capture-store.ts';
+import { STUDIO_SATURATED } from './run-manager.ts';
 import { startStudioHarness, type StudioHarness } from './testing/studio-harness.ts';
 
 const ORDERS = `connectors:
@@ -74,6 +75,9 @@ describe('a studio run under load', () => {
       // (the capture store keeps the newest 2,000: a slow machine traces more of the flood).
       await expect.poll(async () => (await recorded()) + notTraced, { timeout: 10_000 }).toBe(requests);
       expect(notTraced).toBeGreaterThan(0);
+      // The Logs panel says so, with the studio's own rate (FLOW_TRACE_SATURATED_RATE is unset here).
+      const saturated = await h.waitForFeed((e) => e.kind === 'log' && e.log.msg.startsWith('the request thread is saturated'));
+      expect(saturated.kind === 'log' && saturated.log.fields.rate).toBe(STUDIO_SATURATED.rate);
       expect(await captured()).toBe(Math.min(await recorded(), DEFAULT_MAX_CAPTURES));
       // A window opened afterwards learns the count from the Traces list, not from the feed it missed.
       const untraced = async () => (await h.backend.api.queryRuns({ offset: 0, limit: 1 })).notTraced;

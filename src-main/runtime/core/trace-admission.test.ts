@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SATURATED_RATE, TraceAdmission, saturatedRateFromEnv } from './trace-admission.ts';
 
 /** An admission whose clock and load the test sets: `at(ms, busy)` moves time on with that load behind it. */
-function controlled(rate = 200) {
+function controlled(rate = 200, burst?: number) {
   let now = 0;
   let busy = 0;
-  const admission = new TraceAdmission({ saturatedRate: rate, windowMs: 100, now: () => now, meter: () => busy });
+  const admission = new TraceAdmission({ saturatedRate: rate, burst, windowMs: 100, now: () => now, meter: () => busy });
   return {
     admission,
     at(ms: number, load: number) {
@@ -51,6 +51,26 @@ describe('trace admission', () => {
       expect(c.admitted(80)).toBe(80);
     }
     expect(c.admission.shed).toBe(0);
+  });
+
+  it('holds the burst it is given: a batch that large passes whole as saturation begins, then the rate', () => {
+    // The studio's: 250 a second, with a batch of 1000 at once traced whole.
+    const c = controlled(250, 1000);
+    c.at(100, 1);
+    expect(c.admitted(1000)).toBe(1000);
+    expect(c.admission.shed).toBe(0);
+    c.at(200, 1);
+    expect(c.admitted(1000)).toBe(25);
+    // A long calm spell refills it to the burst, never beyond.
+    c.at(60_000, 0.1);
+    c.admitted(1);
+    c.at(60_100, 1);
+    expect(c.admitted(5000)).toBe(1000);
+    expect(c.admission.burst).toBe(1000);
+    // None while saturated means none, whatever the burst.
+    const none = controlled(0, 1000);
+    none.at(100, 1);
+    expect(none.admitted(10)).toBe(0);
   });
 
   it('traces every run again from the first window the load is gone', () => {

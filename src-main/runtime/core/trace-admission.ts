@@ -20,6 +20,11 @@ export interface TraceAdmissionOptions {
    * `Infinity` traces every run whatever the load (`FLOW_TRACE_SATURATED_RATE=all`).
    */
   saturatedRate: number;
+  /**
+   * Runs the bucket holds: traced at once when saturation begins, so a burst of runs (a batch of
+   * queue messages) smaller than it passes whole. Default a quarter second of the rate.
+   */
+  burst: number;
   /** Length of the window whose load decides the next one. */
   windowMs: number;
   /** Busy share of a window from which the thread counts as saturated. */
@@ -34,7 +39,7 @@ export const DEFAULT_SATURATED_RATE = 1000;
  * Whether a run is traced (and an http exchange captured): every one while the request thread has
  * time to spare; while it is saturated — busy for at least 90% of a window of 25 ms, so tracing
  * every run could only slow requests — at most `saturatedRate` a second (a token bucket holding a
- * quarter second's worth, so bursts below the rate pass whole), the rest counted in `shed` (a shed
+ * quarter second's worth unless told otherwise, so bursts below the rate pass whole), the rest counted in `shed` (a shed
  * run that fails still gets its run record: `keptAfterAll`). Saturation ends after two windows in
  * a row with time to spare, or a quiet spell: a request arriving after the load is gone is traced
  * at once, as the first call after a window's end measures it. A call costs a clock read, and a
@@ -47,7 +52,9 @@ export class TraceAdmission {
   saturated = false;
   /** Called when a window turns saturated after one that was not (a log line, rate-limited by the caller). */
   onSaturated: (() => void) | undefined;
-  private readonly opts: TraceAdmissionOptions;
+  private readonly opts: Omit<TraceAdmissionOptions, 'burst'>;
+  /** The bucket's size: the option, else a quarter second of the rate (changing the rate changes it). */
+  private readonly burstOption: number | undefined;
   private windowEnd: number;
   /** Runs that may still be traced while saturated: refilled at the rate, holding at most a quarter second's worth. */
   private tokens: number;
@@ -64,9 +71,10 @@ export class TraceAdmission {
       meter: options.meter ?? eventLoopMeter(),
       now: options.now ?? (() => performance.now()),
     };
+    this.burstOption = options.burst;
     this.filledAt = this.opts.now();
     this.windowEnd = this.filledAt + this.opts.windowMs;
-    this.tokens = burstOf(this.opts.saturatedRate);
+    this.tokens = this.burst;
   }
 
   /** Changes the rate (`FLOW_TRACE_SATURATED_RATE`), from the next call on. */
@@ -78,6 +86,12 @@ export class TraceAdmission {
     return this.opts.saturatedRate;
   }
 
+  /** Runs traced at once when saturation begins (the bucket's size). */
+  get burst(): number {
+    const rate = this.opts.saturatedRate;
+    return rate === Infinity ? Infinity : rate === 0 ? 0 : (this.burstOption ?? rate / 4);
+  }
+
   /** True to trace this run; false counts it as shed. */
   admit(): boolean {
     const now = this.opts.now();
@@ -86,7 +100,7 @@ export class TraceAdmission {
     const rate = this.opts.saturatedRate;
     if (rate === Infinity) return true;
     // Refilled for all the time since the last saturated call, calm spells included: saturation begins with a full bucket.
-    this.tokens = Math.min(burstOf(rate), this.tokens + ((now - this.filledAt) * rate) / 1000);
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.filledAt) * rate) / 1000);
     this.filledAt = now;
     if (this.tokens >= 1) {
       this.tokens--;
@@ -118,11 +132,6 @@ export class TraceAdmission {
     }
     if (this.saturated && !was && saturatedRate !== Infinity) this.onSaturated?.();
   }
-}
-
-/** A quarter second of the rate: a burst of runs (a batch of queue messages) at a rate below it is traced whole. */
-function burstOf(rate: number): number {
-  return rate === Infinity ? Infinity : rate / 4;
 }
 
 /** Reads `FLOW_TRACE_SATURATED_RATE`: runs a second, or `all`; undefined when unset; a bad value is an error naming it. */
