@@ -15,7 +15,11 @@
  * and RSS.
  *
  * usage: npm run bench:http [-- --seconds 10 --warmup 10 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
- *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red]
+ *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red
+ *        --retention-requests 1000000 --no-retention]
+ *
+ * Last, the data directory of `flow-studio run` after 1,000,000 traced requests with the default
+ * retention (target ≤ 200 MB; bench/http/retention.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +30,7 @@ import { buildBenthos, startBenthos } from './benthos.ts';
 import { installNodeRed, startNodeRed } from './node-red.ts';
 import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
+import { measureRetention } from './retention.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB, settle, threadCpuSeconds } from './proc-stats.ts';
 import { bracketedRatio, formatRatio, medianOf, pairedRatio, verdict, type PairedRatio, type TargetDirection } from './paired-ratio.ts';
@@ -46,6 +51,8 @@ const { values: opts } = parseArgs({
     'no-node-red': { type: 'boolean', default: false },
     'no-benthos': { type: 'boolean', default: false },
     'no-sse': { type: 'boolean', default: false },
+    'retention-requests': { type: 'string', default: '1000000' },
+    'no-retention': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
 });
@@ -319,7 +326,41 @@ async function printNotTraced(contenders: Contender[]): Promise<void> {
     const shed = Number([...output.matchAll(/"notTraced":(\d+)/g)].at(-1)?.[1] ?? 0);
     parts.push(`${c.name}: ${((100 * (c.answered - shed)) / c.answered).toFixed(1)}% traced (${c.answered - shed} of ${c.answered})`);
   }
-  if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE default 1000/s — ${parts.join('; ')})`);
+  if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE unset: 1000/s, the studio 250/s — ${parts.join('; ')})`);
+}
+
+const RETENTION_TARGET_MB = 200;
+
+/** The data directory after a long traced load, against its target. */
+async function retention(integration: string, dataDir: string): Promise<void> {
+  const requests = Number(opts['retention-requests']);
+  console.log(`
+Retention: flow-studio run, every run traced (FLOW_TRACE_SATURATED_RATE=all), default retention, wrk until ${requests.toLocaleString('en-US')} requests are answered`);
+  let shown = 0;
+  const r = await measureRetention({
+    cli,
+    integration,
+    dataDir,
+    requests,
+    serverCore: SERVER_CORE,
+    loadCore: LOAD_CORE,
+    connections: CONNECTIONS,
+    script,
+    progress: (answered) => {
+      if (answered - shown < requests / 5) return;
+      shown = answered;
+      process.stdout.write(`  ${Math.round((100 * answered) / requests)}%…`);
+    },
+  });
+  const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
+  const worst = Math.max(r.runningBytes, r.stoppedBytes) / 1e6;
+  console.log(`
+| requests answered | errors | traced | seconds | data directory, running → stopped | trace records kept | log records kept |`);
+  console.log('|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`| ${r.requests} | ${r.errors} | ${r.requests - r.notTraced} | ${r.seconds.toFixed(0)} | ${mb(r.runningBytes)} → ${mb(r.stoppedBytes)} MB | ${r.traceRecords} | ${r.logRecords} |`);
+  const traced = r.requests - r.notTraced >= requests && r.errors === 0;
+  const verdictText = !traced ? 'not measured: fewer runs traced than asked, or errors' : worst <= RETENTION_TARGET_MB ? 'met' : 'NOT met';
+  console.log(`| target | measured | target | |\n|---|---:|---:|---|\n| data directory after ${requests.toLocaleString('en-US')} traced requests | ${worst.toFixed(1)} MB | ≤ ${RETENTION_TARGET_MB} MB | ${verdictText} |`);
 }
 
 async function sseLoad(): Promise<void> {
@@ -452,6 +493,7 @@ try {
   }
   printTable(await measureRounds(contenders));
   await printNotTraced(contenders);
+  if (!opts['no-retention']) await retention(integration, join(work, 'retention-data'));
 } finally {
   for (const c of contenders) await c.server?.stop();
   rmSync(work, { recursive: true, force: true });
