@@ -92,11 +92,15 @@ test("a 2,000-line definition stays interactive: typing latency p95 under 50 ms 
   expect(large.length).toBeGreaterThan(80);
   // On this machine to itself, after the warm-up, both p95s are 26–34 ms. Work that grows with the
   // file shows as the difference: a whole-document schema completion on every space typed took
-  // ~300 ms of a worker each and put the big file's p95 at 58–92 ms.
-  expect(percentile(large, 0.95)).toBeLessThan(percentile(small, 0.95) + 15);
+  // ~300 ms of a worker each and put the big file's p95 at 58–92 ms. When other work queues for
+  // the cores, a p95 of ~90 keystrokes is the few that waited behind it, in either file: the
+  // margin grows with the run-queue per core as the budget below does (beside a CPU burner the
+  // big file's read 68 ms against the small one's 47, p50s 31 and 29).
+  const contention = Math.max(1, loadavg()[0] / availableParallelism());
+  expect(percentile(large, 0.95)).toBeLessThan(percentile(small, 0.95) + 15 * contention);
   // And the product's budget, 50 ms, on a machine to itself; when other work queues for the cores,
   // every keystroke waits behind it, so it grows with the run-queue per core.
-  expect(percentile(large, 0.95)).toBeLessThan(50 * Math.max(1, loadavg()[0] / availableParallelism()));
+  expect(percentile(large, 0.95)).toBeLessThan(50 * contention);
 });
 
 /**
