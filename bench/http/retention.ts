@@ -8,7 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startPinned, type Started } from './pinned-process.ts';
+import type { Started } from './pinned-process.ts';
 import { runWrk } from './wrk.ts';
 
 export interface RetentionResult {
@@ -24,11 +24,10 @@ export interface RetentionResult {
 }
 
 export interface RetentionOptions {
-  cli: string[];
-  integration: string;
+  /** Starts `flow-studio run` with every run traced, its data directory `dataDir`. */
+  start: () => Promise<Started>;
   dataDir: string;
   requests: number;
-  serverCore: number;
   loadCore: number;
   connections: number;
   script: string;
@@ -39,8 +38,7 @@ export interface RetentionOptions {
 const CHUNK_SECONDS = 20;
 
 export async function measureRetention(o: RetentionOptions): Promise<RetentionResult> {
-  const env = { ...process.env, FLOW_TRACE_SATURATED_RATE: 'all' };
-  const server: Started = await startPinned(o.serverCore, process.execPath, [...o.cli, 'run', o.integration, '--data-dir', o.dataDir], env, /connector http ready","url":"([^"]+)"/);
+  const server = await o.start();
   const t0 = Date.now();
   let requests = 0;
   let errors = 0;
@@ -59,9 +57,14 @@ export async function measureRetention(o: RetentionOptions): Promise<RetentionRe
     await server.stop();
   }
   const seconds = (Date.now() - t0) / 1000;
-  const notTraced = Number([...server.output().matchAll(/"notTraced":(\d+)/g)].at(-1)?.[1] ?? 0);
+  const notTraced = notTracedIn(server.output());
   const { traces, logs } = keptRecords(join(o.dataDir, 'telemetry.db'));
   return { requests, errors, seconds, notTraced, runningBytes, stoppedBytes: diskBytes(o.dataDir), traceRecords: traces, logRecords: logs };
+}
+
+/** Runs a stopped `flow-studio run` (or the studio's bench server) said it left untraced, in its last line saying so. */
+export function notTracedIn(output: string): number {
+  return Number([...output.matchAll(/"notTraced":(\d+)/g)].at(-1)?.[1] ?? 0);
 }
 
 /** Bytes the directory's files take on disk, as `du` counts them (allocated blocks). */

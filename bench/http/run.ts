@@ -30,7 +30,7 @@ import { buildBenthos, startBenthos } from './benthos.ts';
 import { installNodeRed, startNodeRed } from './node-red.ts';
 import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
-import { measureRetention } from './retention.ts';
+import { measureRetention, notTracedIn } from './retention.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB, settle, threadCpuSeconds } from './proc-stats.ts';
 import { bracketedRatio, formatRatio, medianOf, pairedRatio, verdict, type PairedRatio, type TargetDirection } from './paired-ratio.ts';
@@ -323,7 +323,7 @@ async function printNotTraced(contenders: Contender[]): Promise<void> {
     await c.server.stop();
     const output = c.server.output();
     if (!/"msg":"runtime stopped"|studio stopped/.test(output)) continue;
-    const shed = Number([...output.matchAll(/"notTraced":(\d+)/g)].at(-1)?.[1] ?? 0);
+    const shed = notTracedIn(output);
     parts.push(`${c.name}: ${((100 * (c.answered - shed)) / c.answered).toFixed(1)}% traced (${c.answered - shed} of ${c.answered})`);
   }
   if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE unset: 1000/s, the studio 250/s — ${parts.join('; ')})`);
@@ -332,17 +332,15 @@ async function printNotTraced(contenders: Contender[]): Promise<void> {
 const RETENTION_TARGET_MB = 200;
 
 /** The data directory after a long traced load, against its target. */
-async function retention(integration: string, dataDir: string): Promise<void> {
+async function retention(start: () => Promise<Started>, dataDir: string): Promise<void> {
   const requests = Number(opts['retention-requests']);
   console.log(`
 Retention: flow-studio run, every run traced (FLOW_TRACE_SATURATED_RATE=all), default retention, wrk until ${requests.toLocaleString('en-US')} requests are answered`);
   let shown = 0;
   const r = await measureRetention({
-    cli,
-    integration,
+    start,
     dataDir,
     requests,
-    serverCore: SERVER_CORE,
     loadCore: LOAD_CORE,
     connections: CONNECTIONS,
     script,
@@ -493,7 +491,7 @@ try {
   }
   printTable(await measureRounds(contenders));
   await printNotTraced(contenders);
-  if (!opts['no-retention']) await retention(integration, join(work, 'retention-data'));
+  if (!opts['no-retention']) await retention(flowStudioRun('retention-data', everyRun(process.env)), join(work, 'retention-data'));
 } finally {
   for (const c of contenders) await c.server?.stop();
   rmSync(work, { recursive: true, force: true });

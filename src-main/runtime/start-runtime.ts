@@ -107,8 +107,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
   // Read first, so a bad value fails the start before anything is connected.
   const rate = options.traceEveryRun ? Infinity : saturatedRateFromEnv(options.variables);
   // The variable, when set, decides alone: its rate with a quarter second's burst.
-  const admission = rate !== undefined ? { saturatedRate: rate } : options.saturated ? { saturatedRate: options.saturated.rate, burst: options.saturated.burst } : {};
-  const traces = new TraceHub(new TraceAdmission(admission));
+  const traces = new TraceHub(new TraceAdmission(rate !== undefined ? { saturatedRate: rate } : { saturatedRate: options.saturated?.rate, burst: options.saturated?.burst }));
   const redactor = new SecretRedactor();
   for (const value of options.secretValues ?? []) redactor.add(value);
   redactor.add(options.platform?.token);

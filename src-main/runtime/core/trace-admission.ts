@@ -38,10 +38,10 @@ export const DEFAULT_SATURATED_RATE = 1000;
 /**
  * Whether a run is traced (and an http exchange captured): every one while the request thread has
  * time to spare; while it is saturated — busy for at least 90% of a window of 25 ms, so tracing
- * every run could only slow requests — at most `saturatedRate` a second (a token bucket holding a
- * quarter second's worth unless told otherwise, so bursts below the rate pass whole), the rest counted in `shed` (a shed
- * run that fails still gets its run record: `keptAfterAll`). Saturation ends after two windows in
- * a row with time to spare, or a quiet spell: a request arriving after the load is gone is traced
+ * every run could only slow requests — at most `saturatedRate` a second (a token bucket holding
+ * `burst`, so bursts below the rate pass whole), the rest counted in `shed` (a shed run that
+ * fails still gets its run record: `keptAfterAll`). Saturation ends after two windows in a row
+ * with time to spare, or a quiet spell: a request arriving after the load is gone is traced
  * at once, as the first call after a window's end measures it. A call costs a clock read, and a
  * load reading once a window.
  */
@@ -56,7 +56,7 @@ export class TraceAdmission {
   /** The bucket's size: the option, else a quarter second of the rate (changing the rate changes it). */
   private readonly burstOption: number | undefined;
   private windowEnd: number;
-  /** Runs that may still be traced while saturated: refilled at the rate, holding at most a quarter second's worth. */
+  /** Runs that may still be traced while saturated: refilled at the rate, holding at most `burst`. */
   private tokens: number;
   private filledAt: number;
   /** Windows in a row with time to spare while still counted saturated. */
