@@ -16,7 +16,11 @@
  *
  * usage: npm run bench:http [-- --seconds 10 --warmup 10 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
  *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red
- *        --retention-requests 1000000 --no-retention]
+ *        --retention-requests 1000000 --no-retention --at-once-rounds 3]
+ *
+ * Then the target lines again with each contender loaded at the same time as bare node:http on
+ * the server core (bench/http/at-once.ts): on a shared machine its speed moves within seconds,
+ * and only servers measured over the same seconds see the same machine.
  *
  * Last, the data directory of `flow-studio run` after 1,000,000 traced requests with the default
  * retention (target ≤ 200 MB; bench/http/retention.ts).
@@ -30,6 +34,7 @@ import { buildBenthos, startBenthos } from './benthos.ts';
 import { installNodeRed, startNodeRed } from './node-red.ts';
 import { writeOrdersIntegration } from './order-flow.ts';
 import { startOtlpSink } from './otlp-sink.ts';
+import { measureAtOnce, type AtOnceRound, type AtOnceServer } from './at-once.ts';
 import { measureRetention, notTracedIn } from './retention.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB, settle, threadCpuSeconds } from './proc-stats.ts';
@@ -53,6 +58,7 @@ const { values: opts } = parseArgs({
     'no-sse': { type: 'boolean', default: false },
     'retention-requests': { type: 'string', default: '1000000' },
     'no-retention': { type: 'boolean', default: false },
+    'at-once-rounds': { type: 'string', default: '3' },
     only: { type: 'string' },
   },
 });
@@ -179,14 +185,15 @@ function pidsOf(c: Contender): number[] {
 
 /** Stops or continues every contender's processes but `current`'s. */
 function signalOthers(contenders: Contender[], current: Contender, signal: 'SIGSTOP' | 'SIGCONT'): void {
-  for (const other of contenders) {
-    if (other === current) continue;
-    for (const pid of pidsOf(other)) {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Gone already: nothing to stop or continue.
-      }
+  for (const other of contenders) if (other !== current) signalContender(other, signal);
+}
+
+function signalContender(c: Contender, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const pid of pidsOf(c)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already: nothing to stop or continue.
     }
   }
 }
@@ -327,6 +334,77 @@ async function printNotTraced(contenders: Contender[]): Promise<void> {
     parts.push(`${c.name}: ${((100 * (c.answered - shed)) / c.answered).toFixed(1)}% traced (${c.answered - shed} of ${c.answered})`);
   }
   if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE unset: 1000/s, the studio 250/s — ${parts.join('; ')})`);
+}
+
+/** The target lines measured with each contender and bare node:http loaded at once (at-once.ts). */
+async function atOnceTargets(contenders: Contender[]): Promise<void> {
+  const atOnceRounds = Number(opts['at-once-rounds']);
+  const serverOf = (name: string): AtOnceServer | undefined => {
+    const c = contenders.find((x) => x.name === name);
+    if (!c?.server) return undefined;
+    const pids = pidsOf(c);
+    return {
+      name,
+      url: `${c.server.url}/orders`,
+      cpu: () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+      signal: (signal) => signalContender(c, signal),
+    };
+  };
+  const baseline = serverOf(NAMES.bare);
+  const floorServer = serverOf(NAMES.bareAgain);
+  if (atOnceRounds <= 0 || !baseline || !floorServer) return;
+  const measured = [floorServer, serverOf(NAMES.run), serverOf(NAMES.studio), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
+  const all = contenders.map((c) => serverOf(c.name)).filter((s): s is AtOnceServer => s !== undefined);
+  const half = Math.round(CONNECTIONS / 2);
+  console.log(`\nLoaded at once with bare node:http: both on core ${SERVER_CORE}, a wrk -t1 -c${half} each on core ${LOAD_CORE}, ${atOnceRounds} rounds of ${seconds}s each after ${roundWarmup}s unmeasured`);
+  const results = await measureAtOnce(baseline, measured, all, {
+    rounds: atOnceRounds,
+    seconds,
+    warmupSeconds: roundWarmup,
+    load: async (url, s) => {
+      const w = await runWrk(url, { core: LOAD_CORE, connections: half, seconds: s, script });
+      const c = contenders.find((x) => x.server && url === `${x.server.url}/orders`);
+      if (c) c.answered += w.requests;
+      return w;
+    },
+    settle,
+    progress: (round, name, r) =>
+      console.log(
+        `  round ${round} ${name}: ${Math.round(r.contender.rps)} against bare's ${Math.round(r.baseline.rps)} req/s, p99 ${r.contender.p99Ms.toFixed(2)} against ${r.baseline.p99Ms.toFixed(2)} ms, ${r.contender.cpuUs.toFixed(1)} against ${r.baseline.cpuUs.toFixed(1)} µs CPU/request${errorsText(r)}`,
+      ),
+  });
+  const of = (name: string, key: (r: AtOnceRound) => number): PairedRatio | undefined => {
+    const rs = results.get(name);
+    // Each round is already a pair: its ratio against 1.
+    return rs?.length ? pairedRatio(rs.map(key), rs.map(() => 1), (v) => v) : undefined;
+  };
+  const rpsRatio = (r: AtOnceRound): number => r.contender.rps / r.baseline.rps;
+  const cpuRatio = (r: AtOnceRound): number => r.contender.cpuUs / r.baseline.cpuUs;
+  const p99Ratio = (r: AtOnceRound): number => r.contender.p99Ms / r.baseline.p99Ms;
+  // Against Benthos: each round's two ratios to bare, the traced run's over Benthos's.
+  const run = results.get(NAMES.run);
+  const benthos = results.get(NAMES.benthos);
+  const vsBenthos = run?.length && benthos?.length ? pairedRatio(run, benthos, rpsRatio) : undefined;
+  console.log("\n| target, loaded at once with bare node:http | measured: median of the rounds' ratios (range) | target | |\n|---|---:|---:|---|");
+  const line = (what: string, value: PairedRatio | undefined, target: number, direction: TargetDirection, key: (r: AtOnceRound) => number, unit = ''): void => {
+    const shown = `${direction === 'at least' ? '≥' : '≤'} ${target.toFixed(2)}${unit}`;
+    if (value === undefined) console.log(`| ${what} | — | ${shown} | not measured |`);
+    else console.log(`| ${what} | ${formatRatio(value, unit)} | ${shown} | ${verdict(value, target, direction, of(NAMES.bareAgain, key))} |`);
+  };
+  line('flow-studio run, traced: req/s vs bare', of(NAMES.run, rpsRatio), 0.8, 'at least', rpsRatio);
+  line('same vs Benthos', vsBenthos, 1.2, 'at least', rpsRatio);
+  line('server CPU µs/request vs bare', of(NAMES.run, cpuRatio), 1.3, 'at most', cpuRatio, '×');
+  line('p99 vs bare p99', of(NAMES.run, p99Ratio), 2, 'at most', p99Ratio, '×');
+  line('studio run with live feed, req/s vs bare', of(NAMES.studio, rpsRatio), 0.7, 'at least', rpsRatio);
+  for (const [what, key] of [['req/s', rpsRatio], ['CPU', cpuRatio], ['p99', p99Ratio]] as const) {
+    const value = of(NAMES.bareAgain, key);
+    console.log(`| noise floor: bare node:http again vs bare at once, ${what} | ${value ? formatRatio(value) : '—'} | (1.00 if this machine were steady) | ${value ? '' : 'not measured'} |`);
+  }
+}
+
+function errorsText(r: AtOnceRound): string {
+  const errors = r.baseline.errors + r.contender.errors;
+  return errors > 0 ? `, ${errors} errors` : '';
 }
 
 const RETENTION_TARGET_MB = 200;
@@ -490,6 +568,7 @@ try {
     }
   }
   printTable(await measureRounds(contenders));
+  await atOnceTargets(contenders);
   await printNotTraced(contenders);
   if (!opts['no-retention']) await retention(flowStudioRun('retention-data', everyRun(process.env)), join(work, 'retention-data'));
 } finally {
