@@ -46,7 +46,7 @@ export function traceHeaders(traceId: string, spanId: string, sampled: boolean, 
 }
 
 /** Random bytes drawn ahead in one block and written out as hex once, so an id is a slice of that text. */
-const POOL_BYTES = 512;
+const POOL_BYTES = 4096;
 const pool = Buffer.alloc(POOL_BYTES);
 let poolHex = '';
 let poolAt = POOL_BYTES;
