@@ -19,6 +19,11 @@ export function pairedRatio<T>(a: readonly T[], b: readonly T[], value: (x: T) =
     const r = value(a[i]) / value(b[i]);
     if (Number.isFinite(r)) ratios.push(r);
   }
+  return summarize(ratios);
+}
+
+/** Ratios already taken round by round (each round's own pair): their median and range; undefined for none. */
+export function summarize(ratios: readonly number[]): PairedRatio | undefined {
   if (ratios.length === 0) return undefined;
   return { median: medianOf(ratios), low: Math.min(...ratios), high: Math.max(...ratios), rounds: ratios.length };
 }

@@ -38,7 +38,7 @@ import { measureAtOnce, type AtOnceRound, type AtOnceServer } from './at-once.ts
 import { measureRetention, notTracedIn } from './retention.ts';
 import { startPinned, startWithSpareCore, stopChild, type Started } from './pinned-process.ts';
 import { cpuSeconds, rssMiB, settle, threadCpuSeconds } from './proc-stats.ts';
-import { bracketedRatio, formatRatio, medianOf, pairedRatio, verdict, type PairedRatio, type TargetDirection } from './paired-ratio.ts';
+import { bracketedRatio, formatRatio, medianOf, pairedRatio, summarize, verdict, type PairedRatio, type TargetDirection } from './paired-ratio.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
 
 const SERVER_CORE = 0;
@@ -263,11 +263,8 @@ function printTable(rows: Row[]): void {
     // Each verdict is weighed against this run's noise floor for the same measure (bare node:http
     // measured twice): a margin smaller than the floor's distance from 1.00 decides nothing.
     const floorOf = (key: (m: Measured) => number): PairedRatio | undefined => vs(again, bare, key);
-    const line = (what: string, value: PairedRatio | undefined, target: number, direction: TargetDirection, key: (m: Measured) => number = rps, unit = ''): void => {
-      const shown = `${direction === 'at least' ? '≥' : '≤'} ${target.toFixed(2)}${unit}`;
-      if (value === undefined) console.log(`| ${what} | — | ${shown} | not measured |`);
-      else console.log(`| ${what} | ${formatRatio(value)} | ${shown} | ${verdict(value, target, direction, floorOf(key))} |`);
-    };
+    const line = (what: string, value: PairedRatio | undefined, target: number, direction: TargetDirection, key: (m: Measured) => number = rps, unit = ''): void =>
+      targetLine(what, value, target, direction, floorOf(key), unit);
     line('flow-studio run, traced: req/s vs bare', vsBare(run, rps), 0.8, 'at least');
     line('same vs Benthos', vs(run, benthos, rps), 1.2, 'at least');
     line('server CPU µs/request vs bare', vsBare(run, cpuUs), 1.3, 'at most', cpuUs, '×');
@@ -336,37 +333,34 @@ async function printNotTraced(contenders: Contender[]): Promise<void> {
   if (parts.length > 0) console.log(`(runs traced while saturated, FLOW_TRACE_SATURATED_RATE unset: 1000/s, the studio 250/s — ${parts.join('; ')})`);
 }
 
+/** One row of a target table: the ratio, its target, and the verdict weighed against `floor`, the same measure of bare against bare. */
+function targetLine(what: string, value: PairedRatio | undefined, target: number, direction: TargetDirection, floor: PairedRatio | undefined, unit = ''): void {
+  const shown = `${direction === 'at least' ? '≥' : '≤'} ${target.toFixed(2)}${unit}`;
+  if (value === undefined) console.log(`| ${what} | — | ${shown} | not measured |`);
+  else console.log(`| ${what} | ${formatRatio(value, unit)} | ${shown} | ${verdict(value, target, direction, floor)} |`);
+}
+
 /** The target lines measured with each contender and bare node:http loaded at once (at-once.ts). */
 async function atOnceTargets(contenders: Contender[]): Promise<void> {
   const atOnceRounds = Number(opts['at-once-rounds']);
-  const serverOf = (name: string): AtOnceServer | undefined => {
-    const c = contenders.find((x) => x.name === name);
-    if (!c?.server) return undefined;
+  // One object per running contender: the pair is told from the others by identity.
+  const all = contenders.flatMap((c): AtOnceServer[] => {
+    if (!c.server) return [];
     const pids = pidsOf(c);
-    return {
-      name,
-      url: `${c.server.url}/orders`,
-      cpu: () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
-      signal: (signal) => signalContender(c, signal),
-    };
-  };
+    return [{ name: c.name, url: `${c.server.url}/orders`, cpu: () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0), signal: (signal) => signalContender(c, signal), answered: (n) => (c.answered += n) }];
+  });
+  const serverOf = (name: string): AtOnceServer | undefined => all.find((s) => s.name === name);
   const baseline = serverOf(NAMES.bare);
   const floorServer = serverOf(NAMES.bareAgain);
   if (atOnceRounds <= 0 || !baseline || !floorServer) return;
   const measured = [floorServer, serverOf(NAMES.run), serverOf(NAMES.studio), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
-  const all = contenders.map((c) => serverOf(c.name)).filter((s): s is AtOnceServer => s !== undefined);
   const half = Math.round(CONNECTIONS / 2);
   console.log(`\nLoaded at once with bare node:http: both on core ${SERVER_CORE}, a wrk -t1 -c${half} each on core ${LOAD_CORE}, ${atOnceRounds} rounds of ${seconds}s each after ${roundWarmup}s unmeasured`);
   const results = await measureAtOnce(baseline, measured, all, {
     rounds: atOnceRounds,
     seconds,
     warmupSeconds: roundWarmup,
-    load: async (url, s) => {
-      const w = await runWrk(url, { core: LOAD_CORE, connections: half, seconds: s, script });
-      const c = contenders.find((x) => x.server && url === `${x.server.url}/orders`);
-      if (c) c.answered += w.requests;
-      return w;
-    },
+    load: (url, s) => runWrk(url, { core: LOAD_CORE, connections: half, seconds: s, script }),
     settle,
     progress: (round, name, r) =>
       console.log(
@@ -374,9 +368,7 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
       ),
   });
   const of = (name: string, key: (r: AtOnceRound) => number): PairedRatio | undefined => {
-    const rs = results.get(name);
-    // Each round is already a pair: its ratio against 1.
-    return rs?.length ? pairedRatio(rs.map(key), rs.map(() => 1), (v) => v) : undefined;
+    return summarize((results.get(name) ?? []).map(key));
   };
   const rpsRatio = (r: AtOnceRound): number => r.contender.rps / r.baseline.rps;
   const cpuRatio = (r: AtOnceRound): number => r.contender.cpuUs / r.baseline.cpuUs;
@@ -386,11 +378,8 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   const benthos = results.get(NAMES.benthos);
   const vsBenthos = run?.length && benthos?.length ? pairedRatio(run, benthos, rpsRatio) : undefined;
   console.log("\n| target, loaded at once with bare node:http | measured: median of the rounds' ratios (range) | target | |\n|---|---:|---:|---|");
-  const line = (what: string, value: PairedRatio | undefined, target: number, direction: TargetDirection, key: (r: AtOnceRound) => number, unit = ''): void => {
-    const shown = `${direction === 'at least' ? '≥' : '≤'} ${target.toFixed(2)}${unit}`;
-    if (value === undefined) console.log(`| ${what} | — | ${shown} | not measured |`);
-    else console.log(`| ${what} | ${formatRatio(value, unit)} | ${shown} | ${verdict(value, target, direction, of(NAMES.bareAgain, key))} |`);
-  };
+  const line = (what: string, value: PairedRatio | undefined, target: number, direction: TargetDirection, key: (r: AtOnceRound) => number, unit = ''): void =>
+    targetLine(what, value, target, direction, of(NAMES.bareAgain, key), unit);
   line('flow-studio run, traced: req/s vs bare', of(NAMES.run, rpsRatio), 0.8, 'at least', rpsRatio);
   line('same vs Benthos', vsBenthos, 1.2, 'at least', rpsRatio);
   line('server CPU µs/request vs bare', of(NAMES.run, cpuRatio), 1.3, 'at most', cpuRatio, '×');
