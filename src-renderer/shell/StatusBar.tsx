@@ -33,7 +33,7 @@ export function StatusBar() {
           className="dropped"
           role="status"
           data-testid="runs-not-traced"
-          title="Runs answered but not recorded: the runtime was saturated, so it traced at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set) rather than slow requests"
+          title="Runs answered but not recorded: the runtime was saturated, so it traced at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set), within 3% of its CPU, rather than slow requests"
         >
           not traced under load {runsNotTraced}
         </span>

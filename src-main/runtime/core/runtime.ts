@@ -97,9 +97,9 @@ export class Runtime {
     }
     this.detachTraces?.();
     await this.otel?.shutdown().catch((err) => this.log.warn('OpenTelemetry export did not flush', { error: errorMessage(err) }));
-    const notTraced = this.traces.admission.shed;
-    // How many runs went untraced under load over the runtime's life, when any did.
-    this.log.info('runtime stopped', notTraced > 0 ? { notTraced } : {});
+    const { shed: notTraced, chargedMs } = this.traces.admission;
+    // How many runs went untraced under load over the runtime's life, when any did, and what tracing took of this thread.
+    this.log.info('runtime stopped', { ...(notTraced > 0 ? { notTraced } : {}), ...(chargedMs > 0 ? { tracingMs: Math.round(chargedMs) } : {}) });
   }
 
   /** When the thread saturates and runs beyond the hub's rate go untraced, the log says so, at most every 30 s. */
@@ -110,7 +110,11 @@ export class Runtime {
       const now = Date.now();
       if (now - said < 30_000) return;
       said = now;
-      this.log.info('the request thread is saturated: tracing at most FLOW_TRACE_SATURATED_RATE runs a second until it has time to spare', { rate: admission.saturatedRate, notTraced: admission.shed });
+      this.log.info(`the request thread is saturated: tracing at most FLOW_TRACE_SATURATED_RATE runs a second, within ${Math.round(admission.budget * 100)}% of its CPU, until it has time to spare`, {
+        rate: admission.saturatedRate,
+        budget: admission.budget,
+        notTraced: admission.shed,
+      });
     };
   }
 

@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SATURATED_RATE, TraceAdmission, saturatedRateFromEnv } from './trace-admission.ts';
+import { DEFAULT_SATURATED_BUDGET, DEFAULT_SATURATED_RATE, TraceAdmission, processCpuMs, saturatedRateFromEnv } from './trace-admission.ts';
 
-/** An admission whose clock and load the test sets: `at(ms, busy)` moves time on with that load behind it. */
+/**
+ * An admission whose clock, load and CPU time the test sets: `at(ms, busy)` moves time on with
+ * that load behind it, and the process's CPU with it (all of it, unless `cpuMs` says how much).
+ */
 function controlled(rate = 200, burst?: number) {
   let now = 0;
   let busy = 0;
-  const admission = new TraceAdmission({ saturatedRate: rate, burst, windowMs: 100, now: () => now, meter: () => busy });
+  let cpu = 0;
+  const admission = new TraceAdmission({ saturatedRate: rate, burst, windowMs: 100, now: () => now, meter: () => busy, cpu: () => cpu });
   return {
     admission,
-    at(ms: number, load: number) {
+    at(ms: number, load: number, cpuMs = ms) {
       now = ms;
       busy = load;
+      cpu = cpuMs;
     },
     admitted(n: number): number {
       let yes = 0;
@@ -151,6 +156,94 @@ describe('trace admission', () => {
     c.at(1300, 1);
     c.admitted(1);
     expect(said).toBe(2);
+  });
+
+  it("while saturated, traces only while tracing's measured work stays within its share of the CPU", () => {
+    // 3%: 60 ms of tracing may be owed; each ms of CPU pays off 0.03 ms of it.
+    const c = controlled(1000);
+    expect(c.admission.budget).toBe(DEFAULT_SATURATED_BUDGET);
+    c.at(100, 1);
+    // The burst passes whole as saturation begins, whatever it costs...
+    expect(c.admitted(250)).toBe(250);
+    c.admission.charge(250 * 0.4);
+    // ...and its cost is owed: with 100 ms owed, no more runs until it is paid down to 60.
+    c.at(200, 1);
+    expect(c.admitted(100)).toBe(0);
+    expect(c.admission.shed).toBe(100);
+    // 40 ms to pay off at 3% of the CPU: 1333 ms of it.
+    c.at(1000, 1);
+    expect(c.admitted(100)).toBe(0);
+    c.at(1500, 1);
+    expect(c.admitted(100)).toBe(100);
+    // Runs this dear (0.4 ms each) are then traced at the budget's pace, not the rate's: 75 a second.
+    c.admission.charge(100 * 0.4);
+    let traced = 0;
+    for (let ms = 1600; ms <= 11_500; ms += 100) {
+      c.at(ms, 1);
+      const n = c.admitted(100);
+      c.admission.charge(n * 0.4);
+      traced += n;
+    }
+    expect(traced).toBeGreaterThanOrEqual(70 * 10 - 150);
+    expect(traced).toBeLessThanOrEqual(75 * 10 + 150);
+    expect(c.admission.chargedMs).toBeCloseTo((250 + 100 + traced) * 0.4, 6);
+  });
+
+  it('pays the debt off with the CPU the process got, not the clock: a thread sharing its core traces less', () => {
+    const c = controlled(1000);
+    c.at(100, 1);
+    c.admitted(250);
+    c.admission.charge(150);
+    // Ten seconds on the clock, but only 2 s of CPU (a fifth of a core): 60 ms paid off, 90 still owed.
+    c.at(10_100, 1, 2_100);
+    expect(c.admitted(10)).toBe(0);
+    c.at(20_100, 1, 4_100);
+    expect(c.admitted(10)).toBe(10);
+  });
+
+  it('owes nothing for tracing done with time to spare, and counts it all the same', () => {
+    const c = controlled(1000);
+    c.at(100, 0.2);
+    c.admitted(100);
+    c.admission.charge(500);
+    // Saturated from here: the calm spell's half second of tracing is not held against it.
+    c.at(200, 1);
+    expect(c.admitted(250)).toBe(250);
+    c.at(300, 1);
+    expect(c.admitted(100)).toBe(100);
+    expect(c.admission.chargedMs).toBe(500);
+  });
+
+  it('"all" traces every run saturated or not, whatever tracing costs', () => {
+    const c = controlled(Infinity);
+    c.at(100, 1);
+    c.admission.charge(10_000);
+    c.at(200, 1);
+    expect(c.admitted(10_000)).toBe(10_000);
+    expect(c.admission.shed).toBe(0);
+  });
+
+  it('a burst as saturation begins passes whole again after the load was gone and the debt paid', () => {
+    const c = controlled(250, 1000);
+    c.at(100, 1);
+    expect(c.admitted(1000)).toBe(1000);
+    c.admission.charge(1000 * 0.2);
+    c.at(200, 1);
+    expect(c.admitted(100)).toBe(0);
+    // A minute of calm: the debt no longer grows, the bucket refills, and the next burst passes whole.
+    c.at(60_000, 0.1);
+    c.admitted(1);
+    c.at(60_100, 1);
+    expect(c.admitted(1000)).toBe(1000);
+  });
+
+  it("reads the process's CPU time by default", () => {
+    const before = processCpuMs();
+    const until = performance.now() + 20;
+    while (performance.now() < until) {
+      // Busy: CPU time passes.
+    }
+    expect(processCpuMs() - before).toBeGreaterThanOrEqual(10);
   });
 
   it('measures the real event loop by default: a busy loop saturates it, an idle one does not', async () => {

@@ -25,24 +25,49 @@ export interface TraceAdmissionOptions {
    * queue messages) smaller than it passes whole. Default a quarter second of the rate.
    */
   burst: number;
+  /**
+   * Share of the thread's time that tracing's own measured work (trace hub sinks, batch
+   * serialization and storing, reported through `charge`) may take while saturated; a run is
+   * traced only while that stays within it, over and above the rate. The rate alone is a count:
+   * on a machine where a traced run costs three times as much, it costs requests three times as
+   * much. Default DEFAULT_SATURATED_BUDGET.
+   */
+  budget: number;
   /** Length of the window whose load decides the next one. */
   windowMs: number;
   /** Busy share of a window from which the thread counts as saturated. */
   saturatedAt: number;
   meter: LoadMeter;
   now: () => number;
+  /** CPU time this process has used so far, in ms: what the budget is a share of. */
+  cpu: () => number;
+}
+
+/** The process's CPU time so far (user and system), in ms; a getrusage call, read once a window. */
+export function processCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 export const DEFAULT_SATURATED_RATE = 1000;
+/** 3% of the process's CPU, measured: about 1000 traced runs a second on a fast machine (~30 µs each, GC and event building besides). */
+export const DEFAULT_SATURATED_BUDGET = 0.03;
+/**
+ * Tracing time owed from which runs are no longer traced, as the CPU time over which the budget
+ * pays it off (60 ms of tracing at 3%): more than a batch's store, which is charged in one go.
+ */
+const BUDGET_ALLOWANCE_MS = 2000;
 
 /**
  * Whether a run is traced (and an http exchange captured): every one while the request thread has
  * time to spare; while it is saturated — busy for at least 90% of a window of 25 ms, so tracing
  * every run could only slow requests — at most `saturatedRate` a second (a token bucket holding
  * `burst`, so bursts below the rate pass whole), the rest counted in `shed` (a shed run that
- * fails still gets its run record: `keptAfterAll`). Saturation ends after two windows in a row
- * with time to spare, or a quiet spell: a request arriving after the load is gone is traced
- * at once, as the first call after a window's end measures it. A call costs a clock read, and a
+ * fails still gets its run record: `keptAfterAll`), and, beyond the burst that saturation begins
+ * with, only while tracing's measured work stays within `budget` of the process's CPU (`charge`).
+ * Saturation ends after two windows in a row with time to spare, or a quiet spell: a request
+ * arriving after the load is gone is traced at once, as the first call after a window's end
+ * measures it. A call costs a clock read, and a
  * load reading once a window.
  */
 export class TraceAdmission {
@@ -52,6 +77,8 @@ export class TraceAdmission {
   saturated = false;
   /** Called when a window turns saturated after one that was not (a log line, rate-limited by the caller). */
   onSaturated: (() => void) | undefined;
+  /** Tracing time measured on this thread (`charge`), in ms, since the admission was made. */
+  chargedMs = 0;
   private readonly opts: Omit<TraceAdmissionOptions, 'burst'>;
   /** The bucket's size: the option, else a quarter second of the rate (changing the rate changes it). */
   private readonly burstOption: number | undefined;
@@ -61,18 +88,26 @@ export class TraceAdmission {
   private filledAt: number;
   /** Windows in a row with time to spare while still counted saturated. */
   private calm = 0;
+  /** Measured tracing time not yet paid off: a leaky bucket drained by `budget` ms for every ms of CPU the process uses. */
+  private debtMs = 0;
+  /** Runs still traced whatever the debt: the bucket's worth as saturation begins, so a batch that size passes whole. */
+  private exempt = 0;
+  private cpuAt: number;
 
   constructor(options: Partial<TraceAdmissionOptions> = {}) {
     this.opts = {
       saturatedRate: options.saturatedRate ?? DEFAULT_SATURATED_RATE,
+      budget: options.budget ?? DEFAULT_SATURATED_BUDGET,
       // Short, so a burst after idle is traced whole for at most 25 ms before its load is measured.
       windowMs: options.windowMs ?? 25,
       saturatedAt: options.saturatedAt ?? 0.9,
       meter: options.meter ?? eventLoopMeter(),
       now: options.now ?? (() => performance.now()),
+      cpu: options.cpu ?? processCpuMs,
     };
     this.burstOption = options.burst;
     this.filledAt = this.opts.now();
+    this.cpuAt = this.opts.cpu();
     this.windowEnd = this.filledAt + this.opts.windowMs;
     this.tokens = this.burst;
   }
@@ -84,6 +119,11 @@ export class TraceAdmission {
 
   get saturatedRate(): number {
     return this.opts.saturatedRate;
+  }
+
+  /** The share of the process's CPU tracing may take while saturated. */
+  get budget(): number {
+    return this.opts.budget;
   }
 
   /** Runs traced at once when saturation begins (the bucket's size). */
@@ -102,12 +142,23 @@ export class TraceAdmission {
     // Refilled for all the time since the last saturated call, calm spells included: saturation begins with a full bucket.
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.filledAt) * rate) / 1000);
     this.filledAt = now;
-    if (this.tokens >= 1) {
+    if (this.tokens >= 1 && (this.exempt > 0 || this.debtMs <= BUDGET_ALLOWANCE_MS * this.opts.budget)) {
       this.tokens--;
+      if (this.exempt > 0) this.exempt--;
       return true;
     }
     this.shed++;
     return false;
+  }
+
+  /**
+   * Tracing work just done on this thread took `ms` (a sink's emit, a batch serialized or
+   * stored): counted against the budget while saturated, and in `chargedMs` always.
+   */
+  charge(ms: number): void {
+    this.chargedMs += ms;
+    // With time to spare tracing costs requests nothing: only saturated time is owed.
+    if (this.saturated) this.debtMs += ms;
   }
 
   /** A shed run recorded after all (it failed): no longer counted as shed. */
@@ -120,6 +171,11 @@ export class TraceAdmission {
     // Two windows' time or more since the last one began, with no call: the time between was a quiet spell.
     const quietSpell = now - (this.windowEnd - windowMs) >= 2 * windowMs;
     this.windowEnd = now + windowMs;
+    // Paid off by CPU time, not the clock's: a thread that shares its core (or loses it to steal
+    // time) gets less of each second, and the budget is a share of what it gets.
+    const cpu = this.opts.cpu();
+    this.debtMs = Math.max(0, this.debtMs - (cpu - this.cpuAt) * this.opts.budget);
+    this.cpuAt = cpu;
     const was = this.saturated;
     if (meter() >= saturatedAt) {
       this.saturated = true;
@@ -130,7 +186,11 @@ export class TraceAdmission {
       // a quiet spell, mean the load is gone.
       if (++this.calm >= 2 || quietSpell) this.saturated = false;
     }
-    if (this.saturated && !was && saturatedRate !== Infinity) this.onSaturated?.();
+    if (this.saturated && !was) {
+      // What the burst promises holds on a slow machine too; its cost is owed all the same, and paid off before the rate resumes.
+      this.exempt = this.burst;
+      if (saturatedRate !== Infinity) this.onSaturated?.();
+    }
   }
 }
 

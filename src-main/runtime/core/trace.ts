@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { SecretRedactor } from './logger.ts';
 import type { Outcome } from './message.ts';
 import { TraceAdmission } from './trace-admission.ts';
@@ -112,6 +113,8 @@ export class TraceHub {
   }
 
   emit(event: TraceEvent): void {
+    // What the sinks do with a record is tracing's cost to this thread (the studio's stores, the redactor's walk).
+    const t0 = performance.now();
     // Masked once, and only when some sink takes masked events.
     let masked: TraceEvent | undefined;
     for (const s of this.sinks) {
@@ -122,10 +125,12 @@ export class TraceHub {
         // A failing listener must never fail the flow it observes.
       }
     }
+    this.admission.charge(performance.now() - t0);
   }
 
   span(span: TraceSpan): void {
     if (!this.spans) return;
+    const t0 = performance.now();
     let masked: TraceSpan | undefined;
     const server = span.kind === 'server';
     for (const s of this.sinks) {
@@ -137,6 +142,7 @@ export class TraceHub {
         // As with events: the flow never fails because of who watches it.
       }
     }
+    this.admission.charge(performance.now() - t0);
   }
 
   private refresh(): void {

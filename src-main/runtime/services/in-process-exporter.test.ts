@@ -36,8 +36,11 @@ describe('InProcessExporter', () => {
       ingest: (_kind, count, text) => {
         events.push('batch stored');
         stored.push(`${count}:${text}`);
+        // Storing takes this thread's time, which the tracing budget is charged.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
       },
     });
+    const charged: number[] = [];
     // The pipeline exports from a timer or an immediate, as here; the request's bytes are in the
     // server's socket before the batch is serialized, as when one arrives while the thread works
     // on telemetry.
@@ -46,7 +49,7 @@ describe('InProcessExporter', () => {
       setImmediate(() => {
         client.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-        exported = exporter.export([{ n: 1 }, { n: 2 }], undefined);
+        exported = exporter.export([{ n: 1 }, { n: 2 }], undefined, (ms) => charged.push(ms));
         events.push('batch serialized');
         resolve();
       }),
@@ -54,6 +57,8 @@ describe('InProcessExporter', () => {
     await expect(exported).resolves.toBe(true);
     expect(events).toEqual(['batch serialized', 'request answered', 'batch stored']);
     expect(stored).toEqual(['2:[{"n":1},{"n":2}]']);
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toBeGreaterThanOrEqual(4.5);
   });
 
   it('stores batches handed on one after another in the order given', async () => {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger, SecretRedactor } from '../core/logger.ts';
 
 /**
@@ -7,8 +8,12 @@ import type { Logger, SecretRedactor } from '../core/logger.ts';
  * done once on what it sends.
  */
 export interface RecordExporter<T> {
-  /** Sends one batch. Resolves true when the destination took it; false or a rejection drops it. */
-  export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> | boolean;
+  /**
+   * Sends one batch. Resolves true when the destination took it; false or a rejection drops it.
+   * `charge`: given the time of work it does on this thread in a later turn (storing a batch in
+   * this process); the pipeline times the call itself.
+   */
+  export(batch: readonly T[], redactor: SecretRedactor | undefined, charge?: (ms: number) => void): Promise<boolean> | boolean;
   /**
    * True when batches may be handed on before the previous one is confirmed, because the
    * destination keeps them in order (the embedded platform's writer thread). Otherwise one batch
@@ -172,7 +177,10 @@ export class TelemetryPipeline<T> {
       for (let at = 0; at < taken.length; at += max) {
         const batch = taken.length <= max ? taken : taken.slice(at, at + max);
         this.handingOn -= batch.length;
+        // The call's synchronous part (serializing the batch, at least) is this thread's work.
+        const t0 = performance.now();
         const confirmed = this.exportOne(batch);
+        this.charge(performance.now() - t0);
         if (this.exporter.overlapping) confirmations.push(confirmed);
         else if (!(await confirmed)) {
           // What was not handed on waits for the next flush, ahead of what came since.
@@ -191,7 +199,7 @@ export class TelemetryPipeline<T> {
   private async exportOne(batch: readonly T[]): Promise<boolean> {
     let why: string;
     try {
-      if (await this.exporter.export(batch, this.redactor())) {
+      if (await this.exporter.export(batch, this.redactor(), this.charge)) {
         this.stats.sent += batch.length;
         return true;
       }
@@ -203,6 +211,14 @@ export class TelemetryPipeline<T> {
     this.warn(`dropped ${batch.length} ${this.opts.what} that could not be exported`, why);
     return false;
   }
+
+  /** Takes the time this thread spent exporting (trace records count it against the tracing budget). */
+  protected readonly charge = (ms: number): void => {
+    this.chargeTo?.(ms);
+  };
+
+  /** Where `charge` goes; set by a subclass. */
+  protected chargeTo: ((ms: number) => void) | undefined;
 
   /** What the exporter masks in a batch; log records arrive masked already. */
   protected redactor(): SecretRedactor | undefined {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { postLogs, postTraces } from '../../../shared/platform-api/telemetry.ts';
 import type { SecretRedactor } from '../core/logger.ts';
 import type { TraceEvent } from '../core/trace.ts';
@@ -51,12 +52,15 @@ export class InProcessExporter<T> implements RecordExporter<T> {
     private readonly intake: InProcessTelemetry,
   ) {}
 
-  async export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> {
+  async export(batch: readonly T[], redactor: SecretRedactor | undefined, charge?: (ms: number) => void): Promise<boolean> {
     const text = serializeBatch(batch, redactor);
     // Serializing and storing are each about half of a batch's time on this thread: requests
     // that arrived meanwhile are answered between the two rather than after both.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    await this.intake.ingest(this.kind, batch.length, text);
+    const t0 = performance.now();
+    const stored = this.intake.ingest(this.kind, batch.length, text);
+    charge?.(performance.now() - t0);
+    await stored;
     return true;
   }
 }

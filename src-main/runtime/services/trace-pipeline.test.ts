@@ -17,7 +17,7 @@ afterEach(async () => {
 const run = (runId: string): TraceEvent => ({ kind: 'run', flow: 'orders', correlationId: runId, runId, startedAt: 0, durationMs: 0.1, outcome: 'completed' });
 
 /** A hub whose request thread is as busy as the test says, on a clock the test moves. */
-function hubWith(initialBusy: number): { hub: TraceHub; exported: string[][]; load(busy: number): void } {
+function hubWith(initialBusy: number, exporterWork?: RecordExporter<TraceEvent>['export']): { hub: TraceHub; exported: string[][]; load(busy: number): void } {
   let now = 0;
   let busy = initialBusy;
   const admission = new TraceAdmission({ meter: () => busy, now: () => now, windowMs: 25, saturatedRate: Infinity });
@@ -30,7 +30,9 @@ function hubWith(initialBusy: number): { hub: TraceHub; exported: string[][]; lo
   load(initialBusy);
   const hub = new TraceHub(admission);
   const exported: string[][] = [];
-  const exporter: RecordExporter<TraceEvent> = { export: (batch) => (exported.push(batch.map((e) => e.runId)), true) };
+  const exporter: RecordExporter<TraceEvent> = {
+    export: (batch, redactor, charge) => (exported.push(batch.map((e) => e.runId)), exporterWork?.(batch, redactor, charge) ?? true),
+  };
   const p = new TracePipeline(exporter, { maxBatch: 512, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs: 16, waitOnlySaturated: true, sampling: EVERY_RUN }, silentLogger);
   p.attach(hub);
   closing.push(p);
@@ -68,5 +70,27 @@ describe('a trace pipeline that exports over HTTP', () => {
     hub.emit(run('r2'));
     vi.advanceTimersByTime(16);
     expect(exported).toEqual([['r1', 'r2']]);
+  });
+
+  it("charges tracing's work on this thread to the hub's admission: the sinks', the export call's, and what the exporter reports from a later turn", () => {
+    const spin = (ms: number): void => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        // Tracing work, as far as the clock can tell.
+      }
+    };
+    const { hub, exported } = hubWith(1, (_batch, _redactor, charge) => {
+      spin(3);
+      // An exporter that stores the batch in a later turn says how long that took.
+      charge?.(5);
+      return true;
+    });
+    hub.add({ emit: () => spin(2) });
+    hub.emit(run('r1'));
+    const afterEmit = hub.admission.chargedMs;
+    expect(afterEmit).toBeGreaterThanOrEqual(2);
+    vi.advanceTimersByTime(16);
+    expect(exported).toEqual([['r1']]);
+    expect(hub.admission.chargedMs - afterEmit).toBeGreaterThanOrEqual(3 + 5);
   });
 });

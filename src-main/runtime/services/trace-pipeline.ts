@@ -45,6 +45,7 @@ export class TracePipeline extends TelemetryPipeline<TraceEvent> {
   /** Exports the hub's records while attached. */
   attach(hub: TraceHub): () => void {
     this.hub = hub;
+    this.chargeTo = (ms) => hub.admission.charge(ms);
     const sampler = this.sampler;
     const sink: TraceSink = { unredacted: true, emit: sampler ? (e) => sampler.admit(e, this.push) : this.push };
     const detach = hub.add(sink);

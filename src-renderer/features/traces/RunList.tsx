@@ -188,7 +188,7 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
               <span
                 className="runs-untraced"
                 data-testid="runs-not-traced-list"
-                title="Runs answered but not traced: their runtime was saturated, so it traced at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set) rather than slow requests. Counted for every flow, since the studio started or the runs were cleared."
+                title="Runs answered but not traced: their runtime was saturated, so it traced at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set), within 3% of its CPU, rather than slow requests. Counted for every flow, since the studio started or the runs were cleared."
               >
                 {' '}
                 · {list.notTraced.toLocaleString('en-US')} untraced under load
