@@ -353,7 +353,8 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   const baseline = serverOf(NAMES.bare);
   const floorServer = serverOf(NAMES.bareAgain);
   if (atOnceRounds <= 0 || !baseline || !floorServer) return;
-  const measured = [floorServer, serverOf(NAMES.run), serverOf(NAMES.studio), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
+  // The runtime alone too: what of the traced run's distance from bare is the engine's, what tracing's.
+  const measured = [floorServer, serverOf(NAMES.runtime), serverOf(NAMES.run), serverOf(NAMES.studio), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
   const half = Math.round(CONNECTIONS / 2);
   console.log(`\nLoaded at once with bare node:http: both on core ${SERVER_CORE}, a wrk -t1 -c${half} each on core ${LOAD_CORE}, ${atOnceRounds} rounds of ${seconds}s each after ${roundWarmup}s unmeasured`);
   const results = await measureAtOnce(baseline, measured, all, {
@@ -385,6 +386,12 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   line('server CPU µs/request vs bare', of(NAMES.run, cpuRatio), 1.3, 'at most', cpuRatio, '×');
   line('p99 vs bare p99', of(NAMES.run, p99Ratio), 2, 'at most', p99Ratio, '×');
   line('studio run with live feed, req/s vs bare', of(NAMES.studio, rpsRatio), 0.7, 'at least', rpsRatio);
+  // Where the traced run's distance from bare comes from: the engine alone (on one shared core a
+  // bigger working set pays more for every switch between the two servers), then tracing on top.
+  const alone = results.get(NAMES.runtime);
+  const info = (what: string, value: PairedRatio | undefined): void => console.log(`| ${what} | ${value ? formatRatio(value) : '—'} | (information) | ${value ? '' : 'not measured'} |`);
+  info('runtime alone (no platform, nothing traced), req/s vs bare', of(NAMES.runtime, rpsRatio));
+  info("tracing's own cost: traced run, req/s vs the runtime alone", run?.length && alone?.length ? pairedRatio(run, alone, rpsRatio) : undefined);
   for (const [what, key] of [['req/s', rpsRatio], ['CPU', cpuRatio], ['p99', p99Ratio]] as const) {
     const value = of(NAMES.bareAgain, key);
     console.log(`| noise floor: bare node:http again vs bare at once, ${what} | ${value ? formatRatio(value) : '—'} | (1.00 if this machine were steady) | ${value ? '' : 'not measured'} |`);
