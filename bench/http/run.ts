@@ -389,12 +389,11 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   // Where the traced run's distance from bare comes from: the engine alone (on one shared core a
   // bigger working set pays more for every switch between the two servers), then tracing on top.
   const alone = results.get(NAMES.runtime);
-  const info = (what: string, value: PairedRatio | undefined): void => console.log(`| ${what} | ${value ? formatRatio(value) : '—'} | (information) | ${value ? '' : 'not measured'} |`);
+  const info = (what: string, value: PairedRatio | undefined, meaning = '(information)'): void => console.log(`| ${what} | ${value ? formatRatio(value) : '—'} | ${meaning} | ${value ? '' : 'not measured'} |`);
   info('runtime alone (no platform, nothing traced), req/s vs bare', of(NAMES.runtime, rpsRatio));
   info("tracing's own cost: traced run, req/s vs the runtime alone", run?.length && alone?.length ? pairedRatio(run, alone, rpsRatio) : undefined);
   for (const [what, key] of [['req/s', rpsRatio], ['CPU', cpuRatio], ['p99', p99Ratio]] as const) {
-    const value = of(NAMES.bareAgain, key);
-    console.log(`| noise floor: bare node:http again vs bare at once, ${what} | ${value ? formatRatio(value) : '—'} | (1.00 if this machine were steady) | ${value ? '' : 'not measured'} |`);
+    info(`noise floor: bare node:http again vs bare at once, ${what}`, of(NAMES.bareAgain, key), '(1.00 if this machine were steady)');
   }
 }
 
