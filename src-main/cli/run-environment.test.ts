@@ -76,6 +76,14 @@ describe('the runtime configuration', () => {
     expect(res.out).not.toContain('embedded platform listening');
   });
 
+  it('refuses a FLOW_TRACE_SATURATED_BUDGET that is not a percent, naming it, before starting anything', async () => {
+    const res = await cli(['run', 'examples/orders-api'], { ...process.env, FLOW_TRACE_SATURATED_BUDGET: '150%' });
+    expect(res.code).toBe(1);
+    expect(res.out).toContain('flow-studio run: FLOW_TRACE_SATURATED_BUDGET must be a percent of the CPU from 0 to 100');
+    expect(res.out).toContain('got "150%"');
+    expect(res.out).not.toContain('embedded platform listening');
+  });
+
   it('refuses a LOG_LEVEL that is not a level, naming it', async () => {
     const res = await cli(['run', 'examples/orders-api'], { ...process.env, LOG_LEVEL: 'loud' });
     expect(res.code).toBe(1);

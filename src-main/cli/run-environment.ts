@@ -60,6 +60,8 @@ Traces to the platform (every run by default; README.md "Tracing"):
                                  (busy 90% of the last 25 ms); the rest are answered, not
                                  traced, and counted (a failed one keeps its run record).
                                  "all": trace every run whatever the load. Default: 1000
+  FLOW_TRACE_SATURATED_BUDGET    percent of the CPU tracing's own work may take while
+                                 saturated, over and above the rate. Default: 1
 
 Trace export to an OpenTelemetry backend (docs/observability.md; off until an endpoint is set):
   OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT   OTLP/HTTP receiver. Default: none

@@ -14,6 +14,7 @@ import {
   LoadError,
   platformFromEnv,
   readDefinitions,
+  saturatedBudgetFromEnv,
   saturatedRateFromEnv,
   SecretRedactor,
   startRuntime,
@@ -54,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
   const level = logLevelOf(env);
   // Checked before the embedded platform starts; each runtime reads it again from its variables.
   saturatedRateFromEnv(env);
+  saturatedBudgetFromEnv(env);
   const identity = identityFromEnv(env);
   // This process's own log lines (start, stop), masked like the runtimes' once they exist.
   const redactor = new SecretRedactor();

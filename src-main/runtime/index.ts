@@ -10,7 +10,7 @@ export { identityFromEnv, type Identity } from './services/api-config.ts';
 export { envFilesIn, envResourceNames } from './services/env-resources.ts';
 export { envResourcesToFold } from './services/env-resources-to-fold.ts';
 export { samplingFromEnv, type TraceSampling } from './services/trace-sampling.ts';
-export { saturatedRateFromEnv } from './core/trace-admission.ts';
+export { saturatedBudgetFromEnv, saturatedRateFromEnv } from './core/trace-admission.ts';
 export type { InProcessTelemetry } from './services/trace-exporter.ts';
 export type { PlatformServices } from './services/platform-services.ts';
 export { Runtime } from './core/runtime.ts';

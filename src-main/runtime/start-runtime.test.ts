@@ -80,4 +80,18 @@ describe('startRuntime, the one start-up of a runtime', () => {
       'FLOW_TRACE_SATURATED_RATE must be a whole number of runs a second (traced while the request thread is saturated) or "all", got "many"',
     );
   });
+
+  it('takes FLOW_TRACE_SATURATED_BUDGET from the variables, and refuses a bad one before connecting', async () => {
+    const flows = [{ file: 'call.yaml', text: 'flows:\n  call:\n    steps:\n      - set: {body: "1"}\n' }];
+    const budgetOf = async (variables: Record<string, string>) => {
+      const started = await startRuntime({ definitions: flows, variables, identity: { deploymentId: 'budget', instanceId: 'one' }, saturated: { rate: 250, burst: 1000 } });
+      await started.stop(100);
+      return started.runtime.traces.admission.budget;
+    };
+    expect(await budgetOf({})).toBe(0.01);
+    expect(await budgetOf({ FLOW_TRACE_SATURATED_BUDGET: '0.25%' })).toBe(0.0025);
+    await expect(startRuntime({ definitions: flows, variables: { FLOW_TRACE_SATURATED_BUDGET: 'half' }, identity: { deploymentId: 'budget', instanceId: 'one' } })).rejects.toThrow(
+      'FLOW_TRACE_SATURATED_BUDGET must be a percent of the CPU from 0 to 100 (tracing\'s share while the request thread is saturated), e.g. 1 or 0.5%, got "half"',
+    );
+  });
 });

@@ -4,7 +4,7 @@ import { createLogger, SecretRedactor, type Logger, type LogLevel, type LogSink 
 import type { ComponentRegistry } from './core/registry-types.ts';
 import type { RuntimeSandbox } from './core/sandbox.ts';
 import { Runtime } from './core/runtime.ts';
-import { TraceAdmission, saturatedRateFromEnv } from './core/trace-admission.ts';
+import { TraceAdmission, saturatedBudgetFromEnv, saturatedRateFromEnv } from './core/trace-admission.ts';
 import { TraceHub } from './core/trace.ts';
 import { registry as defaultRegistry } from './registry.ts';
 import { apiConfigFromEnv, DEFAULT_DISCOVERY_BUDGET_MS, type ApiConfig, type ClientTls, type Identity } from './services/api-config.ts';
@@ -106,8 +106,10 @@ export interface StartedRuntime {
 export async function startRuntime(options: StartRuntimeOptions): Promise<StartedRuntime> {
   // Read first, so a bad value fails the start before anything is connected.
   const rate = options.traceEveryRun ? Infinity : saturatedRateFromEnv(options.variables);
-  // The variable, when set, decides alone: its rate with a quarter second's burst.
-  const traces = new TraceHub(new TraceAdmission(rate !== undefined ? { saturatedRate: rate } : { saturatedRate: options.saturated?.rate, burst: options.saturated?.burst }));
+  const budget = saturatedBudgetFromEnv(options.variables);
+  // The rate variable, when set, decides alone: its rate with a quarter second's burst.
+  const saturated = rate !== undefined ? { saturatedRate: rate } : { saturatedRate: options.saturated?.rate, burst: options.saturated?.burst };
+  const traces = new TraceHub(new TraceAdmission({ ...saturated, budget }));
   const redactor = new SecretRedactor();
   for (const value of options.secretValues ?? []) redactor.add(value);
   redactor.add(options.platform?.token);

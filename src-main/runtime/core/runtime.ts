@@ -110,7 +110,7 @@ export class Runtime {
       const now = Date.now();
       if (now - said < 30_000) return;
       said = now;
-      this.log.info(`the request thread is saturated: tracing at most FLOW_TRACE_SATURATED_RATE runs a second, within ${Math.round(admission.budget * 100)}% of its CPU, until it has time to spare`, {
+      this.log.info(`the request thread is saturated: tracing at most FLOW_TRACE_SATURATED_RATE runs a second, within ${Number((admission.budget * 100).toFixed(2))}% of its CPU (FLOW_TRACE_SATURATED_BUDGET), until it has time to spare`, {
         rate: admission.saturatedRate,
         budget: admission.budget,
         notTraced: admission.shed,

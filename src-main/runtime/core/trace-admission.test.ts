@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SATURATED_BUDGET, DEFAULT_SATURATED_RATE, TraceAdmission, processCpuMs, saturatedRateFromEnv } from './trace-admission.ts';
+import { DEFAULT_SATURATED_BUDGET, DEFAULT_SATURATED_RATE, TraceAdmission, processCpuMs, saturatedBudgetFromEnv, saturatedRateFromEnv } from './trace-admission.ts';
 
 /** The budget the arithmetic below is written for (the default is smaller; see DEFAULT_SATURATED_BUDGET). */
 const BUDGET = 0.03;
@@ -283,5 +283,50 @@ describe('FLOW_TRACE_SATURATED_RATE', () => {
       expect(() => saturatedRateFromEnv({ FLOW_TRACE_SATURATED_RATE: bad })).toThrow(`FLOW_TRACE_SATURATED_RATE must be a whole number of runs a second`);
       expect(() => saturatedRateFromEnv({ FLOW_TRACE_SATURATED_RATE: bad })).toThrow(`"${bad}"`);
     }
+  });
+});
+
+describe('FLOW_TRACE_SATURATED_BUDGET', () => {
+  it('reads a percent of the CPU, with or without %, as a share; unset leaves the default', () => {
+    expect(saturatedBudgetFromEnv({})).toBeUndefined();
+    expect(saturatedBudgetFromEnv({ FLOW_TRACE_SATURATED_BUDGET: ' ' })).toBeUndefined();
+    expect(new TraceAdmission({ budget: undefined }).budget).toBe(DEFAULT_SATURATED_BUDGET);
+    expect(saturatedBudgetFromEnv({ FLOW_TRACE_SATURATED_BUDGET: '0.5' })).toBe(0.005);
+    expect(saturatedBudgetFromEnv({ FLOW_TRACE_SATURATED_BUDGET: ' 2% ' })).toBe(0.02);
+    expect(saturatedBudgetFromEnv({ FLOW_TRACE_SATURATED_BUDGET: '0' })).toBe(0);
+    expect(saturatedBudgetFromEnv({ FLOW_TRACE_SATURATED_BUDGET: '100' })).toBe(1);
+  });
+
+  it('refuses anything else, naming the variable and the value', () => {
+    for (const bad of ['-1', '101', 'lots', '1e-3', '0x10', '.5', '5%%']) {
+      expect(() => saturatedBudgetFromEnv({ FLOW_TRACE_SATURATED_BUDGET: bad })).toThrow('FLOW_TRACE_SATURATED_BUDGET must be a percent of the CPU from 0 to 100');
+      expect(() => saturatedBudgetFromEnv({ FLOW_TRACE_SATURATED_BUDGET: bad })).toThrow(`"${bad}"`);
+    }
+  });
+
+  it('at 0 traces the burst saturation begins with, then nothing while its work is owed; the default goes on', () => {
+    const runs = (budget: number): boolean[] => {
+      let now = 0;
+      let cpu = 0;
+      const admission = new TraceAdmission({ saturatedRate: 1000, burst: 3, budget, windowMs: 25, meter: () => 1, now: () => now, cpu: () => cpu });
+      now = cpu = 26;
+      const admitted: boolean[] = [];
+      const next = (): void => {
+        const traced = admission.admit();
+        if (traced) admission.charge(0.05);
+        admitted.push(traced);
+      };
+      for (let i = 0; i < 3; i++) next();
+      // Tokens for more, so only the budget can refuse them.
+      now += 10;
+      next();
+      // Seconds of CPU later: a budget of 0 pays nothing off.
+      now += 2000;
+      cpu += 2000;
+      next();
+      return admitted;
+    };
+    expect(runs(0)).toEqual([true, true, true, false, false]);
+    expect(runs(DEFAULT_SATURATED_BUDGET)).toEqual([true, true, true, true, true]);
   });
 });

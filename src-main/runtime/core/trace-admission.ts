@@ -213,3 +213,19 @@ export function saturatedRateFromEnv(env: Record<string, string | undefined>): n
   }
   return rate;
 }
+
+/**
+ * Reads `FLOW_TRACE_SATURATED_BUDGET`: the percent of the process's CPU tracing's measured work
+ * may take while saturated (`0.5` or `0.5%`), as a share (0.005); undefined when unset; a bad
+ * value is an error naming it.
+ */
+export function saturatedBudgetFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.FLOW_TRACE_SATURATED_BUDGET;
+  const text = raw?.trim().replace(/%$/, '').trim();
+  if (text === undefined || text === '') return undefined;
+  const percent = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(percent <= 100)) {
+    throw new Error(`FLOW_TRACE_SATURATED_BUDGET must be a percent of the CPU from 0 to 100 (tracing's share while the request thread is saturated), e.g. 1 or 0.5%, got "${raw}"`);
+  }
+  return percent / 100;
+}
