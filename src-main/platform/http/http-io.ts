@@ -1,24 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
+import { endThisTurn } from '../../../shared/end-of-turn.ts';
 import { ApiError, badRequest, tooLarge } from './api-error.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Answers with a JSON body; `json` may be a ready-made JSON text (hot paths build it by hand). */
+/**
+ * Answers with a JSON body; `json` may be a ready-made JSON text (hot paths build it by hand).
+ * Like every answer here: status and headers now, the bytes with the rest of this turn's (shared/end-of-turn.ts).
+ */
 export function sendJson(res: ServerResponse, status: number, json: unknown, headers?: Record<string, string | number>): void {
   const text = typeof json === 'string' ? json : JSON.stringify(json);
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  endThisTurn(res, text);
 }
 
 export function sendBytes(res: ServerResponse, status: number, bytes: Buffer, headers: Record<string, string | number>): void {
   res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': bytes.length, ...headers });
-  res.end(bytes);
+  endThisTurn(res, bytes);
 }
 
 export function sendEmpty(res: ServerResponse, status: number, headers?: Record<string, string | number>): void {
   res.writeHead(status, headers);
-  res.end();
+  endThisTurn(res, undefined);
 }
 
 export function sendError(res: ServerResponse, err: ApiError): void {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FlowResult } from '../../core/engine/chain.ts';
 import { isRawContent, type Message } from '../../core/message.ts';
+import { endThisTurn } from '../../../../shared/end-of-turn.ts';
 
 export interface ResponseRules {
   /** Variables copied into response headers (lower-cased `content-type` already removed). */
@@ -52,12 +53,15 @@ export function sendError(res: ServerResponse, status: number, message: string, 
   sendBody(res, status, { error: message }, closeConnection);
 }
 
-/** A body as JSON, or raw content with its own Content-Type; statuses that carry no body send none. */
+/**
+ * A body as JSON, or raw content with its own Content-Type; statuses that carry no body send none.
+ * The status and headers are set now; the bytes go out with the rest of this turn's (shared/end-of-turn.ts).
+ */
 export function sendBody(res: ServerResponse, status: number, body: unknown, closeConnection: boolean): void {
   if (res.headersSent || res.destroyed) return;
   if (status < 200 || status === 204 || status === 304) {
     res.writeHead(status, closeConnection ? ['connection', 'close'] : undefined);
-    res.end();
+    endThisTurn(res, undefined);
     return;
   }
   let contentType: string;
@@ -76,7 +80,7 @@ export function sendBody(res: ServerResponse, status: number, body: unknown, clo
       ? ['content-type', contentType, 'content-length', String(length), 'connection', 'close']
       : ['content-type', contentType, 'content-length', String(length)],
   );
-  res.end(payload);
+  endThisTurn(res, payload);
 }
 
 /** Copies the listed variables into headers; only scalars, and a bad value is skipped, not fatal. */
