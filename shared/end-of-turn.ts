@@ -32,6 +32,15 @@ export function endThisTurn(res: EndableResponse, payload: string | Uint8Array |
   payloads.push(payload);
 }
 
+/**
+ * Whether `res` waits for the end of this turn to be ended: answered in full, so something that
+ * fails after its answer must not cut it off. A search, for the error path only: the hot path
+ * marks nothing on the response.
+ */
+export function endsThisTurn(res: EndableResponse): boolean {
+  return responses.includes(res);
+}
+
 function endAll(): void {
   // Ending one may answer another (a `finish` listener): the loop reads the length each time.
   for (let i = 0; i < responses.length; i++) {

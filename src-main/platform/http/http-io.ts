@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
-import { endThisTurn } from '../../../shared/end-of-turn.ts';
+import { endThisTurn, endsThisTurn } from '../../../shared/end-of-turn.ts';
 import { ApiError, badRequest, tooLarge } from './api-error.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -27,7 +27,8 @@ export function sendEmpty(res: ServerResponse, status: number, headers?: Record<
 
 export function sendError(res: ServerResponse, err: ApiError): void {
   if (res.headersSent) {
-    res.destroy();
+    // Answered in full already (its bytes go out at the end of the turn): it goes out as it is.
+    if (!endsThisTurn(res)) res.destroy();
     return;
   }
   sendJson(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);

@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endThisTurn } from '../../../../shared/end-of-turn.ts';
+import { endThisTurn, endsThisTurn } from '../../../../shared/end-of-turn.ts';
 
 let server: Server | undefined;
 
@@ -99,5 +99,21 @@ describe('endThisTurn', () => {
       { status: 200, body: 'first' },
       { status: 200, body: 'second' },
     ]);
+  });
+});
+
+describe('endsThisTurn', () => {
+  it('is true from endThisTurn until the turn ends, and false for a response not given to it', async () => {
+    const seen: boolean[] = [];
+    const url = await serve((req, res) => {
+      seen.push(endsThisTurn(res));
+      res.writeHead(200, { 'content-length': 2 });
+      endThisTurn(res, 'ok');
+      seen.push(endsThisTurn(res));
+      setImmediate(() => seen.push(endsThisTurn(res)));
+    });
+    expect((await get(`${url}/`)).body).toBe('ok');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual([false, true, false]);
   });
 });

@@ -11,6 +11,7 @@ import { noteExchange } from './exchange-capture.ts';
 import { declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
 import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
+import { endsThisTurn } from '../../../../shared/end-of-turn.ts';
 import { urlPath, type RoutePattern } from '../../../../shared/route-pattern.ts';
 import type { Routable } from './route-table.ts';
 import type { SseRegistry } from './sse-registry.ts';
@@ -84,11 +85,14 @@ export class HttpRoute implements Routable {
     }
   }
 
-  /** Something broke while answering: 500 if nothing was sent yet, else the connection is cut. */
+  /**
+   * Something broke while answering: 500 if nothing was sent yet; a response already answered in
+   * full (its bytes go out at the end of the turn) goes out as it is; else the connection is cut.
+   */
   private failed(res: ServerResponse, err: unknown): void {
     this.o.log.error('http route failed', { flow: this.flowName, error: errorMessage(err) });
     if (!res.headersSent) sendError(res, 500, 'internal error while answering the request', this.o.response.closeConnection);
-    else res.destroy();
+    else if (!endsThisTurn(res)) res.destroy();
   }
 
   private answer(req: IncomingMessage, res: ServerResponse, params: Record<string, string> | undefined, queryString: string, traced: boolean | undefined): void {
