@@ -386,8 +386,9 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   line('server CPU µs/request vs bare', of(NAMES.run, cpuRatio), 1.3, 'at most', cpuRatio, '×');
   line('p99 vs bare p99', of(NAMES.run, p99Ratio), 2, 'at most', p99Ratio, '×');
   line('studio run with live feed, req/s vs bare', of(NAMES.studio, rpsRatio), 0.7, 'at least', rpsRatio);
-  // Where the traced run's distance from bare comes from: the engine alone (on one shared core a
-  // bigger working set pays more for every switch between the two servers), then tracing on top.
+  // Where the traced run's distance from bare comes from: the engine alone (its request path
+  // against bare's; when responses were still written one by one, a wake-up of the client per
+  // response made it 0.78-0.83 here, shared/end-of-turn.ts), then tracing on top.
   const alone = results.get(NAMES.runtime);
   const info = (what: string, value: PairedRatio | undefined, meaning = '(information)'): void => console.log(`| ${what} | ${value ? formatRatio(value) : '—'} | ${meaning} | ${value ? '' : 'not measured'} |`);
   info('runtime alone (no platform, nothing traced), req/s vs bare', of(NAMES.runtime, rpsRatio));
