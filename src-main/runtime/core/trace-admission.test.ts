@@ -8,11 +8,11 @@ const BUDGET = 0.03;
  * An admission whose clock, load and CPU time the test sets: `at(ms, busy)` moves time on with
  * that load behind it, and the process's CPU with it (all of it, unless `cpuMs` says how much).
  */
-function controlled(rate = 200, burst?: number) {
+function controlled(rate = 200, burst?: number, budget = BUDGET) {
   let now = 0;
   let busy = 0;
   let cpu = 0;
-  const admission = new TraceAdmission({ saturatedRate: rate, burst, budget: BUDGET, windowMs: 100, now: () => now, meter: () => busy, cpu: () => cpu });
+  const admission = new TraceAdmission({ saturatedRate: rate, burst, budget, windowMs: 100, now: () => now, meter: () => busy, cpu: () => cpu });
   return {
     admission,
     at(ms: number, load: number, cpuMs = ms) {
@@ -306,23 +306,20 @@ describe('FLOW_TRACE_SATURATED_BUDGET', () => {
 
   it('at 0 traces the burst saturation begins with, then nothing while its work is owed; the default goes on', () => {
     const runs = (budget: number): boolean[] => {
-      let now = 0;
-      let cpu = 0;
-      const admission = new TraceAdmission({ saturatedRate: 1000, burst: 3, budget, windowMs: 25, meter: () => 1, now: () => now, cpu: () => cpu });
-      now = cpu = 26;
+      const c = controlled(1000, 3, budget);
       const admitted: boolean[] = [];
       const next = (): void => {
-        const traced = admission.admit();
-        if (traced) admission.charge(0.05);
+        const traced = c.admission.admit();
+        if (traced) c.admission.charge(0.05);
         admitted.push(traced);
       };
+      c.at(100, 1);
       for (let i = 0; i < 3; i++) next();
       // Tokens for more, so only the budget can refuse them.
-      now += 10;
+      c.at(110, 1);
       next();
       // Seconds of CPU later: a budget of 0 pays nothing off.
-      now += 2000;
-      cpu += 2000;
+      c.at(2110, 1);
       next();
       return admitted;
     };

@@ -221,10 +221,9 @@ export function saturatedRateFromEnv(env: Record<string, string | undefined>): n
  */
 export function saturatedBudgetFromEnv(env: Record<string, string | undefined>): number | undefined {
   const raw = env.FLOW_TRACE_SATURATED_BUDGET;
-  const text = raw?.trim().replace(/%$/, '').trim();
-  if (text === undefined || text === '') return undefined;
-  const percent = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(percent <= 100)) {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const percent = Number(/^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(raw)?.[1] ?? NaN);
+  if (!(percent <= 100)) {
     throw new Error(`FLOW_TRACE_SATURATED_BUDGET must be a percent of the CPU from 0 to 100 (tracing's share while the request thread is saturated), e.g. 1 or 0.5%, got "${raw}"`);
   }
   return percent / 100;

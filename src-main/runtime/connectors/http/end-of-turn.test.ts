@@ -17,6 +17,18 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A server that holds its requests unanswered: `held` resolves once `n` of them are in. */
+async function holding(n: number): Promise<{ url: string; held: Promise<ServerResponse[]> }> {
+  const waiting: ServerResponse[] = [];
+  let release: (all: ServerResponse[]) => void = () => {};
+  const held = new Promise<ServerResponse[]>((resolve) => (release = resolve));
+  const url = await serve((req, res) => {
+    waiting.push(res);
+    if (waiting.length === n) release(waiting);
+  });
+  return { url, held };
+}
+
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     request(url, (res) => {
@@ -45,19 +57,13 @@ describe('endThisTurn', () => {
   });
 
   it('ends every response of a turn, skipping one whose client left and one that cannot be ended', async () => {
-    const waiting: ServerResponse[] = [];
-    let release: () => void = () => {};
-    const all = new Promise<void>((resolve) => (release = resolve));
-    const url = await serve((req, res) => {
-      waiting.push(res);
-      if (waiting.length === 4) release();
-    });
+    const { url, held } = await holding(4);
     const answers = [get(`${url}/1`), get(`${url}/2`)];
     const gone = request(`${url}/gone`).on('error', () => {});
     gone.end();
     const broken = request(`${url}/broken`).on('error', () => {});
     broken.end();
-    await all;
+    const waiting = await held;
     // Answered in one turn, in arrival order whatever it was: the two that leave are found by URL.
     for (const res of waiting) {
       const url = res.req.url;
@@ -79,15 +85,9 @@ describe('endThisTurn', () => {
   });
 
   it('answers responses ended while ending the turn (a finish listener answering another) in the same turn', async () => {
-    const waiting: ServerResponse[] = [];
-    let release: () => void = () => {};
-    const both = new Promise<void>((resolve) => (release = resolve));
-    const url = await serve((req, res) => {
-      waiting.push(res);
-      if (waiting.length === 2) release();
-    });
+    const { url, held } = await holding(2);
     const answers = [get(`${url}/first`), get(`${url}/second`)];
-    await both;
+    const waiting = await held;
     const [first, second] = [waiting.find((r) => r.req.url === '/first')!, waiting.find((r) => r.req.url === '/second')!];
     first.writeHead(200);
     first.once('prefinish', () => {
