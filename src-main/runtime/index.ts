@@ -38,6 +38,13 @@ export { consoleSink, createLogger, SecretRedactor, type Logger, type LogLevel, 
 export { TraceHub, type TraceEvent, type TraceSink, type TraceSpan } from './core/trace.ts';
 export type { HttpExchangeRecord } from './core/exchange-hub.ts';
 
+// Debugging: one engine hook before each step, driven by the studio's debugger and the DAP adapter.
+export { DebugError, DebugSession, type DebugListener } from './debug/debug-session.ts';
+export type { BreakpointCheck, StepBreakpoint } from './debug/breakpoints.ts';
+export type { DebugTargetOptions, StepPlace } from './debug/debug-target.ts';
+export { DefinitionSteps, registryChainShapes } from './debug/definition-steps.ts';
+export { FRAMES_PER_THREAD } from './debug/paused-view.ts';
+
 // The notes service's webhook signature, which the studio's request composer signs with.
 export { NotesConnector } from './connectors/notes/notes-connector.ts';
 export { handshakeToken, signWebhook } from './connectors/notes/webhook-signature.ts';

@@ -6,6 +6,8 @@ import type { DefinitionText } from './load/integration-files.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { Message } from './message.ts';
 import type { FlowResult } from './engine/chain.ts';
+import type { DebugHook } from './engine/debug-hook.ts';
+import { runHolds } from './run-hold.ts';
 import { otelConfigFromEnv } from '../telemetry/otel-config.ts';
 import type { OtelExport } from '../telemetry/otel-export.ts';
 
@@ -24,6 +26,7 @@ export class Runtime {
   private readonly log: Logger;
   private detachTraces: (() => void) | undefined;
   private otel: OtelExport | undefined;
+  private debugHook: DebugHook | undefined;
 
   private constructor(
     readonly definition: LoadedDefinition,
@@ -42,6 +45,24 @@ export class Runtime {
 
   get traces() {
     return this.definition.traces;
+  }
+
+  /**
+   * Attaches a debugger to every flow of this runtime: runs that start from now on ask it before
+   * each step (runtime/debug/). Returns the detach; runs already paused finish as told.
+   */
+  attachDebugger(hook: DebugHook): () => void {
+    for (const flow of this.definition.flows.values()) flow.runner.attachDebugger(hook);
+    runHolds.watching++;
+    this.debugHook = hook;
+    let attached = true;
+    return () => {
+      if (!attached) return;
+      attached = false;
+      if (this.debugHook === hook) this.debugHook = undefined;
+      runHolds.watching--;
+      for (const flow of this.definition.flows.values()) flow.runner.attachDebugger(undefined);
+    };
   }
 
   /** Watches the requests this runtime's servers answer (and SSE frames they write); returns the unsubscribe. */
@@ -90,6 +111,7 @@ export class Runtime {
     for (const flow of this.definition.flows.values()) {
       await flow.source?.stop().catch((err) => this.log.warn('source did not stop cleanly', { flow: flow.name, error: errorMessage(err) }));
     }
+    this.debugHook?.release?.('the integration stopped or reloaded');
     const idle = Promise.all([...this.definition.flows.values()].map((f) => f.runner.idle()));
     await Promise.race([idle, new Promise((r) => setTimeout(r, graceMs).unref())]);
     for (const c of [...this.definition.connectors].reverse()) {

@@ -46,8 +46,11 @@ export interface TraceEvent {
  * run's trace so an inspector can show it under the step.
  */
 export interface TraceSpan {
-  /** `server`: the request an http route answered, the parent of the run it started. */
-  kind: 'http' | 'platform' | 'server';
+  /**
+   * `server`: the request an http route answered, the parent of the run it started. `debug`: the
+   * run waited in a debugger before a step (`detail`: step, action, who, edits before/after).
+   */
+  kind: 'http' | 'platform' | 'server' | 'debug';
   flow: string;
   runId: string;
   correlationId: string;

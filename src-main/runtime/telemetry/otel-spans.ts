@@ -108,6 +108,11 @@ function partsOfCall(s: TraceSpan, origin: SpanOrigin): SpanParts | undefined {
     if (typeof d.path === 'string') attributes['url.path'] = d.path;
     attributes['url.scheme'] = String(d.scheme ?? 'http');
     if (typeof d.userAgent === 'string') attributes['user_agent.original'] = d.userAgent;
+  } else if (s.kind === 'debug') {
+    // A pause in a debugger: how long the run waited, how it went on, how many edits were made.
+    kind = SpanKind.INTERNAL;
+    for (const k of ['step', 'action', 'by', 'reason'] as const) if (typeof d[k] === 'string') attributes[`flow.debug.${k}`] = d[k];
+    if (Array.isArray(d.edits)) attributes['flow.debug.edits'] = d.edits.length;
   } else {
     attributes['flow.platform.call'] = s.name;
     for (const [k, v] of Object.entries(d)) if (isAttributeValue(v)) attributes[`flow.platform.${k}`] = v;

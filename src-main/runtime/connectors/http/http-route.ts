@@ -6,6 +6,7 @@ import { formatDuration } from '../../core/duration.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { Message } from '../../core/message.ts';
+import { heldTimeout, runHolds } from '../../core/run-hold.ts';
 import { BadRequestError } from './bad-request.ts';
 import { noteExchange } from './exchange-capture.ts';
 import { declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
@@ -145,6 +146,7 @@ export class HttpRoute implements Routable {
     const msg = new Message(body, vars, this.correlationIdOf(req));
     if (traced) noteExchange(req, { correlationId: msg.correlationId });
     msg.traced = traced;
+    if (runHolds.watching !== 0) runHolds.note(msg, { headers: req.headers });
     // An event stream's request is not reported as a server span (it ends long after its run's
     // answer, off this path): its run joins the caller directly, as with no server spans taken.
     const span = o.traces?.active && (msg.traced ??= o.traces.admission.admit()) ? serverSpanStart(req, msg, o.traces.serverSpans && !o.sse) : undefined;
@@ -161,10 +163,10 @@ export class HttpRoute implements Routable {
     const o = this.o;
     // The timer answers 504 itself; a result arriving later finds the response sent and is
     // dropped. A run that answered synchronously needs none: no timer could have fired during it.
-    const clock = o.clock ?? systemClock;
-    const timer = o.timeoutMs > 0 ? clock.setTimeout(() => answerTimeout(this, res), o.timeoutMs) : undefined;
+    // Time the run spends paused in a debugger does not count.
+    const timer = o.timeoutMs > 0 ? heldTimeout(o.clock ?? systemClock, msg, o.timeoutMs, () => answerTimeout(this, res)) : undefined;
     const result = await running;
-    clock.clearTimeout(timer);
+    timer?.clear();
     sendResult(res, result, o.response);
     if (span) this.reportServerSpan(span, req, res, msg, result);
   }
@@ -222,7 +224,7 @@ export class HttpRoute implements Routable {
     msg.vars[sse.streamVar] = stream.address;
     noteExchange(req, { stream: stream.address });
     const running = this.o.submit(msg);
-    const first = await this.firstOf(running, stream);
+    const first = await this.firstOf(running, stream, msg);
     if (stream.state === 'pending') {
       stream.discard();
       if (first === undefined || first === 'committed') return sendError(res, 504, this.timeoutText(), this.o.response.closeConnection);
@@ -231,16 +233,15 @@ export class HttpRoute implements Routable {
     await stream.finish(await running);
   }
 
-  private firstOf(running: Promise<FlowResult>, stream: SseStream): Promise<FlowResult | 'committed' | undefined> {
+  private firstOf(running: Promise<FlowResult>, stream: SseStream, msg: Message): Promise<FlowResult | 'committed' | undefined> {
     return new Promise((resolve) => {
-      const clock = this.o.clock ?? systemClock;
-      const timer = this.o.timeoutMs > 0 ? clock.setTimeout(() => resolve(undefined), this.o.timeoutMs) : undefined;
+      const timer = this.o.timeoutMs > 0 ? heldTimeout(this.o.clock ?? systemClock, msg, this.o.timeoutMs, () => resolve(undefined)) : undefined;
       stream.onCommit = () => {
-        clock.clearTimeout(timer);
+        timer?.clear();
         resolve('committed');
       };
       void running.then((r) => {
-        clock.clearTimeout(timer);
+        timer?.clear();
         resolve(r);
       });
     });

@@ -3,6 +3,7 @@ import { errorMessage, errorStatus } from '../errors.ts';
 import { Message, toSnapshot, type MessageError, type Outcome } from '../message.ts';
 import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId } from '../trace-context.ts';
+import type { DebugResume, DebugRun } from './debug-hook.ts';
 
 export interface FlowResult {
   outcome: Outcome;
@@ -40,6 +41,8 @@ export interface RunContext {
   stepSpanId?: string;
   /** That step's parent: the run, or the step that runs a nested chain (a switch case). */
   stepParentSpanId?: string;
+  /** Set only while a debugger is attached to the runtime (debug-hook.ts). */
+  debug?: DebugRun;
 }
 
 /**
@@ -62,6 +65,7 @@ export function runContext(c: RunContext, stepSpanId = c.stepSpanId, stepParentS
     traceState: c.traceState,
     stepSpanId,
     stepParentSpanId,
+    debug: c.debug,
   };
 }
 
@@ -119,10 +123,16 @@ export class Chain {
     return settled(() => this.runFrom(at, msg, run, rest));
   }
 
-  private runFrom(first: number, msg: Message, run: RunContext, rest?: ChainRest): FlowResult | Promise<FlowResult> {
+  /** `passed`: the step a paused run resumes at, which its debugger already let through. */
+  private runFrom(first: number, msg: Message, run: RunContext, rest?: ChainRest, passed = -1): FlowResult | Promise<FlowResult> {
     let current = msg;
     for (let i = first; i < this.steps.length; i++) {
       const step = this.steps[i];
+      const debug = run.debug;
+      if (debug !== undefined && debug.hook.armed && i !== passed) {
+        const paused = debug.hook.beforeStep(step, current, run);
+        if (paused !== undefined) return this.afterPause(i, paused, current, run, i === first ? rest : undefined);
+      }
       const outer = run;
       run = stepContext(outer);
       const trace = run.trace;
@@ -142,6 +152,13 @@ export class Chain {
       run = outer;
     }
     return { outcome: 'completed', message: current };
+  }
+
+  /** A debugger paused the run before step `i`: go on from it as the person says, with the message as they left it. */
+  private async afterPause(i: number, paused: Promise<DebugResume>, current: Message, run: RunContext, rest: ChainRest | undefined): Promise<FlowResult> {
+    const resumed = await paused;
+    if (resumed.abort !== undefined) return { outcome: 'failed', message: current, error: { message: resumed.abort, step: this.steps[i].path, status: 500 } };
+    return this.runFrom(i, resumed.message, run, rest, i);
   }
 
   /** A block answered with a promise: wait for it, then carry on with the rest of the steps. */

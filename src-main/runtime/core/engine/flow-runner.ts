@@ -3,6 +3,7 @@ import { toSnapshot, type Message } from '../message.ts';
 import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
 import { Chain, runContext, settled, type FlowResult, type RunContext, type Step } from './chain.ts';
+import type { DebugHook, DebugRun } from './debug-hook.ts';
 import { stepEntry, type StepEntry } from './step-entry.ts';
 
 export interface FlowRunnerOptions {
@@ -39,8 +40,15 @@ export class FlowRunner {
   private readonly readyProbes: Array<() => void> = [];
   private heldSubmits = 0;
   private readonly idleWaiters: Array<() => void> = [];
+  /** The attached debugger, if any: each run asks it whether it follows the run. */
+  private debugger: DebugHook | undefined;
 
   constructor(private readonly opts: FlowRunnerOptions) {}
+
+  /** Attaches a debugger to the runs that start from now on (undefined detaches it). */
+  attachDebugger(hook: DebugHook | undefined): void {
+    this.debugger = hook;
+  }
 
   get name(): string {
     return this.opts.name;
@@ -134,9 +142,9 @@ export class FlowRunner {
     return settled(() => this.execute(msg, 0, steps, stepEntry(name, stepPath, chains ?? new Map([[steps.path, steps]]), { steps, onError })));
   }
 
-  /** Runs directly, bypassing workers: a flow-ref call already holds a worker of its caller. */
-  runNested(msg: Message, depth: number): Promise<FlowResult> {
-    return settled(() => this.execute(msg, depth));
+  /** Runs directly, bypassing workers: a flow-ref call already holds a worker of its caller, whose debugger follows it in. */
+  runNested(msg: Message, depth: number, caller?: DebugRun): Promise<FlowResult> {
+    return settled(() => this.execute(msg, depth, undefined, undefined, caller));
   }
 
   private release(): void {
@@ -158,8 +166,10 @@ export class FlowRunner {
   }
 
   /** Runs a message through the flow: synchronously when every block answers synchronously and no error chain runs. */
-  private execute(msg: Message, depth: number, steps = this.opts.steps, entry?: StepEntry): FlowResult | Promise<FlowResult> {
+  private execute(msg: Message, depth: number, steps = this.opts.steps, entry?: StepEntry, caller?: DebugRun): FlowResult | Promise<FlowResult> {
     const { traces, identity } = this.opts;
+    const runId = `r${(++runCounter).toString(36)}`;
+    const hook = caller?.hook ?? this.debugger;
     // Decided once per message: a nested run (flow-ref) shares its caller's fate.
     const trace = traces.active && (msg.traced ?? (msg.traced = traces.admission.admit())) ? traces : undefined;
     const parent = trace ? msg.traceParent : undefined;
@@ -167,7 +177,7 @@ export class FlowRunner {
     // the caller's span when the message brought one.
     const run: RunContext = runContext({
       flowName: this.opts.name,
-      runId: `r${(++runCounter).toString(36)}`,
+      runId,
       trace,
       depth,
       deployment: identity.deploymentId,
@@ -177,6 +187,7 @@ export class FlowRunner {
       parentSpanId: parent?.spanId,
       sampled: parent?.sampled,
       traceState: parent?.traceState,
+      debug: hook !== undefined ? hook.begin(this.opts.name, runId, msg, caller) : undefined,
     });
     // Timed also when shed under load: a run that fails is recorded after all.
     const started = traces.active ? Date.now() : 0;
@@ -222,6 +233,7 @@ export class FlowRunner {
 
   /** The run's own trace record, when traced (or shed but failed: a failure is what a user looks for). */
   private report(result: FlowResult, msg: Message, run: RunContext, started: number, t0: number, input: unknown): void {
+    if (run.debug !== undefined) run.debug.hook.ended(run.debug, result);
     const traces = this.opts.traces;
     const keptAfterAll = !run.trace && result.outcome === 'failed' && msg.traced === false && run.depth === 0 && traces.active;
     if (keptAfterAll) traces.admission.keptAfterAll();

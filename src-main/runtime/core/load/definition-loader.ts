@@ -69,6 +69,8 @@ export interface LoadedDefinition {
   traces: TraceHub;
   exchanges: ExchangeHub;
   redactor: SecretRedactor;
+  /** The CEL environment the definition's expressions compiled in (its functions bound to this host): a debugger evaluates there. */
+  cel: CelEnvironment;
   /** Reads ahead what CEL functions need (secrets, templates); the runtime awaits it before starting sources. */
   prepare?(): Promise<void>;
 }
@@ -86,8 +88,8 @@ export function loadDefinition(texts: readonly DefinitionText[], options: LoadOp
   loadConnectors(st);
   loadSources(st, loadFlows(st));
   if (st.problems.length > 0) throw new LoadError(sortProblems(st.problems));
-  const { env, envValues, connectors, flows, host, traces, exchanges, redactor, prefetch } = st;
-  return { files: texts.map((t) => t.file), env, envValues, connectors, flows, host, traces, exchanges, redactor, prepare: () => prefetch.run(host) };
+  const { env, envValues, connectors, flows, host, traces, exchanges, redactor, prefetch, cel } = st;
+  return { files: texts.map((t) => t.file), env, envValues, connectors, flows, host, traces, exchanges, redactor, cel, prepare: () => prefetch.run(host) };
 }
 
 /** The state the phases share, with the declarations already read (phase 1). */
@@ -117,7 +119,7 @@ function createLoadState(files: readonly YamlFile[], options: LoadOptions): Load
       if (parent.depth >= MAX_FLOW_DEPTH) {
         return Promise.resolve({ outcome: 'failed', message: msg, error: { message: `flow-ref nesting deeper than ${MAX_FLOW_DEPTH}; is a flow calling itself?` } });
       }
-      return flow.runner.runNested(msg, parent.depth + 1);
+      return flow.runner.runNested(msg, parent.depth + 1, parent.debug);
     },
   };
   const prefetch = new CelPrefetch(options.registry.celFunctions);
