@@ -9,6 +9,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main(arg
   manifest: { summary: 'manifest --platform URL --deployment ID   print a Kubernetes Deployment running that version tag', load: () => import('./cli/manifest.ts') },
   serve: { summary: 'serve [--port P] [--data-dir D] [--open]   open the studio in a browser', load: () => import('./cli/serve.ts') },
   test: { summary: 'test [path] [--reporter junit] [--coverage] [--watch]   run the flow tests (*.test.yaml)', load: () => import('./cli/test.ts') },
+  debug: { summary: 'debug --dap          the Debug Adapter Protocol on stdio: breakpoints, stepping and edits in running flows', load: () => import('./cli/debug.ts') },
   gen: { summary: 'gen [--check]        regenerate the JSON Schemas, docs/components.md and the CEL reference in docs/flows.md', load: () => import('./cli/gen.ts') },
 };
 

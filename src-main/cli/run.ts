@@ -26,7 +26,7 @@ import {
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
 
 
-interface EmbeddedPlatform {
+export interface EmbeddedPlatform {
   url: string;
   token: string;
   inProcess: InProcessTelemetry;
@@ -140,7 +140,7 @@ export async function main(argv: string[]): Promise<number> {
  * port, a token minted for this launch. Template and env resources found beside the definitions
  * (`<integration>/template/**`, `<integration>/env/**`) are loaded into it.
  */
-async function startEmbeddedPlatform(
+export async function startEmbeddedPlatform(
   dataDirArg: string | undefined,
   integrationDirs: string[],
   env: NodeJS.ProcessEnv,

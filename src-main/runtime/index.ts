@@ -44,6 +44,7 @@ export type { BreakpointCheck, StepBreakpoint } from './debug/breakpoints.ts';
 export type { DebugTargetOptions, StepPlace } from './debug/debug-target.ts';
 export { DefinitionSteps, registryChainShapes } from './debug/definition-steps.ts';
 export { FRAMES_PER_THREAD } from './debug/paused-view.ts';
+export { pathText as messagePathText } from './debug/message-edit.ts';
 
 // The notes service's webhook signature, which the studio's request composer signs with.
 export { NotesConnector } from './connectors/notes/notes-connector.ts';

@@ -50,6 +50,8 @@ const SETTLE_MS = 5000;
 export interface RunFlowTestOptions {
   /** `live` lets outbound HTTP, notes and docstore calls through (a re-run that asks for it); default stubbed. */
   outbound?: 'stubbed' | 'live';
+  /** Told about the test's runtime once it is loaded (a debugger attaches); what it returns is called before it stops. */
+  onRuntime?: (runtime: Runtime, definitions: readonly DefinitionText[]) => () => void;
 }
 
 export async function runFlowTest(test: FlowTest, integrationDir: string, options: RunFlowTestOptions = {}): Promise<FlowTestResult> {
@@ -82,6 +84,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
   let platform: PlatformServer | undefined;
   let runtime: Runtime | undefined;
   let closeServices: (() => Promise<void>) | undefined;
+  let detachWatcher: (() => void) | undefined;
   try {
     platform = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, onInternalError: () => {}, clock });
     await seedResourcesFromDir(platform.resources, integrationDir);
@@ -111,6 +114,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
     }
     runtime = started.runtime;
     closeServices = () => started.services.close();
+    detachWatcher = options.onRuntime?.(runtime, definitions);
     runtime.traces.add({
       snapshots: true,
       emit: (e) => {
@@ -160,6 +164,7 @@ export async function runFlowTest(test: FlowTest, integrationDir: string, option
     return result([{ what: 'run', message: errorMessage(err) }]);
   } finally {
     await driver?.stop();
+    detachWatcher?.();
     await runtime?.stop(2000).catch(() => {});
     await closeServices?.().catch(() => {});
     await standIns.close().catch(() => {});

@@ -1,0 +1,152 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DapClient, type DapMessage } from './dap-client.test-support.ts';
+
+// Two steps: line 7 sets the greeting, line 8 answers with it.
+const FLOW = `connectors:
+  http: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  greet:
+    source: {type: http, path: /greet}
+    steps:
+      - set: {vars: {greeting: '"hello " + body.customer'}}
+      - set: {body: '{"greeting": vars.greeting}'}
+`;
+
+let root: string;
+let program: string;
+let flowFile: string;
+let dataDir: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'dap-'));
+  program = join(root, 'greet');
+  dataDir = join(root, 'data');
+  mkdirSync(program);
+  flowFile = join(program, 'flows.yaml');
+  writeFileSync(flowFile, FLOW);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function launched(args: Record<string, unknown>): Promise<DapClient> {
+  const dap = new DapClient();
+  const init = await dap.request('initialize', { clientID: 'test', clientName: 'DAP test client', adapterID: 'flow-studio', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+  expect(init.success).toBe(true);
+  expect(init.body).toMatchObject({ supportsConditionalBreakpoints: true, supportsHitConditionalBreakpoints: true, supportsLogPoints: true, supportsSetVariable: true, supportsSetExpression: true, supportsConfigurationDoneRequest: true, supportsStepBack: false });
+  const launch = await dap.request('launch', { program, dataDir, ...args });
+  expect(launch.success, launch.message).toBe(true);
+  await dap.event('initialized');
+  return dap;
+}
+
+const greet = (url: string, customer: string) =>
+  fetch(`${url}/greet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer }) }).then((r) => r.json() as Promise<unknown>);
+
+describe('flow-studio debug --dap over real stdio', () => {
+  let pausedRunId = '';
+
+  it('pauses only the matching request at a conditional breakpoint, evaluates, edits, logs and continues', async () => {
+    const dap = await launched({});
+    try {
+      const set = await dap.request('setBreakpoints', {
+        source: { path: flowFile, name: 'flows.yaml' },
+        breakpoints: [{ line: 8, condition: 'body.customer == "bob"' }, { line: 7, logMessage: 'customer={body.customer}' }, { line: 2 }],
+      });
+      const bps = set.body!.breakpoints as Array<{ verified: boolean; line: number; message?: string }>;
+      expect(bps.map((b) => [b.verified, b.line])).toEqual([
+        [true, 8],
+        [true, 7],
+        [false, 2],
+      ]);
+      expect(bps[2].message).toMatch(/not inside a step/);
+      expect((await dap.request('configurationDone')).success).toBe(true);
+      const listening = await dap.event('output', (e) => /^connector http listening on /.test(String(e.body?.output)));
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(String(listening.body!.output))![1];
+
+      const bob = greet(url, 'bob');
+      const stopped = await dap.event('stopped');
+      expect(stopped.body).toMatchObject({ reason: 'breakpoint', allThreadsStopped: false });
+      const threadId = Number(stopped.body!.threadId);
+      // Others are answered while bob waits.
+      expect(await greet(url, 'alice')).toEqual({ greeting: 'hello alice' });
+
+      const threads = (await dap.request('threads')).body!.threads as Array<{ id: number; name: string }>;
+      expect(threads.map((t) => t.id)).toContain(threadId);
+      pausedRunId = /greet (r\w+)/.exec(threads.find((t) => t.id === threadId)!.name)![1];
+      const trace = await dap.request('stackTrace', { threadId });
+      const top = (trace.body!.stackFrames as Array<{ id: number; line: number; source: { path: string }; name: string }>)[0];
+      expect(top).toMatchObject({ line: 8, source: { path: flowFile } });
+      expect(top.name).toContain('flows.greet.steps[1]');
+
+      const scopes = (await dap.request('scopes', { frameId: top.id })).body!.scopes as Array<{ name: string; variablesReference: number }>;
+      expect(scopes.map((s) => s.name)).toEqual(['Body', 'Vars', 'Headers']);
+      const body = (await dap.request('variables', { variablesReference: scopes[0].variablesReference })).body!.variables as Array<{ name: string; value: string; evaluateName: string }>;
+      expect(body).toContainEqual(expect.objectContaining({ name: 'customer', value: '"bob"', evaluateName: 'body.customer' }));
+      const evaluated = await dap.request('evaluate', { expression: 'body.customer', frameId: top.id, context: 'repl' });
+      expect(evaluated.body).toMatchObject({ result: '"bob"', type: 'string' });
+      const bad = await dap.request('evaluate', { expression: 'body.customer ==', frameId: top.id, context: 'repl' });
+      expect(bad.success).toBe(false);
+      expect(bad.message).toMatch(/body\.customer ==/);
+
+      const vars = (await dap.request('variables', { variablesReference: scopes[1].variablesReference })).body!.variables as Array<{ name: string }>;
+      expect(vars.map((v) => v.name)).toContain('greeting');
+      const edited = await dap.request('setVariable', { variablesReference: scopes[1].variablesReference, name: 'greeting', value: '"hi bob"' });
+      expect(edited.success, edited.message).toBe(true);
+
+      expect((await dap.request('continue', { threadId })).body).toMatchObject({ allThreadsContinued: false });
+      expect(await bob).toEqual({ greeting: 'hi bob' });
+      await dap.event('output', (e) => e.body?.output === 'customer=alice\n');
+      await dap.event('output', (e) => e.body?.output === 'customer=bob\n');
+      expect(dap.events.find((e) => e.event === 'output' && e.body?.output === 'customer=bob\n')!.body).toMatchObject({ category: 'console', line: 7 });
+
+      const disconnect = await dap.request('disconnect', { terminateDebuggee: true });
+      expect(disconnect.success).toBe(true);
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
+
+  it('replays a recorded run under the debugger, stopping at its breakpoints, stepping and editing', async () => {
+    expect(pausedRunId).not.toBe('');
+    const dap = await launched({ replay: pausedRunId });
+    try {
+      await dap.request('setBreakpoints', { source: { path: flowFile }, breakpoints: [{ line: 7 }] });
+      await dap.request('configurationDone');
+      const stopped = await dap.event('stopped');
+      const threadId = Number(stopped.body!.threadId);
+      const frames = (await dap.request('stackTrace', { threadId })).body!.stackFrames as Array<{ id: number; line: number }>;
+      expect(frames[0].line).toBe(7);
+      expect((await dap.request('evaluate', { expression: 'body.customer', frameId: frames[0].id })).body).toMatchObject({ result: '"bob"' });
+      await dap.request('next', { threadId });
+      const stepped: DapMessage = await dap.event('stopped', (e) => e.body?.reason === 'step');
+      const next = (await dap.request('stackTrace', { threadId: Number(stepped.body!.threadId) })).body!.stackFrames as Array<{ id: number; line: number }>;
+      expect(next[0].line).toBe(8);
+      const set = await dap.request('setExpression', { expression: 'vars.greeting', value: '"replayed"', frameId: next[0].id });
+      expect(set.success, set.message).toBe(true);
+      await dap.request('continue', { threadId: Number(stepped.body!.threadId) });
+      await dap.event('terminated');
+      expect(dap.output()).toMatch(new RegExp(`replay of ${pausedRunId} ended completed`));
+      await dap.request('disconnect', {});
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
+
+  it('refuses a launch without a usable program, saying what to pass', async () => {
+    const dap = new DapClient();
+    try {
+      await dap.request('initialize', { adapterID: 'flow-studio' });
+      const launch = await dap.request('launch', { program: join(root, 'missing'), dataDir });
+      expect(launch.success).toBe(false);
+      expect(launch.message).toMatch(/is not a folder/);
+      await dap.request('disconnect', {});
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
+});

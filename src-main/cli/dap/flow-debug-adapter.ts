@@ -1,0 +1,371 @@
+import { userInfo } from 'node:os';
+import { basename, resolve } from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { PausedRunView } from '../../../shared/debugger-types.ts';
+import { stepAtLine } from '../../../shared/step-paths.ts';
+import { DebugSession, errorMessage, FRAMES_PER_THREAD, LoadError, formatProblem, type LogRecord, type StepBreakpoint } from '../../runtime/index.ts';
+import type { DapWire } from './dap-wire.ts';
+import { pathOfExpression, preview, typeName, VariableHandles } from './dap-variables.ts';
+import { FlowProgram, type LaunchArguments } from './flow-program.ts';
+
+/** The thread that stands for every run not paused: the client's pause button needs one. */
+const ALL_RUNS = 1;
+
+/** What this adapter does, told truthfully in `initialize`'s answer. */
+export const CAPABILITIES: DebugProtocol.Capabilities = {
+  supportsConfigurationDoneRequest: true,
+  supportsConditionalBreakpoints: true,
+  supportsHitConditionalBreakpoints: true,
+  supportsLogPoints: true,
+  supportsEvaluateForHovers: true,
+  supportsSetVariable: true,
+  supportsSetExpression: true,
+  supportsTerminateRequest: true,
+  supportTerminateDebuggee: true,
+  supportsSingleThreadExecutionRequests: true,
+  supportsStepBack: false,
+  supportsRestartRequest: false,
+  supportsFunctionBreakpoints: false,
+  supportsDataBreakpoints: false,
+  supportsExceptionInfoRequest: false,
+  supportsLoadedSourcesRequest: false,
+  supportsCompletionsRequest: false,
+  supportsReadMemoryRequest: false,
+  exceptionBreakpointFilters: [],
+};
+
+/**
+ * `flow-studio debug --dap`: the Debug Adapter Protocol over a wire, for VS Code and any DAP
+ * client. Threads are paused runs (plus one that stands for all running ones), frames are the
+ * steps with their YAML file and line, scopes are the message's body, vars and headers, evaluate
+ * runs CEL in the paused run, setVariable / setExpression edit its message. The engine side is the
+ * same debug session the studio's debugger drives.
+ */
+export class FlowDebugAdapter {
+  private readonly session = new DebugSession();
+  private readonly handles = new VariableHandles();
+  /** Breakpoints by source path, as the client last set them. */
+  private readonly bySource = new Map<string, StepBreakpoint[]>();
+  private program: FlowProgram | undefined;
+  private nextBreakpoint = 1;
+  private clientName = 'a DAP client';
+  private launched: LaunchArguments | undefined;
+  private readonly threadsSeen = new Set<number>();
+
+  constructor(
+    private readonly wire: DapWire,
+    private readonly exit: (code: number) => void,
+  ) {
+    this.session.listen({
+      paused: (p) => this.stopped(p),
+      resumed: (thread) => {
+        this.handles.forget(thread);
+        this.event('continued', { threadId: thread, allThreadsContinued: false });
+      },
+      ended: (thread, result) => {
+        this.threadsSeen.delete(thread);
+        this.event('thread', { reason: 'exited', threadId: thread });
+        if (result.outcome === 'failed') this.output('stderr', `a run failed: ${result.error?.message ?? 'failed'}\n`);
+      },
+      output: (o) => this.event('output', { category: o.category, output: `${o.text}\n`, ...this.sourceOf(o.step) }),
+    });
+  }
+
+  async handle(message: DebugProtocol.ProtocolMessage): Promise<void> {
+    if (message.type !== 'request') return;
+    const request = message as DebugProtocol.Request;
+    try {
+      const body = await this.dispatch(request);
+      this.respond(request, true, body);
+      if (request.command === 'disconnect' || request.command === 'terminate') await this.end();
+    } catch (err) {
+      this.respond(request, false, undefined, errorMessage(err));
+    }
+  }
+
+  private async dispatch(request: DebugProtocol.Request): Promise<unknown> {
+    const args = (request.arguments ?? {}) as Record<string, unknown>;
+    switch (request.command) {
+      case 'initialize':
+        this.clientName = String((args as unknown as DebugProtocol.InitializeRequestArguments).clientName ?? (args as unknown as DebugProtocol.InitializeRequestArguments).clientID ?? this.clientName);
+        return CAPABILITIES;
+      case 'launch':
+        return this.launch(args as unknown as LaunchArguments);
+      case 'setBreakpoints':
+        return this.setBreakpoints(args as unknown as DebugProtocol.SetBreakpointsArguments);
+      case 'setExceptionBreakpoints':
+        return { breakpoints: [] };
+      case 'configurationDone':
+        return this.configurationDone();
+      case 'threads':
+        return this.threads();
+      case 'stackTrace':
+        return this.stackTrace(args as unknown as DebugProtocol.StackTraceArguments);
+      case 'scopes':
+        return this.scopes(args as unknown as DebugProtocol.ScopesArguments);
+      case 'variables':
+        return { variables: this.handles.children(Number((args as unknown as DebugProtocol.VariablesArguments).variablesReference)) };
+      case 'evaluate':
+        return this.evaluate(args as unknown as DebugProtocol.EvaluateArguments);
+      case 'setVariable':
+        return this.setVariable(args as unknown as DebugProtocol.SetVariableArguments);
+      case 'setExpression':
+        return this.setExpression(args as unknown as DebugProtocol.SetExpressionArguments);
+      case 'continue':
+        return this.resume(args as unknown as DebugProtocol.ContinueArguments, 'continue');
+      case 'next':
+        return this.resume(args as unknown as DebugProtocol.NextArguments, 'next');
+      case 'stepIn':
+        return this.resume(args as unknown as DebugProtocol.StepInArguments, 'stepIn');
+      case 'stepOut':
+        return this.resume(args as unknown as DebugProtocol.StepOutArguments, 'stepOut');
+      case 'pause': {
+        const thread = Number((args as unknown as DebugProtocol.PauseArguments).threadId);
+        this.session.requestPause(thread === ALL_RUNS ? undefined : thread);
+        return undefined;
+      }
+      case 'disconnect':
+      case 'terminate':
+        return undefined;
+      default:
+        throw new Error(`${request.command} is not supported by flow-studio debug; see its capabilities`);
+    }
+  }
+
+  private async launch(args: LaunchArguments): Promise<undefined> {
+    if (this.program) throw new Error('this session already launched a program; start another debug session for another one');
+    this.launched = args;
+    this.program = await FlowProgram.open(args, this.session, (record) => this.log(record));
+    this.output('console', args.replay !== undefined ? `replaying run ${args.replay} of ${this.program.integration} once configuration is done\n` : `debugging ${this.program.integration} (${this.program.dir})\n`);
+    this.event('initialized', {});
+    return undefined;
+  }
+
+  private async configurationDone(): Promise<undefined> {
+    const program = this.requireProgram();
+    if (this.launched?.replay !== undefined) {
+      void this.runReplay(program, this.launched.replay);
+      return undefined;
+    }
+    try {
+      const runtime = await program.serve();
+      for (const c of runtime.describe().connectors) {
+        const url = c.details?.url;
+        if (typeof url === 'string') this.output('console', `connector ${c.name} listening on ${url}\n`);
+      }
+    } catch (err) {
+      const text = err instanceof LoadError ? err.problems.map(formatProblem).join('\n') : errorMessage(err);
+      this.output('stderr', `${text}\n`);
+      this.terminated();
+      throw new Error(`the program did not start: ${text.split('\n')[0]}`);
+    }
+    return undefined;
+  }
+
+  private async runReplay(program: FlowProgram, id: string): Promise<void> {
+    try {
+      const { run } = await program.replay(id);
+      this.output('console', `replay of ${id} ended ${run?.outcome ?? 'without a run'}${run?.error ? `: ${run.error}` : ''}\n`);
+    } catch (err) {
+      this.output('stderr', `replay of ${id} failed: ${errorMessage(err)}\n`);
+    }
+    this.terminated();
+  }
+
+  private setBreakpoints(args: DebugProtocol.SetBreakpointsArguments): DebugProtocol.SetBreakpointsResponse['body'] {
+    const program = this.requireProgram();
+    const path = args.source.path !== undefined ? resolve(args.source.path) : undefined;
+    const wanted: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+    const steps = path !== undefined ? program.steps.of(path) : [];
+    const answers: DebugProtocol.Breakpoint[] = [];
+    const set: StepBreakpoint[] = [];
+    for (const b of wanted) {
+      const id = this.nextBreakpoint++;
+      if (path === undefined || !program.texts.some((t) => t.file === path)) {
+        answers.push({ id, verified: false, line: b.line, message: `${args.source.name ?? path ?? 'this file'} is not a definition file of ${program.integration}` });
+        continue;
+      }
+      const step = stepAtLine(steps, b.line);
+      if (!step) {
+        answers.push({ id, verified: false, line: b.line, source: args.source, message: `line ${b.line} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)` });
+        continue;
+      }
+      const bp: StepBreakpoint = { id, step: step.path, ...optional('condition', b.condition), ...optional('hitCondition', b.hitCondition), ...optional('logMessage', b.logMessage) };
+      set.push(bp);
+      answers.push({ id, verified: true, line: step.line, source: args.source, message: step.path });
+    }
+    if (path !== undefined) this.bySource.set(path, set);
+    const checks = this.session.setBreakpoints([...this.bySource.values()].flat());
+    for (const c of checks) {
+      const answer = answers.find((a) => a.id === c.id);
+      if (answer && !c.verified) Object.assign(answer, { verified: false, message: c.message });
+    }
+    return { breakpoints: answers };
+  }
+
+  private threads(): DebugProtocol.ThreadsResponse['body'] {
+    const threads: DebugProtocol.Thread[] = [{ id: ALL_RUNS, name: 'running flows' }];
+    for (const p of this.session.pausedRuns()) threads.push({ id: p.thread, name: `${p.flow} ${p.runId} (paused before ${p.step})` });
+    return { threads };
+  }
+
+  private stackTrace(args: DebugProtocol.StackTraceArguments): DebugProtocol.StackTraceResponse['body'] {
+    if (args.threadId === ALL_RUNS) return { stackFrames: [], totalFrames: 0 };
+    const run = this.session.pausedRun(args.threadId);
+    const all = run.frames.map((f): DebugProtocol.StackFrame => ({
+      id: f.id,
+      name: `${f.block ?? 'step'}${f.name ? ` ${f.name}` : ''} — ${f.step}`,
+      line: f.line ?? 0,
+      column: 1,
+      ...(f.file !== undefined ? { source: { path: f.file, name: basename(f.file) } } : {}),
+    }));
+    const start = args.startFrame ?? 0;
+    return { stackFrames: all.slice(start, args.levels ? start + args.levels : undefined), totalFrames: all.length };
+  }
+
+  private scopes(args: DebugProtocol.ScopesArguments): DebugProtocol.ScopesResponse['body'] {
+    const run = this.runOfFrame(args.frameId);
+    const scope = (name: string, path: Array<string | number> | undefined, value: unknown): DebugProtocol.Scope => ({
+      name,
+      presentationHint: 'locals',
+      variablesReference: this.handles.refOf(run.thread, path, value),
+      expensive: false,
+    });
+    const scopes = [scope('Body', ['body'], wrapScalar(run.message.body)), scope('Vars', ['vars'], run.message.vars)];
+    if (run.message.headers !== undefined) scopes.push(scope('Headers', undefined, run.message.headers));
+    return { scopes };
+  }
+
+  private async evaluate(args: DebugProtocol.EvaluateArguments): Promise<DebugProtocol.EvaluateResponse['body']> {
+    const run = args.frameId !== undefined ? this.runOfFrame(args.frameId) : this.session.pausedRuns().at(-1);
+    if (!run) throw new Error('no run is paused: evaluate runs CEL in a paused run (body, vars, headers)');
+    const value = await this.session.evaluate(run.thread, args.expression);
+    return { result: preview(value), type: typeName(value), variablesReference: this.handles.refOf(run.thread, undefined, value) };
+  }
+
+  private async setVariable(args: DebugProtocol.SetVariableArguments): Promise<DebugProtocol.SetVariableResponse['body']> {
+    const container = this.handles.get(args.variablesReference);
+    if (!container?.path) throw new Error('only the message’s body and vars can be edited (headers and evaluation results cannot)');
+    const key: string | number = Array.isArray(container.value) ? Number(args.name.replace(/^\[|\]$/g, '')) : args.name;
+    const path = container.path[0] === 'body' && isWrapped(container.value) ? ['body'] : [...container.path, key];
+    const value = await this.valueOf(container.thread, args.value);
+    this.session.edit(container.thread, path, value, this.who());
+    this.handles.forget(container.thread);
+    return { value: preview(value), type: typeName(value), variablesReference: 0 };
+  }
+
+  private async setExpression(args: DebugProtocol.SetExpressionArguments): Promise<DebugProtocol.SetExpressionResponse['body']> {
+    const run = args.frameId !== undefined ? this.runOfFrame(args.frameId) : this.session.pausedRuns().at(-1);
+    if (!run) throw new Error('no run is paused');
+    const path = pathOfExpression(args.expression);
+    if (!path) throw new Error(`${args.expression} is not a field of the message; write body.customer, vars.items[0].qty or body["odd key"]`);
+    const value = await this.valueOf(run.thread, args.value);
+    this.session.edit(run.thread, path, value, this.who());
+    this.handles.forget(run.thread);
+    return { value: preview(value), type: typeName(value), variablesReference: 0 };
+  }
+
+  private resume(args: { threadId: number }, action: 'continue' | 'next' | 'stepIn' | 'stepOut'): DebugProtocol.ContinueResponse['body'] {
+    if (args.threadId === ALL_RUNS) {
+      for (const p of this.session.pausedRuns()) this.session.resume(p.thread, action, this.who());
+      return { allThreadsContinued: true };
+    }
+    this.session.resume(args.threadId, action, this.who());
+    return { allThreadsContinued: false };
+  }
+
+  /** A value typed in the client: JSON (`"alice"`, `42`, `{"a": 1}`), else CEL evaluated in the paused run (`body.qty * 2`). */
+  private async valueOf(thread: number, text: string): Promise<unknown> {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      try {
+        return await this.session.evaluate(thread, text);
+      } catch (err) {
+        throw new Error(`${text} is neither JSON nor CEL that evaluates here: ${errorMessage(err)}`);
+      }
+    }
+  }
+
+  private runOfFrame(frameId: number): PausedRunView {
+    return this.session.pausedRun(Math.floor(frameId / FRAMES_PER_THREAD));
+  }
+
+  private stopped(p: PausedRunView): void {
+    if (!this.threadsSeen.has(p.thread)) {
+      this.threadsSeen.add(p.thread);
+      this.event('thread', { reason: 'started', threadId: p.thread });
+    }
+    this.event('stopped', {
+      reason: p.reason,
+      threadId: p.thread,
+      allThreadsStopped: false,
+      description: `${p.flow} ${p.runId} paused before ${p.step}`,
+      ...(p.breakpointId !== undefined ? { hitBreakpointIds: [p.breakpointId] } : {}),
+    });
+  }
+
+  private log(record: LogRecord): void {
+    // A logpoint's line comes as an output event of its own.
+    if (record.logpoint === true) return;
+    const { time: _time, level, msg, ...fields } = record;
+    const rest = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+    this.output(level === 'error' || level === 'warn' ? 'stderr' : 'stdout', `${level} ${msg}${rest}\n`);
+  }
+
+  private sourceOf(step: string): Partial<DebugProtocol.OutputEvent['body']> {
+    const place = this.program?.steps.locate(step);
+    return place ? { source: { path: place.file, name: basename(place.file) }, line: place.line } : {};
+  }
+
+  private who(): string {
+    let login = '';
+    try {
+      login = userInfo().username;
+    } catch {
+      // No login name (a container without a passwd entry): the client's name says enough.
+    }
+    return login ? `${this.clientName} (${login})` : this.clientName;
+  }
+
+  private requireProgram(): FlowProgram {
+    if (!this.program) throw new Error('launch first: {"program": "<integration folder>"}');
+    return this.program;
+  }
+
+  private terminated(): void {
+    this.event('terminated', {});
+  }
+
+  private async end(): Promise<void> {
+    await this.program?.close();
+    this.program = undefined;
+    await this.wire.close();
+    this.exit(0);
+  }
+
+  private output(category: 'console' | 'stdout' | 'stderr', output: string): void {
+    this.event('output', { category, output });
+  }
+
+  private event(event: string, body: unknown): void {
+    this.wire.send({ type: 'event', event, body } as DebugProtocol.Event);
+  }
+
+  private respond(request: DebugProtocol.Request, success: boolean, body?: unknown, message?: string): void {
+    this.wire.send({ type: 'response', request_seq: request.seq, command: request.command, success, ...(message !== undefined ? { message } : {}), ...(body !== undefined ? { body } : {}) } as DebugProtocol.Response);
+  }
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value !== undefined && value !== '' ? ({ [key]: value } as Record<K, string>) : {};
+}
+
+/** A scalar or empty body shows as one variable, `(value)`, so it can be read and set like a field. */
+function wrapScalar(body: unknown): unknown {
+  return body !== null && typeof body === 'object' && Object.keys(body).length > 0 ? body : { '(value)': body };
+}
+
+function isWrapped(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && '(value)' in value;
+}
