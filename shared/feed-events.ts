@@ -2,6 +2,7 @@
  * What the live feed carries from runtimes and the platform to the UI. Plain data only: these
  * cross IPC and a WebSocket as JSON.
  */
+import type { DebugOutput } from './debugger-types.ts';
 
 export type FeedOutcome = 'completed' | 'dropped' | 'failed';
 
@@ -80,7 +81,19 @@ export interface SseFeedEvent extends FeedBase {
   data: string;
 }
 
-export type FeedEvent = TraceFeedEvent | LogFeedEvent | QueueFeedEvent | TopicFeedEvent | KvFeedEvent | LeaseFeedEvent | SseFeedEvent;
+/**
+ * The debugger: a run paused, went on or ended, a breakpoint changed, or a logpoint wrote a line.
+ * The Debugger panel reads the state again on any but `output` (debuggerState), so a dropped
+ * event costs nothing but a moment's lag.
+ */
+export interface DebugFeedEvent extends FeedBase {
+  kind: 'debug';
+  action: 'paused' | 'resumed' | 'ended' | 'breakpoints' | 'output';
+  thread?: number;
+  output?: DebugOutput;
+}
+
+export type FeedEvent = TraceFeedEvent | LogFeedEvent | QueueFeedEvent | TopicFeedEvent | KvFeedEvent | LeaseFeedEvent | SseFeedEvent | DebugFeedEvent;
 
 /** Events delivered together; `dropped` counts those lost since the previous batch. */
 export interface FeedBatch {

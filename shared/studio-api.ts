@@ -27,6 +27,7 @@ import type {
 } from './request-types.ts';
 import type { RunComparison, RunDetail, RunPage, RunQuery, TraceValueRef } from './trace-types.ts';
 import type { FlowTestsApi } from './flow-test-types.ts';
+import type { DebuggerApi } from './debugger-types.ts';
 import type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
 import type {
   AgentSearchHit,
@@ -148,7 +149,7 @@ export interface RunState {
 }
 
 /** The methods of the StudioApi. Every one returns a promise of plain data. */
-export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, ResourcesApi, FlowTestsApi {
+export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, ResourcesApi, FlowTestsApi, DebuggerApi {
   workspaceInfo(): Promise<WorkspaceInfo>;
   listIntegrations(): Promise<IntegrationSummary[]>;
   /** Text of a file of an integration; `file` is relative to its folder. */
@@ -410,6 +411,16 @@ const methodRecord = {
   runFlowTests: true,
   saveRunAsTest: true,
   rerunFromStep: true,
+  debuggerState: true,
+  addBreakpoint: true,
+  updateBreakpoint: true,
+  removeBreakpoint: true,
+  moveBreakpoints: true,
+  evaluateInRun: true,
+  editPausedMessage: true,
+  resumeRun: true,
+  abortRun: true,
+  replayRun: true,
 } as const satisfies Record<StudioMethod, true>;
 
 const eventRecord = { runState: true, workspace: true, feed: true, requestProgress: true, captures: true } as const satisfies Record<StudioEventName, true>;

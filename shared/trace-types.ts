@@ -88,9 +88,12 @@ export interface MessageSnapshot {
   vars: unknown;
 }
 
-/** A call a step made: an outbound rest request or a platform call. */
+/**
+ * A call a step made: an outbound rest request or a platform call; or `debug`, the run waiting in
+ * a debugger before the step (`detail`: action, who, and each edit with before and after).
+ */
 export interface RunCall {
-  kind: 'http' | 'platform';
+  kind: 'http' | 'platform' | 'debug';
   name: string;
   startedAt: number;
   durationMs: number;

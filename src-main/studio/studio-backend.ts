@@ -8,6 +8,7 @@ import { Workspace } from './workspace.ts';
 import { watchWorkspace } from './workspace-watch.ts';
 import { createDesignApi } from './design/design-api.ts';
 import { flowTestsApi } from './flow-tests/flow-tests-api.ts';
+import { startStudioDebugger } from './debugger/studio-debugger.ts';
 import { startPlatformViews } from './platform-views/start-platform-views.ts';
 import { startResources } from './resources/resources-api.ts';
 import { keyFileSecretBackend, type SecretBackend } from './resources/secret-backend.ts';
@@ -83,6 +84,16 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     bindingsChanged: (id) => void runs.filesChanged(id)?.catch(() => {}),
   });
 
+  const runEnv = async (id: string): Promise<Record<string, string>> => {
+    try {
+      return (await resources.runEnvironment(id)).env;
+    } catch {
+      // A binding that cannot resolve fails the re-run's load, naming the variable.
+      return {};
+    }
+  };
+  const debuggers = startStudioDebugger({ workspace, dataDir: options.dataDir, registry: options.registry ?? defaultRegistry, runs: inspection.runs, pushFeed: feed.push, runEnv });
+
   const runs = new RunManager({
     workspace,
     feed,
@@ -96,9 +107,11 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     onRuntime: (id, runtime) => {
       const stopInspecting = inspection.watchRuntime(id, runtime);
       const stopViewing = platformViews.watchRuntime(id, runtime);
+      const stopDebugging = debuggers.watchRuntime(id, runtime);
       return () => {
         stopInspecting();
         stopViewing();
+        stopDebugging();
       };
     },
   });
@@ -116,7 +129,10 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
         if (!files) affected.set(c.integration, (files = []));
         files.push(c.file);
       }
-      for (const [id, files] of affected) void runs.filesChanged(id, files)?.catch(() => {});
+      for (const [id, files] of affected) {
+        void runs.filesChanged(id, files)?.catch(() => {});
+        debuggers.filesChanged(id);
+      }
     },
     { debounceMs: options.watchDebounceMs, onReady: () => watcherReady() },
   );
@@ -152,15 +168,9 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       runs: inspection.runs,
       registry: options.registry ?? defaultRegistry,
       captureDetail: (id) => inspection.captures.detail(id),
-      runEnv: async (id) => {
-        try {
-          return (await resources.runEnvironment(id)).env;
-        } catch {
-          // A binding that cannot resolve fails the re-run's load, naming the variable.
-          return {};
-        }
-      },
+      runEnv,
     }),
+    ...debuggers.api,
   };
 
   let closing: Promise<void> | undefined;
@@ -189,6 +199,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
         await runs.close();
         await resources.close();
         await inspection.close();
+        debuggers.close();
         detachPlatformFeed();
         platformViews.close();
         feed.close();

@@ -48,7 +48,8 @@ export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (se
         if (e.kind === 'trace') traces.push(e);
         else if (e.kind === 'log') logs.push(e);
         else if (e.kind === 'sse') sse.push(e);
-        else platform.push(e);
+        // The Debugger panel follows its own events (features/debugger/debugger-sync.ts).
+        else if (e.kind !== 'debug') platform.push(e);
       }
       return {
         traces: appendCapped(s.traces, traces, FEED_LIMITS.traces),

@@ -47,6 +47,11 @@ export class Runtime {
     return this.definition.traces;
   }
 
+  /** This runtime's log: where a debugger's logpoints write, beside the runs' own lines. */
+  get logger(): Logger {
+    return this.log;
+  }
+
   /**
    * Attaches a debugger to every flow of this runtime: runs that start from now on ask it before
    * each step (runtime/debug/). Returns the detach; runs already paused finish as told.

@@ -60,9 +60,15 @@ export class DebugSession {
   private pauseNext = false;
   private readonly paused = new Map<number, Paused>();
   private readonly threads = new Map<string, number>();
-  private nextThread = 2;
+  private readonly nextThread: () => number;
   private readonly listeners = new Set<DebugListener>();
   private readonly targets = new Set<DebugTarget>();
+
+  /** `nextThread`: thread ids unique beyond this session (the studio has one session per integration); default 2, 3, … */
+  constructor(options: { nextThread?: () => number } = {}) {
+    let next = 2;
+    this.nextThread = options.nextThread ?? (() => next++);
+  }
 
   /** Attaches to a runtime; its runs stop at this session's breakpoints. Returns the detach. */
   attach(runtime: Runtime, options: DebugTargetOptions = {}): () => void {
@@ -273,7 +279,7 @@ export class DebugSession {
   private pause(target: DebugTarget, step: Step, msg: Message, run: RunContext, reason: PauseReason, breakpointId?: number): Promise<DebugResume> {
     const debug = run.debug!;
     let thread = this.threads.get(debug.threadRunId);
-    if (thread === undefined) this.threads.set(debug.threadRunId, (thread = this.nextThread++));
+    if (thread === undefined) this.threads.set(debug.threadRunId, (thread = this.nextThread()));
     const pausedAt = target.clock.now();
     runHolds.paused(debug.root, pausedAt);
     const view: PausedRunView = {

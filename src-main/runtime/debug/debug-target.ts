@@ -3,7 +3,6 @@ import type { CelActivation, CelEnvironment, CompiledCel } from '../core/cel.ts'
 import type { FlowResult, RunContext, Step } from '../core/engine/chain.ts';
 import type { DebugHook, DebugResume, DebugRun } from '../core/engine/debug-hook.ts';
 import type { Logger, SecretRedactor } from '../core/logger.ts';
-import { silentLogger } from '../core/logger.ts';
 import type { Message } from '../core/message.ts';
 import type { Runtime } from '../core/runtime.ts';
 import { compileBreakpoint, type CompiledBreakpoint, type StepBreakpoint } from './breakpoints.ts';
@@ -18,7 +17,7 @@ export interface StepPlace {
 }
 
 export interface DebugTargetOptions {
-  /** Where logpoints write: the runtime's own log, so the line lands beside the run's other lines. Default: nowhere. */
+  /** Where logpoints write; default the runtime's own log, so the line lands beside the run's other lines. */
   log?: Logger;
   /** `live` (default), or what a replay re-runs (`replay of r5`). */
   label?: string;
@@ -49,7 +48,7 @@ export class DebugTarget implements DebugHook {
     this.cel = runtime.definition.cel;
     this.clock = runtime.definition.host.clock;
     this.redactor = runtime.definition.redactor;
-    this.log = options.log ?? silentLogger;
+    this.log = options.log ?? runtime.logger;
     this.label = options.label ?? 'live';
     this.integration = options.integration;
   }

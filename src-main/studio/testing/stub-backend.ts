@@ -3,6 +3,7 @@ import { LiveFeed } from '../live-feed.ts';
 import { inspectionStubs } from './inspection-stubs.ts';
 import { platformViewStubs } from '../platform-views/platform-view-stubs.ts';
 import { resourcesStubs } from '../resources/resources-stubs.ts';
+import { debuggerStubs } from '../debugger/debugger-stubs.ts';
 import type { StudioBackend } from '../studio-backend.ts';
 
 /** A backend with canned answers, for testing transports without workspaces or runtimes. */
@@ -28,6 +29,7 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
     ...inspectionStubs(),
     ...platformViewStubs(),
     ...resourcesStubs(),
+    ...debuggerStubs(),
     listFlowTests: async () => [],
     runFlowTests: async (sel) => ({ integration: sel.integration, results: [], broken: [], coverage: { steps: [], branches: [] }, durationMs: 0 }),
     saveRunAsTest: async (input) => ({ integration: 'orders-api', file: input.file ?? 'orders.test.yaml', name: input.name, yaml: '' }),

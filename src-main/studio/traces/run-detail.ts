@@ -63,7 +63,9 @@ export function runDetailView(summary: RunSummary, detail: StoredDetail | undefi
     return step;
   });
   for (const span of detail.calls) {
-    const owner = ownerOf(span, steps);
+    // A debugger's pause comes before its step starts: it names the step it waited before.
+    const named = span.kind === 'debug' && typeof span.detail?.step === 'string' ? steps.find((s) => s.step === span.detail!.step) : undefined;
+    const owner = named ?? ownerOf(span, steps);
     if (owner) {
       owner.calls.push(callOf(span));
       if (span.kind === 'http' && owner.category === 'block') owner.category = 'http';
