@@ -1,4 +1,5 @@
 import { useEffect, type ComponentType } from 'react';
+import { DebuggerPanel } from './features/debugger/DebuggerPanel.tsx';
 import { FlowsPanel } from './features/flows/FlowsPanel.tsx';
 import { LogsPanel } from './features/logs/LogsPanel.tsx';
 import { QueuesTopicsPanel } from './features/queues-topics/QueuesTopicsPanel.tsx';
@@ -24,6 +25,7 @@ const panelViews: Record<PanelId, ComponentType> = {
   secrets: SecretsPanel,
   logs: LogsPanel,
   tests: TestsPanel,
+  debugger: DebuggerPanel,
 };
 
 /** The shell every studio feature plugs into: rail, the chosen panel, status bar, palette. */

@@ -2,6 +2,7 @@ import type { StudioBridge } from '../../shared/studio-api.ts';
 import { useStudio } from '../store/studio-store.ts';
 import { connectFeed } from './feed-bridge.ts';
 import { syncRequests } from './request-actions.ts';
+import { syncDebugger } from '../features/debugger/debugger-sync.ts';
 
 /** How often web mode re-reads the run states, in case an event was lost. */
 const RESYNC_MS = 3000;
@@ -14,6 +15,7 @@ export function syncWithStudio(studio: StudioBridge): () => void {
     studio.on('workspace', (change) => useStudio.getState().setIntegrations(change.integrations)),
     connectFeed(studio),
     syncRequests(studio),
+    syncDebugger(studio),
   ];
   const report = (err: unknown): void => s.setNotice(err instanceof Error ? err.message : String(err));
   studio.workspaceInfo().then(s.setWorkspace, report);

@@ -9,6 +9,7 @@ export const panels = [
   { id: 'secrets', label: 'Secrets' },
   { id: 'logs', label: 'Logs' },
   { id: 'tests', label: 'Tests' },
+  { id: 'debugger', label: 'Debugger' },
 ] as const;
 
 export type PanelId = (typeof panels)[number]['id'];

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { createDebuggerSlice, type DebuggerSlice } from './debugger-slice.ts';
 import { createFeedSlice, type FeedSlice } from './feed-slice.ts';
 import { createFlowsSlice, type FlowsSlice } from './flows-slice.ts';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice.ts';
@@ -10,7 +11,7 @@ import { createTestsSlice, type TestsSlice } from './tests-slice.ts';
 import { createTracesSlice, type TracesSlice } from './traces-slice.ts';
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspace-slice.ts';
 
-export type StudioState = NavigationSlice & WorkspaceSlice & RunSlice & FeedSlice & FlowsSlice & RequestsSlice & TracesSlice & PlatformViewsSlice & ResourcesSlice & TestsSlice;
+export type StudioState = NavigationSlice & WorkspaceSlice & RunSlice & FeedSlice & FlowsSlice & RequestsSlice & TracesSlice & PlatformViewsSlice & ResourcesSlice & TestsSlice & DebuggerSlice;
 
 /** The one bound store of the renderer, built from slices; components select one field each. */
 export const useStudio = create<StudioState>()((...a) => ({
@@ -24,4 +25,5 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createPlatformViewsSlice(...a),
   ...createResourcesSlice(...a),
   ...createTestsSlice(...a),
+  ...createDebuggerSlice(...a),
 }));

@@ -1,3 +1,4 @@
+import { replayUnderDebugger } from '../debugger/debugger-actions.ts';
 import { useEffect, useState } from 'react';
 import type { RunDetail, RunStep } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
@@ -83,6 +84,11 @@ export function RunDetailView({ runId }: { runId: string }) {
           </label>
           <ForkLink run={s} />
           {run.snapshots ? <SaveAsTest key={s.runId} run={s} /> : null}
+          {run.snapshots ? (
+            <button type="button" onClick={() => void replayUnderDebugger(s.runId)} title="Run it again with its recorded input and outbound answers, stopping at your breakpoints">
+              Replay in debugger
+            </button>
+          ) : null}
         </div>
       </header>
       <Waterfall run={run} selected={selected} onSelect={setSelected} />

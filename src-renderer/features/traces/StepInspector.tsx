@@ -1,3 +1,4 @@
+import { PauseRecord } from '../debugger/PauseRecord.tsx';
 import { useState } from 'react';
 import type { MessageSnapshot, RunStep } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
@@ -41,6 +42,7 @@ export function StepInspector({ runId, step, snapshots }: { runId: string; step:
               {c.detail?.cached ? <span className="muted"> · from cache</span> : null}
               {c.error ? <span className="error"> · {c.error}</span> : null}
               {c.kind === 'http' ? <HttpExchange call={c} /> : null}
+              {c.kind === 'debug' ? <PauseRecord call={c} /> : null}
             </li>
           ))}
         </ul>

@@ -50,7 +50,7 @@ export function Waterfall({ run, selected, onSelect }: { run: RunDetail; selecte
               style={{ paddingLeft: 22 + (s.depth + 1) * 16 }}
             >
               <span className="waterfall-label" title={`${c.name}${c.status !== undefined ? ` → ${c.status}` : ''}${c.error ? ` · ${c.error}` : ''}`}>
-                <span className="call-kind">{c.kind === 'http' ? 'http' : 'platform'}</span> {c.name}
+                <span className="call-kind">{c.kind}</span> {c.name}
                 {c.status !== undefined ? <strong> {c.status}</strong> : null}
                 {typeof c.detail?.retries === 'number' && c.detail.retries > 0 ? <span className="warning"> · {c.detail.retries} retr{c.detail.retries === 1 ? 'y' : 'ies'}</span> : null}
               </span>

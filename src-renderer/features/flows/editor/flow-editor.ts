@@ -8,6 +8,7 @@ import AnalysisWorker from '../analysis/analysis.worker.ts?worker';
 import type { Span } from '../analysis/outline-types.ts';
 import { setEditorCommands, takePendingReveal } from '../editor-commands.ts';
 import { documentOf, refOfModel } from './analysed-document.ts';
+import { BreakpointGutter } from './breakpoint-gutter.ts';
 import { registerCelCompletion } from './cel-completion-provider.ts';
 import { registerCelHover } from './cel-hover-provider.ts';
 import { disposeModel, loadModel, openModel, refreshFromDisk, saveModel } from './editor-models.ts';
@@ -33,6 +34,7 @@ export class FlowEditor {
   private readonly disposables: Array<{ dispose(): void }> = [];
   private readonly viewStates = new Map<string, monaco.editor.ICodeEditorViewState | null>();
   private current: FileRef | undefined;
+  private readonly gutter: BreakpointGutter;
   private outlineTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
   private showing = 0;
@@ -81,6 +83,8 @@ export class FlowEditor {
       { dispose: useStudio.subscribe((s, prev) => s.designReference !== prev.designReference && this.referenceArrived()) },
       { dispose: useStudio.subscribe((s, prev) => focusOf(s) !== focusOf(prev) && this.focusChanged()) },
     );
+    this.gutter = new BreakpointGutter(this.editor, () => this.current);
+    this.disposables.push(this.gutter);
     // Ctrl+S / Cmd+S saves; a running integration hot-reloads from the saved file.
     this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => void this.save());
     this.referenceArrived();
@@ -101,6 +105,7 @@ export class FlowEditor {
     if (!ref) {
       this.current = undefined;
       this.editor.setModel(null);
+      this.gutter.render();
       return;
     }
     let model: monaco.editor.ITextModel;
@@ -117,6 +122,7 @@ export class FlowEditor {
     this.editor.setModel(model);
     const state = this.viewStates.get(key);
     if (state) this.editor.restoreViewState(state);
+    this.gutter.render();
     const reveal = takePendingReveal(key);
     if (reveal) this.reveal(reveal.line, reveal.col);
     void validateNow(ref.integration);
@@ -126,9 +132,11 @@ export class FlowEditor {
 
   async save(): Promise<void> {
     if (!this.current) return;
+    const ref = this.current;
     try {
-      await saveModel(fileKey(this.current));
+      await saveModel(fileKey(ref));
       useStudio.getState().setNotice(undefined);
+      this.gutter.saved(ref, this.editor.getModel()?.getValue() ?? '');
     } catch (err) {
       useStudio.getState().setNotice(`could not save ${this.current.file}: ${err instanceof Error ? err.message : String(err)}`);
     }

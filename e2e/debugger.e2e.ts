@@ -1,0 +1,86 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './studio-fixture.ts';
+import { openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
+
+// Two steps: line 7 sets the greeting, line 9 answers with it.
+const GREET = `connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  greet:
+    source: {type: http, path: /greet, methods: [POST]}
+    steps:
+      - set: {vars: {greeting: '"hello " + body.customer'}}
+      - name: answer
+        set: {body: '{"greeting": vars.greeting}'}
+`;
+
+/** Clicks the editor's gutter left of a line number, where a person sets a breakpoint. */
+async function clickGutter(page: Page, line: number): Promise<void> {
+  const number = page.locator('.flow-editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
+  const row = (await number.boundingBox())!;
+  const glyphs = (await page.locator('.flow-editor .glyph-margin').first().boundingBox())!;
+  await page.mouse.click(glyphs.x + glyphs.width / 2, row.y + row.height / 2);
+}
+
+const greet = (url: string, customer: string) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer }) }).then((r) => r.json() as Promise<unknown>);
+
+test.describe('the debugger in the studio', () => {
+  test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-debug', { 'greet.yaml': GREET }));
+
+  test('a conditional breakpoint set in the gutter pauses only the matching request; evaluate, edit, continue', async ({ page, studio }) => {
+    const health = collectPageErrors(page);
+    await openStudio(page, studio.url);
+    const card = page.getByRole('listitem', { name: 'e2e-debug' });
+    await card.getByRole('button', { name: 'Run e2e-debug' }).click();
+    await expect(card.getByRole('status', { name: 'e2e-debug is running' })).toBeVisible({ timeout: 15_000 });
+    const url = (await card.locator('.route-url').first().textContent())!;
+
+    await openFile(page, 'e2e-debug', 'greet.yaml');
+    // A click on the settings line of the step sets the breakpoint on the step's first line.
+    await clickGutter(page, 9);
+    await expect(page.locator('.flow-editor .flow-bp-glyph')).toHaveCount(1);
+    await page.getByRole('tab', { name: 'Debugger' }).click();
+    const bp = page.getByRole('list', { name: 'Breakpoints' }).getByRole('listitem');
+    await expect(bp).toContainText('e2e-debug/greet.yaml:8');
+    await expect(bp).toContainText('flows.greet.steps[1]');
+    await bp.getByPlaceholder('body.customer == "bob"').fill('body.customer == "bob"');
+    await bp.getByPlaceholder('body.customer == "bob"').press('Enter');
+    await expect(bp).toHaveAttribute('data-condition', 'body.customer == "bob"');
+
+    const bob = greet(url, 'bob');
+    const paused = page.getByRole('list', { name: 'Paused runs' }).getByRole('listitem');
+    await expect(paused).toHaveCount(1, { timeout: 15_000 });
+    await expect(paused).toContainText('greet');
+    await expect(paused).toContainText(/waited \d+ s/);
+    // The others are answered meanwhile.
+    expect(await greet(url, 'alice')).toEqual({ greeting: 'hello alice' });
+    await expect(paused).toHaveCount(1);
+
+    await expect(page.getByRole('list', { name: 'Stack' }).or(page.locator('.debug-stack'))).toContainText('flows.greet.steps[1]');
+    await page.getByLabel('CEL expression to evaluate').fill('body.customer');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await expect(page.getByRole('tree', { name: 'value of body.customer' })).toContainText('"bob"');
+
+    await page.getByRole('button', { name: 'Edit vars.greeting' }).click();
+    const input = page.getByLabel('New value of vars.greeting');
+    await input.fill('hi bob');
+    await expect(page.locator('.debug-edit .error')).toContainText('not JSON');
+    await expect(page.getByRole('button', { name: 'Set', exact: true })).toBeDisabled();
+    await input.fill('"hi bob"');
+    await input.press('Enter');
+    await expect(page.getByRole('list', { name: 'Edits' }).or(page.locator('.debug-edits'))).toContainText('vars.greeting');
+    await screenshotsAtBothSizes(page, 'debugger-paused');
+
+    await page.getByRole('tab', { name: 'Flows' }).click();
+    await expect(page.locator('.flow-editor .flow-paused-line')).toHaveCount(1);
+    await screenshotsAtBothSizes(page, 'debugger-editor-gutter');
+    await page.getByRole('tab', { name: 'Debugger' }).click();
+
+    await page.getByRole('button', { name: 'Continue' }).click();
+    expect(await bob).toEqual({ greeting: 'hi bob' });
+    await expect(paused).toHaveCount(0);
+    health.expectNone();
+  });
+});
