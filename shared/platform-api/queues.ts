@@ -258,6 +258,33 @@ export const queueNack = defineRoute({
   responses: { 204: { description: 'Done.' } },
 });
 
+export const ExtendRequest = component(
+  'ExtendRequest',
+  Type.Intersect([
+    SettleRequest,
+    Type.Object({
+      seconds: Type.Number({
+        description: 'The deliveries stay invisible this long from now (cut to 43200, 12 h): a consumer still working on them (a run paused in a debugger) keeps them.',
+        minimum: 1,
+        maximum: 43200,
+      }),
+    }),
+  ]),
+);
+
+export const queueExtend = defineRoute({
+  operationId: 'queueExtend',
+  method: 'POST',
+  path: '/v1/queues/{subject}/extend',
+  tag: 'queues',
+  summary: 'Extend ack deadlines',
+  description:
+    'Pushes the ack deadline of deliveries whose handle is current to `seconds` from now, so they are not delivered again while their consumer still holds them. Other handles change nothing. Always 204. An extension of this server beyond spec 1 §4.3: a runtime that gets 404 or 501 goes on without it.',
+  parameters: [subject],
+  body: { required: true, content: { 'application/json': ExtendRequest } },
+  responses: { 204: { description: 'Done.' } },
+});
+
 export const queueReply = defineRoute({
   operationId: 'queueReply',
   method: 'POST',
@@ -274,4 +301,4 @@ export const queueReply = defineRoute({
   },
 });
 
-export const queuesRoutes = [queuePublish, queueRequest, queueReceive, queueAck, queueNack, queueReply] as const;
+export const queuesRoutes = [queuePublish, queueRequest, queueReceive, queueAck, queueNack, queueExtend, queueReply] as const;

@@ -89,6 +89,11 @@ export class QueueDispatch {
     }
   }
 
+  /** Keeps current deliveries invisible for `seconds` more from now (a run paused in a debugger holds them). */
+  async extend(subject: string, handles: string[], seconds: number): Promise<void> {
+    await this.store.extend(subject, handles, seconds * 1000);
+  }
+
   async nack(subject: string, handles: string[], delaySeconds: number): Promise<void> {
     const settled = await this.store.nack(subject, handles, delaySeconds * 1000);
     for (const s of settled) {

@@ -1,5 +1,5 @@
 import { badRequest } from '../http/api-error.ts';
-import { queueAck, queueNack, queuePublish, queueReceive } from '../../../shared/platform-api/queues.ts';
+import { queueAck, queueExtend, queueNack, queuePublish, queueReceive } from '../../../shared/platform-api/queues.ts';
 import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
 import { checkName } from '../http/headers-and-names.ts';
@@ -48,6 +48,11 @@ export function queueRoutes(p: PlatformContext, dispatch: QueueDispatch): Route[
     implement(queueNack, binding, async (ctx) => {
       const body = await ctx.json(MAX_JSON_BODY_BYTES);
       await dispatch.nack(ctx.params.subject, settleHandles(body), Math.min(body.delaySeconds ?? 0, q.maxDelaySeconds));
+      sendEmpty(ctx.res, 204);
+    }),
+    implement(queueExtend, binding, async (ctx) => {
+      const body = await ctx.json(MAX_JSON_BODY_BYTES);
+      await dispatch.extend(ctx.params.subject, settleHandles(body), Math.min(body.seconds, MAX_ACK_DEADLINE_SECONDS));
       sendEmpty(ctx.res, 204);
     }),
   ];

@@ -73,6 +73,8 @@ export interface QueueBackend {
   nextVisibleAt(subject: string, group: string): Awaitable<number | undefined>;
   ack(subject: string, handles: string[]): Awaitable<SettledDelivery[]>;
   nack(subject: string, handles: string[], delayMs: number): Awaitable<SettledDelivery[]>;
+  /** Pushes the deadline of current deliveries to `deadlineMs` from now; stale handles change nothing. */
+  extend(subject: string, handles: string[], deadlineMs: number): Awaitable<number>;
   dropRequest(replyTo: string): Awaitable<void>;
   /** When any replica last saw a receive on the subject (undefined: this store only knows its own process). */
   lastReceiveAt(subject: string): Awaitable<number | undefined>;

@@ -60,6 +60,8 @@ export class QueueStore implements QueueBackend {
   }
   readonly ack: (subject: string, handles: string[]) => SettledDelivery[];
   readonly nack: (subject: string, handles: string[], delayMs: number) => SettledDelivery[];
+  readonly extend: (subject: string, handles: string[], deadlineMs: number) => number;
+  private readonly extendStmt: Statement<[number, number, string, string, number]>;
 
   private readonly group: GroupCommit;
   private readonly publishRow: (subject: string, body: string, headers: string | null, replyTo?: string) => { messageId: string; groups: string[] };
@@ -92,6 +94,7 @@ export class QueueStore implements QueueBackend {
       `UPDATE queue_items SET visible_at = ?, receipt = NULL WHERE id = ? AND subject = ? AND receipt = ? AND visible_at > ?
        RETURNING grp AS "group", message_id AS messageId`,
     );
+    this.extendStmt = db.prepare('UPDATE queue_items SET visible_at = ? WHERE id = ? AND subject = ? AND receipt = ? AND visible_at > ? RETURNING id');
     this.nextVisible = db.prepare('SELECT MIN(visible_at) FROM queue_items WHERE subject = ? AND grp = ? AND visible_at > ?').pluck();
     this.dropRequestStmt = db.prepare('DELETE FROM queue_items WHERE reply_to = ?');
 
@@ -111,6 +114,10 @@ export class QueueStore implements QueueBackend {
       groups.push(group);
     });
     this.ack = db.transaction((subject: string, handles: string[]) => this.settle(handles, (id, receipt) => this.ackStmt.get(id, subject, receipt, this.clock.now())));
+    this.extend = db.transaction((subject: string, handles: string[], deadlineMs: number) => {
+      const now = this.clock.now();
+      return this.settle(handles, (id, receipt) => this.extendStmt.get(now + deadlineMs, id, subject, receipt, now)).length;
+    });
     this.nack = db.transaction((subject: string, handles: string[], delayMs: number) => {
       const now = this.clock.now();
       return this.settle(handles, (id, receipt) => this.nackStmt.get(now + delayMs, id, subject, receipt, now));

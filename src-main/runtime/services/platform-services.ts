@@ -156,6 +156,11 @@ export interface QueueService {
   receive(subject: string, options: ReceiveOptions): Promise<Delivery[]>;
   ack(subject: string, handles: string[]): Promise<void>;
   nack(subject: string, handles: string[], delayMs: number): Promise<void>;
+  /**
+   * Keeps deliveries invisible for `seconds` more from now while their run is paused in a
+   * debugger. False when the platform has no such route (it is this platform's extension).
+   */
+  extend?(subject: string, handles: string[], seconds: number): Promise<boolean>;
   reply(replyTo: string, body: unknown, headers?: Record<string, string>): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import type { Identity } from './api-config.ts';
 import type { ApiRoute, JsonResponse } from '../../../shared/platform-api/contract.ts';
-import { queueAck, queueNack, queuePublish, queueReceive, queueReply, queueRequest } from '../../../shared/platform-api/queues.ts';
+import { queueAck, queueExtend, queueNack, queuePublish, queueReceive, queueReply, queueRequest } from '../../../shared/platform-api/queues.ts';
 import type { PlatformResponse, PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { parseDeliveries, sleep } from './deliveries.ts';
@@ -34,6 +34,7 @@ export class QueueClient implements QueueService {
   readonly requestReply: boolean;
   readonly pollTimeoutMs: number;
   readonly maxBatch: number;
+  private noExtend = false;
 
   constructor(
     private readonly http: PlatformTransport,
@@ -95,6 +96,15 @@ export class QueueClient implements QueueService {
     const op = `queue nack ${subject}`;
     if (!this.cap.usable) return this.cap.refuseIfError(op);
     this.settled(op, await this.send(queueNack, { params: { subject }, json: { handles, consumerGroup: this.identity.deploymentId, delaySeconds: delayMs / 1000 } }));
+  }
+
+  async extend(subject: string, handles: string[], seconds: number): Promise<boolean> {
+    if (!this.cap.usable || this.noExtend) return false;
+    const res = await this.send(queueExtend, { params: { subject }, json: { handles, consumerGroup: this.identity.deploymentId, seconds } });
+    if (res.status === 204 || res.status === 200) return true;
+    // A platform that only speaks spec 1 has no such route: the delivery keeps its own deadline.
+    if (res.status === 404 || res.status === 501 || res.status === 405) this.noExtend = true;
+    return false;
   }
 
   async reply(replyTo: string, body: unknown, headers?: Record<string, string>): Promise<void> {

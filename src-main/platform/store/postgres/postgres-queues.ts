@@ -117,6 +117,17 @@ export class PostgresQueues implements QueueBackend {
     return rows.map((r) => ({ group: r.group, messageId: r.messageId }));
   }
 
+  async extend(subject: string, handles: string[], deadlineMs: number): Promise<number> {
+    const [ids, receipts] = parseHandles(handles);
+    if (ids.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `UPDATE queue_items q SET visible_at = flow_now_ms() + $4 FROM unnest($2::bigint[], $3::text[]) AS h(id, receipt)
+       WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = $1 AND q.visible_at > flow_now_ms()`,
+      [subject, ids, receipts, deadlineMs],
+    );
+    return rowCount ?? 0;
+  }
+
   async dropRequest(replyTo: string): Promise<void> {
     await this.pool.query('DELETE FROM queue_items WHERE reply_to = $1', [replyTo]);
   }

@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../../../../shared/clock.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Message } from '../../core/message.ts';
+import { runHolds } from '../../core/run-hold.ts';
 import type { FlowResult } from '../../core/engine/chain.ts';
 import type { Delivery, ReceiveOptions } from '../../services/platform-services.ts';
 import { sleep } from '../../services/deliveries.ts';
@@ -19,6 +20,8 @@ export interface ConsumerOptions {
   log: Logger;
   /** The backoff after a failed receive and the pause after an answer that came too soon run on it. */
   clock?: Clock;
+  /** What keeps a delivery while its run is paused in a debugger (its ack deadline extended). */
+  hold?(d: Delivery): { paused(): void; resumed(): void };
 }
 
 const MAX_BACKOFF_MS = 5000;
@@ -91,8 +94,10 @@ export class Consumer {
 
   private handle(d: Delivery): void {
     this.inFlight++;
+    const msg = this.o.toMessage(d);
+    if (runHolds.watching !== 0) runHolds.note(msg, { headers: d.headers, ...(this.o.hold ? { whilePaused: this.o.hold(d) } : {}) });
     void this.o
-      .submit(this.o.toMessage(d))
+      .submit(msg)
       .then((result) => this.o.settle(d, result))
       .catch((err: unknown) => this.o.log.warn('could not settle a message; it will be delivered again', { error: errorMessage(err) }))
       .finally(() => {

@@ -5,6 +5,7 @@ import { AckBatcher } from './ack-batcher.ts';
 import { Consumer } from './queue-consumer.ts';
 import { queueSourceDef } from './queue.def.ts';
 import { deliveryMessage, toWire } from './wire-message.ts';
+import { deadlineHold } from './deadline-hold.ts';
 
 /** The reply header that tells a `queue-request` how the consumer's flow ended. */
 export const OUTCOME_HEADER = 'x-flow-outcome';
@@ -43,6 +44,7 @@ export const queueSource = implementSource(queueSourceDef, (s, ctx) => {
     settle,
     log: ctx.log,
     clock: ctx.host.clock,
+    hold: (d) => deadlineHold(ctx.host.clock, (seconds) => queues.extend?.(s.subject, [d.handle], seconds) ?? Promise.resolve(false), ctx.log),
   });
   return {
     async start() {
