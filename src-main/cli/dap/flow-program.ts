@@ -88,7 +88,12 @@ export class FlowProgram {
       start: false,
     });
     this.started = started;
-    this.detach.push(recordRuns(started.runtime.traces, (run) => this.db.recordings.add(this.integration, run)));
+    this.detach.push(
+      recordRuns(started.runtime.traces, (run, ended) => {
+        this.db.recordings.add(this.integration, run);
+        if (ended.outcome === 'failed') this.onLog({ time: new Date().toISOString(), level: 'warn', msg: `run ${run.runId} of ${run.flow} failed: ${ended.error ?? 'failed'}; to step through it again, launch with "replay": "${run.runId}"` });
+      }),
+    );
     this.detach.push(this.session.attach(started.runtime, { log: started.log, locate: this.steps.locate, integration: this.integration }));
     await started.runtime.start();
     return started.runtime;

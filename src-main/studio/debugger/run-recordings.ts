@@ -10,7 +10,7 @@ const PENDING_RUNS = 1000;
  * for) and the calls its steps made, a flow-ref's runs' calls included (they share the
  * correlation id). `onRun` gets each run as it ends.
  */
-export function recordRuns(traces: TraceHub, onRun: (run: RecordedRun & { traceId?: string }) => void): () => void {
+export function recordRuns(traces: TraceHub, onRun: (run: RecordedRun & { traceId?: string }, ended: { outcome: string; error?: string }) => void): () => void {
   const calls = new BoundedMap<string, TraceSpan[]>(PENDING_RUNS);
   return traces.add({
     snapshots: true,
@@ -24,13 +24,16 @@ export function recordRuns(traces: TraceHub, onRun: (run: RecordedRun & { traceI
     emit: (e) => {
       if (e.kind !== 'run') return;
       const made = calls.get(e.correlationId) ?? [];
-      onRun({
-        runId: e.runId,
-        ...(e.traceId !== undefined ? { traceId: e.traceId } : {}),
-        flow: e.flow,
-        ...(e.input !== undefined ? { input: e.input as RecordedRun['input'] } : {}),
-        calls: made.map((c) => ({ kind: c.kind, ...(c.status !== undefined ? { status: c.status } : {}), ...(c.detail !== undefined ? { detail: c.detail } : {}) })),
-      });
+      onRun(
+        {
+          runId: e.runId,
+          ...(e.traceId !== undefined ? { traceId: e.traceId } : {}),
+          flow: e.flow,
+          ...(e.input !== undefined ? { input: e.input as RecordedRun['input'] } : {}),
+          calls: made.map((c) => ({ kind: c.kind, ...(c.status !== undefined ? { status: c.status } : {}), ...(c.detail !== undefined ? { detail: c.detail } : {}) })),
+        },
+        { outcome: e.outcome, ...(e.error !== undefined ? { error: e.error } : {}) },
+      );
     },
   });
 }
