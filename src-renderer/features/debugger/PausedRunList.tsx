@@ -1,12 +1,13 @@
 import { useStudio } from '../../store/studio-store.ts';
-import { useNow, waited } from './use-now.ts';
+import { useNow } from '../../components/use-live-query.ts';
+import { waited } from './waited.ts';
 
 /** Every paused run with how long it has waited; picking one shows it. */
 export function PausedRunList() {
   const paused = useStudio((s) => s.pausedRuns);
   const thread = useStudio((s) => s.debugThread);
   const show = useStudio((s) => s.showDebugThread);
-  const now = useNow();
+  const now = useNow(1000);
   if (paused.length === 0) return <p className="muted debug-none">No run is paused. Set a breakpoint in a flow’s gutter, then send a request.</p>;
   return (
     <ul className="debug-runs" aria-label="Paused runs">
