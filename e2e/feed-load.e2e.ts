@@ -59,14 +59,14 @@ test.describe('the live feed under load', () => {
     await page.goto(studio.url);
     const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 200_000, seconds: 0.5 } });
     expect(burst.status()).toBe(200);
-    await expect(page.getByRole('contentinfo', { name: 'Status' }).getByText(/^dropped \d+$/)).toBeVisible({ timeout: 5_000 });
+    await expect(page.getByRole('contentinfo', { name: 'Status' }).getByText(/^dropped \d+$/)).toBeVisible();
   });
 
   test('shows "traces dropped N" when a runtime\'s trace export let records go under overload', async ({ page, studio }) => {
     await page.goto(studio.url);
     const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 1000, seconds: 0.3, tracesDropped: 1234 } });
     expect(burst.status()).toBe(200);
-    await expect(page.getByRole('contentinfo', { name: 'Status' }).getByTestId('traces-dropped')).toHaveText('traces dropped 1234', { timeout: 5_000 });
+    await expect(page.getByRole('contentinfo', { name: 'Status' }).getByTestId('traces-dropped')).toHaveText('traces dropped 1234');
   });
 
   test('shows "not traced under load N" when a saturated runtime left runs untraced', async ({ page, studio }) => {
@@ -74,7 +74,7 @@ test.describe('the live feed under load', () => {
     const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 1000, seconds: 0.3, runsNotTraced: 5678 } });
     expect(burst.status()).toBe(200);
     const status = page.getByRole('contentinfo', { name: 'Status' });
-    await expect(status.getByTestId('runs-not-traced')).toHaveText('not traced under load 5678', { timeout: 5_000 });
+    await expect(status.getByTestId('runs-not-traced')).toHaveText('not traced under load 5678');
     await expect(status.getByTestId('traces-dropped')).toHaveCount(0);
   });
 });

@@ -246,12 +246,16 @@ describe('trace admission', () => {
   });
 
   it("reads the process's CPU time by default", () => {
+    // Busy until the clock has moved 10 ms: on a loaded machine the process gets only part of the
+    // wall time, so a fixed wall-clock loop could see less. A clock that stood still would spin to
+    // the 10 s bound instead.
     const before = processCpuMs();
-    const until = performance.now() + 20;
-    while (performance.now() < until) {
+    const bound = performance.now() + 10_000;
+    while (processCpuMs() - before < 10 && performance.now() < bound) {
       // Busy: CPU time passes.
     }
     expect(processCpuMs() - before).toBeGreaterThanOrEqual(10);
+    expect(performance.now()).toBeLessThan(bound);
   });
 
   it('measures the real event loop by default: a busy loop saturates it, an idle one does not', async () => {
