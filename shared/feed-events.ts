@@ -45,6 +45,8 @@ export interface TraceFeedEvent extends FeedBase {
 export interface LogFeedEvent extends FeedBase {
   kind: 'log';
   log: LogEntry;
+  /** Its place among the stored lines, on lines read back from the studio's history. */
+  seq?: number;
 }
 /** Queue traffic on the platform: publish, delivery, ack, nack. */
 export interface QueueFeedEvent extends FeedBase {

@@ -28,6 +28,9 @@ import type {
 import type { RunComparison, RunDetail, RunPage, RunQuery, TraceValueRef } from './trace-types.ts';
 import type { FlowTestsApi } from './flow-test-types.ts';
 import type { DebuggerApi } from './debugger-types.ts';
+import type { HistoryKind, HistoryOverview, HistorySettingsPatch } from './history-types.ts';
+import type { LogQuery } from './log-types.ts';
+import type { LogFeedEvent } from './feed-events.ts';
 import type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
 import type {
   AgentSearchHit,
@@ -83,6 +86,8 @@ export interface WorkspaceInfo {
   platformUrl: string;
   /** `electron` or `web`, for wording only; nothing may depend on it. */
   shell: 'electron' | 'web';
+  /** Changes on every start of the studio: a window from an earlier start knows it by this. */
+  launchId: string;
 }
 
 /** One integration: a folder of the workspace holding flow definitions and resources. */
@@ -149,7 +154,7 @@ export interface RunState {
 }
 
 /** The methods of the StudioApi. Every one returns a promise of plain data. */
-export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, ResourcesApi, FlowTestsApi, DebuggerApi {
+export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, ResourcesApi, FlowTestsApi, DebuggerApi, HistoryApi {
   workspaceInfo(): Promise<WorkspaceInfo>;
   listIntegrations(): Promise<IntegrationSummary[]>;
   /** Text of a file of an integration; `file` is relative to its folder. */
@@ -219,6 +224,18 @@ export interface TracesApi {
   traceValue(ref: TraceValueRef): Promise<unknown>;
   compareRuns(a: string, b: string): Promise<RunComparison>;
   clearRuns(): Promise<void>;
+}
+
+/** The studio's own history in its data folder: how much is kept, clearing it, stored log lines. */
+export interface HistoryApi {
+  /** Retention and restore settings with their defaults, and what each kind holds now. */
+  historyOverview(): Promise<HistoryOverview>;
+  /** Changes retention or restore; a value out of bounds is refused, naming it. */
+  setHistorySettings(patch: HistorySettingsPatch): Promise<HistoryOverview>;
+  /** Deletes one kind of history, in memory and on disk. */
+  clearHistory(kind: HistoryKind): Promise<HistoryOverview>;
+  /** Stored log lines, oldest first: the newest, those of one run, or older ones to page back. */
+  queryLogs(query: LogQuery): Promise<LogFeedEvent[]>;
 }
 
 /**
@@ -421,6 +438,10 @@ const methodRecord = {
   resumeRun: true,
   abortRun: true,
   replayRun: true,
+  historyOverview: true,
+  setHistorySettings: true,
+  clearHistory: true,
+  queryLogs: true,
 } as const satisfies Record<StudioMethod, true>;
 
 const eventRecord = { runState: true, workspace: true, feed: true, requestProgress: true, captures: true } as const satisfies Record<StudioEventName, true>;

@@ -4,14 +4,52 @@
  */
 import type { FeedOutcome } from './feed-events.ts';
 
+/**
+ * How a run ended, as the Traces panel lists it: the runtime's outcome, or `rejected` when a
+ * verification step (jwt-verify, notes-verify-request) turned the request away with a 4xx.
+ */
+export type RunOutcome = FeedOutcome | 'rejected';
+
+/**
+ * The definition that served a run: the studio's generation of the working copy (it grows with
+ * every start and reload, across restarts) and a digest of its definition files. A working-copy
+ * version reads `v3`, with its digest; a version tag is a name the user gave (`v1.0.0`).
+ */
+export interface DefinitionVersion {
+  generation: number;
+  digest: string;
+}
+
+/** A version of an integration's definition that served stored runs. */
+export interface StoredVersion extends DefinitionVersion {
+  integration: string;
+  runs: number;
+}
+
+/** Why a verification step turned a run's request away. */
+export interface RunRejection {
+  /** The setting path of the step, e.g. `flows.receive-webhook.steps[0]`. */
+  step: string;
+  block: string;
+  /** In the block's words, e.g. `invalid token: "iss" claim check failed`. */
+  reason: string;
+}
+
 /** Filters of the run list; every one is optional and they combine with AND. */
 export interface RunQuery {
   integration?: string;
   flow?: string;
-  outcome?: FeedOutcome;
+  /** The route pattern (`/items/{id}`), as listed on runs. */
+  route?: string;
+  outcome?: RunOutcome;
   /** An HTTP status (`404`) or class (`4xx`). */
   status?: string;
-  /** Matched, case-insensitively, against flow, route, error, ids, step names and the request body. */
+  /** The definition's generation that served the run (`3` for v3). */
+  generation?: number;
+  /**
+   * Matched, case-insensitively, against flow, route, path, error, ids, step names, the request
+   * and response bodies, header values and the message's vars (their first 8 KiB).
+   */
   text?: string;
   /** Where runs came from: `test` (a flow test), `rerun` (a re-run from a step), `live` (neither: sources and requests). */
   origin?: RunOrigin;
@@ -33,10 +71,14 @@ export interface RunSummary {
   method?: string;
   /** The HTTP status answered, once known. */
   status?: number;
-  outcome: FeedOutcome;
+  outcome: RunOutcome;
   startedAt: number;
   durationMs: number;
   error?: string;
+  /** Set on a `rejected` run. */
+  rejection?: RunRejection;
+  /** The definition version that served it (runs of the integration's working copy). */
+  version?: DefinitionVersion;
   steps: number;
   /** The captured request that started it. */
   captureId?: number;
@@ -58,6 +100,8 @@ export interface RunPage {
   rows: RunSummary[];
   /** Every flow with stored runs, for the filter. */
   flows: string[];
+  /** Every definition version with stored runs, newest first, for the filter. */
+  versions: StoredVersion[];
   /** Time the store took to answer, for the person measuring. */
   tookMs: number;
   /**
@@ -115,7 +159,8 @@ export interface RunStep {
   category: 'block' | 'platform' | 'http';
   startedAt: number;
   durationMs: number;
-  outcome: FeedOutcome;
+  /** A step's own outcome; `rejected` only on the whole run shown as a step. */
+  outcome: RunOutcome;
   error?: string;
   input?: MessageSnapshot;
   output?: MessageSnapshot;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { LogFeedEvent } from '../../shared/feed-events.ts';
 import type { RunProblem, RunState } from '../../shared/studio-api.ts';
 import {
   type ComponentRegistry,
@@ -65,6 +66,8 @@ export interface RunManagerOptions {
   /** How long a stopped or replaced runtime may take to finish in-flight messages. */
   graceMs?: number;
   log?: Logger;
+  /** Every log record of every runtime, whether or not a window listens (the studio's log history). */
+  keepLog?: (event: LogFeedEvent) => void;
 }
 
 interface Live {
@@ -253,7 +256,7 @@ export class RunManager {
     const identity = { deploymentId: id, instanceId: 'studio' };
     // One services client per run, kept across hot reloads and closed after the last runtime drains.
     if (!entry.services) {
-      const services = await connectPlatform(connection, identity, createLogger({ sinks: [logSink(id, feed)], fields: { integration: id } }));
+      const services = await connectPlatform(connection, identity, createLogger({ sinks: [logSink(id, feed, this.opts.keepLog)], fields: { integration: id } }));
       entry.services = services;
     }
     const { runtime } = await startRuntime({
@@ -269,7 +272,7 @@ export class RunManager {
       secretValues: run.secretValues,
       logFields: { integration: id },
       // Records go to the Logs panel and the platform, a captured webhook token masked in both.
-      logSinks: [logSink(id, feed)],
+      logSinks: [logSink(id, feed, this.opts.keepLog)],
       wrapLogSink: maskCapturedTokens,
       start: false,
     });

@@ -1,4 +1,4 @@
-import type { TraceRecord } from '../../shared/feed-events.ts';
+import type { LogFeedEvent, TraceRecord } from '../../shared/feed-events.ts';
 import { type LogRecord, type LogSink, type TraceEvent, type TraceHub } from '../runtime/index.ts';
 import type { FeedSource, LiveFeed } from './live-feed.ts';
 
@@ -7,12 +7,17 @@ export function traceSource(integration: string, traces: TraceHub): FeedSource {
   return (push) => traces.add({ emit: (e) => push({ kind: 'trace', at: Date.now(), integration, trace: traceRecord(e) }) });
 }
 
-/** A log sink that forwards a runtime's records to the feed, and builds nothing when nobody listens. */
-export function logSink(integration: string, feed: LiveFeed): LogSink {
+/**
+ * A log sink that forwards a runtime's records to the feed while someone listens, and to `keep`
+ * (the studio's log history) always; with neither it builds nothing.
+ */
+export function logSink(integration: string, feed: LiveFeed, keep?: (event: LogFeedEvent) => void): LogSink {
   return (record: LogRecord) => {
-    if (!feed.listening) return;
+    if (!feed.listening && !keep) return;
     const { time, level, msg, ...fields } = record;
-    feed.push({ kind: 'log', at: Date.now(), integration, log: { time, level, msg, fields } });
+    const event: LogFeedEvent = { kind: 'log', at: Date.now(), integration, log: { time, level, msg, fields } };
+    keep?.(event);
+    if (feed.listening) feed.push(event);
   };
 }
 

@@ -12,6 +12,10 @@ import { startStudioDebugger } from './debugger/studio-debugger.ts';
 import { startPlatformViews } from './platform-views/start-platform-views.ts';
 import { startResources } from './resources/resources-api.ts';
 import { keyFileSecretBackend, type SecretBackend } from './resources/secret-backend.ts';
+import { randomBytes } from 'node:crypto';
+import { historyApi } from './state/history-api.ts';
+import { HistorySettingsStore } from './state/history-settings.ts';
+import { openStudioDb } from './state/studio-db.ts';
 
 export interface StudioBackendOptions {
   workspaceDir: string;
@@ -47,6 +51,9 @@ export interface StudioBackend {
 export async function startStudioBackend(options: StudioBackendOptions): Promise<StudioBackend> {
   const log = options.log ?? createLogger({ level: 'warn' });
   const workspace = Workspace.open(options.workspaceDir, options.samplesDir);
+  const launchId = randomBytes(9).toString('base64url');
+  const db = openStudioDb(options.dataDir, (message) => log.warn(message));
+  const settings = new HistorySettingsStore(db);
   const secretBackend = options.secretBackend ?? keyFileSecretBackend(options.dataDir);
   const platform = options.platform ?? (await startEmbeddedPlatform({ dataDir: options.dataDir, secretKeyProtection: secretBackend.protection }));
   const feed = new LiveFeed();
@@ -66,6 +73,9 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
   const inspection = startFireAndInspect({
     workspace,
     dataDir: options.dataDir,
+    db,
+    settings,
+    warn: (message) => log.warn(message),
     routesOf: (id) => runs.states().find((s) => s.integration === id)?.routes,
     pushFeed: feed.push,
     emitProgress: (progress) => emit('requestProgress', progress),
@@ -103,6 +113,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     runEnvironment: (id) => resources.runEnvironment(id),
     graceMs: options.graceMs,
     log,
+    keepLog: (event) => inspection.logs.add(event),
     onState: (state) => emit('runState', state),
     onRuntime: (id, runtime) => {
       const stopInspecting = inspection.watchRuntime(id, runtime);
@@ -142,7 +153,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
 
   const api: StudioApi = {
     async workspaceInfo() {
-      return { root: workspace.root, dataDir: options.dataDir, platformUrl: platform.url, shell: options.shell };
+      return { root: workspace.root, dataDir: options.dataDir, platformUrl: platform.url, shell: options.shell, launchId };
     },
     async listIntegrations() {
       return workspace.list();
@@ -163,6 +174,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     ...createDesignApi(workspace, options.registry ?? defaultRegistry),
     ...platformViews.api,
     ...resources.api,
+    ...historyApi(settings, inspection, options.dataDir),
     ...flowTestsApi({
       workspace,
       runs: inspection.runs,
@@ -204,6 +216,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
         platformViews.close();
         feed.close();
         await platform.close();
+        db.close();
       })();
       return closing;
     },

@@ -1,6 +1,8 @@
 import type { CaptureDetail, CapturePage, CaptureQuery, CaptureSummary, VerificationNote } from '../../../shared/request-types.ts';
 import { type HttpExchangeRecord } from '../../runtime/index.ts';
-import type { RunStore } from '../traces/run-store.ts';
+import type { Retention } from '../../../shared/history-types.ts';
+import { answerError } from '../traces/run-rejection.ts';
+import { SEARCH_TEXT_CHARS, type RunStore } from '../traces/run-store.ts';
 import { bodyView, headerOf } from './body-bytes.ts';
 import { parseCaptureSearch, type SearchableCapture } from './capture-search.ts';
 
@@ -13,6 +15,15 @@ export interface CapturedExchange {
   /** What a search looks through, built on the first search that reaches this capture (most are never searched). */
   searchable?: SearchableCapture;
   verification?: VerificationNote;
+  /** Read back from disk with a secret value masked: not the exact bytes that came. */
+  masked?: boolean;
+}
+
+/** Where captures outlive the process (studio.db): told what changed, in the store's id order. */
+export interface CaptureKeeper {
+  kept(capture: CapturedExchange): void;
+  forgotUpTo(id: number): void;
+  cleared(): void;
 }
 
 /** The signature a captured request should have carried, when its route verifies and the token is known. */
@@ -44,8 +55,9 @@ export class CaptureStore {
   private nextId = 1;
   private bytes = 0;
   private readonly listeners = new Set<(capture: CaptureSummary) => void>();
-  private readonly maxCaptures: number;
-  private readonly maxBytes: number;
+  private maxCaptures: number;
+  private maxBytes: number;
+  private keeper: CaptureKeeper | undefined;
 
   private expectedSignature: ExpectedSignature | undefined;
 
@@ -55,6 +67,36 @@ export class CaptureStore {
   ) {
     this.maxCaptures = options.maxCaptures ?? DEFAULT_MAX_CAPTURES;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  get size(): number {
+    return this.captures.length - this.head;
+  }
+
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  /** Hands every later change to `keeper` (studio.db). */
+  keepWith(keeper: CaptureKeeper): void {
+    this.keeper = keeper;
+  }
+
+  /** Takes back captures read from disk, oldest first, before any new one arrives. */
+  restore(captures: ReadonlyArray<Omit<CapturedExchange, 'searchable'>>): void {
+    for (const c of captures) {
+      this.captures.push(c);
+      this.byId.set(c.id, c);
+      this.bytes += sizeOf(c.record);
+      this.nextId = Math.max(this.nextId, c.id + 1);
+    }
+  }
+
+  /** Changes the bounds; captures beyond them go now, oldest first. */
+  setRetention(retention: Retention): void {
+    this.maxCaptures = retention.count;
+    this.maxBytes = retention.bytes;
+    this.trim();
   }
 
   /** How a failed signature check learns the expected signature (set by whoever knows the runtimes). */
@@ -73,18 +115,10 @@ export class CaptureStore {
     this.captures.push(capture);
     this.byId.set(id, capture);
     this.bytes += sizeOf(record);
-    while (this.captures.length - this.head > 1 && (this.captures.length - this.head > this.maxCaptures || this.bytes > this.maxBytes)) {
-      const old = this.captures[this.head];
-      this.captures[this.head++] = undefined as unknown as CapturedExchange;
-      this.byId.delete(old.id);
-      this.bytes -= sizeOf(old.record);
-    }
-    // shift() on a full store copied the whole array once per request while the GC was marking.
-    if (this.head > 1_024 && this.head * 2 > this.captures.length) {
-      this.captures = this.captures.slice(this.head);
-      this.head = 0;
-    }
+    this.trim();
+    this.keeper?.kept(capture);
     if (record.correlationId !== undefined && record.flow !== undefined) {
+      const contentType = headerOf(record.responseHeaders, 'content-type');
       this.runs.linkRequest(record.correlationId, record.flow, {
         captureId: id,
         status: record.status,
@@ -92,6 +126,8 @@ export class CaptureStore {
         path: redact(record.target.split('?')[0]),
         method: record.method,
         startedAt: record.startedAt,
+        searchText: exchangeText(record, redact),
+        answerError: record.status >= 400 && record.status < 500 ? answerError(record.responseBody, contentType) : undefined,
       });
     }
     const summary = this.summaryOf(capture);
@@ -159,6 +195,25 @@ export class CaptureStore {
     this.head = 0;
     this.byId.clear();
     this.bytes = 0;
+    this.keeper?.cleared();
+  }
+
+  /** Drops the oldest until the store is within its count and bytes (the newest always stays). */
+  private trim(): void {
+    let last: number | undefined;
+    while (this.captures.length - this.head > 1 && (this.captures.length - this.head > this.maxCaptures || this.bytes > this.maxBytes)) {
+      const old = this.captures[this.head];
+      this.captures[this.head++] = undefined as unknown as CapturedExchange;
+      this.byId.delete(old.id);
+      this.bytes -= sizeOf(old.record);
+      last = old.id;
+    }
+    // shift() on a full store copied the whole array once per request while the GC was marking.
+    if (this.head > 1_024 && this.head * 2 > this.captures.length) {
+      this.captures = this.captures.slice(this.head);
+      this.head = 0;
+    }
+    if (last !== undefined) this.keeper?.forgotUpTo(last);
   }
 
   summaryOf(c: CapturedExchange): CaptureSummary {
@@ -206,6 +261,8 @@ export class CaptureStore {
           : handshake
             ? { ok: true, reason: 'unsigned subscription handshake: the verification token was captured', handshake: true }
             : { ok: true, reason: 'signature valid' };
+    // Remembered on disk too: after a restart the run's steps may no longer say it.
+    this.keeper?.kept(c);
     return c.verification;
   }
 
@@ -232,6 +289,14 @@ function searchableOf(r: HttpExchangeRecord, redact: (text: string) => string): 
     headers: redact([...r.requestHeaders, ...r.responseHeaders].map(([k, v]) => `${k}: ${v}`).join('\n')).toLowerCase(),
     body: redact(`${text(r.requestBody)}\n${text(r.responseBody)}`).toLowerCase(),
   };
+}
+
+/** A request's header values and bodies as text, for the search of the run it started. */
+function exchangeText(r: HttpExchangeRecord, redact: (text: string) => string): string {
+  const body = (b: Uint8Array | undefined, room: number): string =>
+    b && b.byteLength > 0 ? Buffer.from(b.buffer, b.byteOffset, Math.min(b.byteLength, room)).toString('utf8') : '';
+  const parts = [r.requestHeaders.map(([, v]) => v).join('\n'), body(r.requestBody, SEARCH_TEXT_CHARS), body(r.responseBody, SEARCH_TEXT_CHARS / 2)];
+  return redact(parts.filter((p) => p !== '').join('\n')).slice(0, SEARCH_TEXT_CHARS);
 }
 
 function sizeOf(r: HttpExchangeRecord): number {

@@ -2,10 +2,16 @@ import type { FeedEvent } from '../../../shared/feed-events.ts';
 import type { CaptureSummary, RequestProgress } from '../../../shared/request-types.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
 import { readDefinitions, type Runtime } from '../../runtime/index.ts';
+import { LogHistory } from '../logs/log-history.ts';
+import { runEndLine } from '../logs/run-log-lines.ts';
+import type { HistorySettingsStore } from '../state/history-settings.ts';
+import type { StudioDb } from '../state/studio-db.ts';
+import { RunHistory } from '../traces/run-history.ts';
 import { RunRecorder } from '../traces/run-recorder.ts';
 import { RunStore } from '../traces/run-store.ts';
 import { tracesApi, type TracesApi } from '../traces/traces-api.ts';
 import type { Workspace } from '../workspace.ts';
+import { CaptureHistory } from './capture-history.ts';
 import { CaptureStore } from './capture-store.ts';
 import { RequestHistory } from './request-history.ts';
 import { RequestSender } from './request-sender.ts';
@@ -17,6 +23,12 @@ import { observeTraffic } from './traffic-observer.ts';
 export interface FireAndInspectOptions {
   workspace: Workspace;
   dataDir: string;
+  /** studio.db, where runs, captures, log lines and sent requests outlive the process. */
+  db: StudioDb;
+  /** Their retention; a change applies at once. */
+  settings: HistorySettingsStore;
+  /** A write to studio.db failed (a full disk): said once, never thrown at the work that made it. */
+  warn?(message: string): void;
   routesOf(integration: string): RouteInfo[] | undefined;
   pushFeed(event: FeedEvent): void;
   emitProgress(progress: RequestProgress): void;
@@ -30,6 +42,8 @@ export interface FireAndInspect {
   readonly api: RequestsApi & TracesApi;
   readonly runs: RunStore;
   readonly captures: CaptureStore;
+  readonly history: RequestHistory;
+  readonly logs: LogHistory;
   /** Called by the run manager for every runtime it loads; returns what stops watching it. */
   watchRuntime(integration: string, runtime: Runtime): () => void;
   /** A studio window listens (or the last one left): step snapshots on or off. */
@@ -40,10 +54,38 @@ export interface FireAndInspect {
 const CAPTURE_EVENT_MS = 100;
 
 export function startFireAndInspect(options: FireAndInspectOptions): FireAndInspect {
-  const runs = new RunStore();
+  let warned = false;
+  const onWriteError = (err: unknown): void => {
+    if (warned) return;
+    warned = true;
+    options.warn?.(`the studio's history could not be written to ${options.dataDir} (${err instanceof Error ? err.message : String(err)}); runs and requests go on, unsaved`);
+  };
+  const retention = options.settings.get().retention;
+  const runs = new RunStore({ maxRuns: retention.runs.count, maxBytes: retention.runs.bytes });
+  const runHistory = new RunHistory(options.db, onWriteError);
+  runs.restore(runHistory.load(retention.runs.count));
+  runs.setRetention(retention.runs);
+  runs.keepWith(runHistory);
   const recorder = new RunRecorder(runs);
-  const captures = new CaptureStore(runs);
-  const history = new RequestHistory(options.dataDir);
+  const captures = new CaptureStore(runs, { maxCaptures: retention.captures.count, maxBytes: retention.captures.bytes });
+  const captureHistory = new CaptureHistory(options.db, onWriteError);
+  captures.restore(captureHistory.load(retention.captures.count));
+  captures.keepWith(captureHistory);
+  captures.setRetention(retention.captures);
+  const history = new RequestHistory(options.db, retention.requests, options.dataDir, onWriteError);
+  const logs = new LogHistory(options.db, retention.logs, onWriteError);
+  // A failed or rejected run writes a line to Logs, kept with the runtimes' own lines.
+  const stopLoggingEnds = runs.onBadEnd((summary) => {
+    const line = runEndLine(summary);
+    logs.add(line);
+    options.pushFeed(line);
+  });
+  const stopFollowingSettings = options.settings.onChange((s) => {
+    runs.setRetention(s.retention.runs);
+    captures.setRetention(s.retention.captures);
+    history.setRetention(s.retention.requests);
+    logs.setRetention(s.retention.logs);
+  });
   const sender = new RequestSender();
   const current = new Map<string, Runtime>();
   // A failed signature check shows what the body should have been signed with, for comparison.
@@ -86,6 +128,8 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
     api,
     runs,
     captures,
+    history,
+    logs,
     watchRuntime(integration, runtime) {
       current.set(integration, runtime);
       const stopRecording = recorder.attach(integration, runtime.traces);
@@ -103,9 +147,14 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
     setListening: (listening) => recorder.setSnapshots(listening),
     async close() {
       stopCaptureEvents();
+      stopFollowingSettings();
+      stopLoggingEnds();
       if (timer) clearTimeout(timer);
-      history.flush();
       await sender.close();
+      history.flush();
+      runHistory.flush();
+      captureHistory.flush();
+      logs.flush();
     },
   };
 }

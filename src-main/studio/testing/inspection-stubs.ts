@@ -1,12 +1,22 @@
-import type { RequestsApi, TracesApi } from '../../../shared/studio-api.ts';
+import { DEFAULT_HISTORY_SETTINGS, type HistoryOverview } from '../../../shared/history-types.ts';
+import type { HistoryApi, RequestsApi, TracesApi } from '../../../shared/studio-api.ts';
 
 const none = async (): Promise<never> => {
   throw new Error('not available in the stub backend');
 };
 
-/** Canned answers for the Requests and Traces methods, for transport tests. */
-export function inspectionStubs(): RequestsApi & TracesApi {
+const emptyHistory = (): HistoryOverview => {
+  const none = { count: 0, bytes: 0 };
+  return { settings: DEFAULT_HISTORY_SETTINGS, defaults: DEFAULT_HISTORY_SETTINGS, usage: { runs: none, captures: none, logs: none, requests: none }, file: '/tmp/data/studio.db' };
+};
+
+/** Canned answers for the Requests, Traces and history methods, for transport tests. */
+export function inspectionStubs(): RequestsApi & TracesApi & HistoryApi {
   return {
+    historyOverview: async () => emptyHistory(),
+    setHistorySettings: async () => emptyHistory(),
+    clearHistory: async () => emptyHistory(),
+    queryLogs: async () => [],
     sendRequest: none,
     stopRequest: async () => {},
     requestHistory: async () => [],
@@ -25,7 +35,7 @@ export function inspectionStubs(): RequestsApi & TracesApi {
     captureAsRequest: none,
     replayCapture: none,
     clearCaptures: async () => {},
-    queryRuns: async (q) => ({ total: 0, stored: 0, offset: q.offset, rows: [], flows: [], tookMs: 0, notTraced: 0 }),
+    queryRuns: async (q) => ({ total: 0, stored: 0, offset: q.offset, rows: [], flows: [], versions: [], tookMs: 0, notTraced: 0 }),
     runDetail: async () => null,
     traceValue: async () => null,
     compareRuns: none,

@@ -1,61 +1,21 @@
-import type { RunOrigin, RunPage, RunQuery, RunSummary } from '../../../shared/trace-types.ts';
+import type { DefinitionVersion, RunPage, RunQuery, RunRejection, RunSummary, StoredVersion } from '../../../shared/trace-types.ts';
+import type { Retention } from '../../../shared/history-types.ts';
 import { type TraceEvent, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
 import { GroupIndex } from '../../../shared/group-index.ts';
+import { lastVerifyStep, rejectionInOutput } from './run-rejection.ts';
+import { matchesText, messageText, originOf, statusTest, stepTextOf, TextQuery } from './run-matching.ts';
+import { SEARCH_TEXT_CHARS, type RunKeeper, type RunRecord, type RunRequestInfo, type RestoredRun, type StoredDetail, type StoredStep, type Pending } from './run-record.ts';
 
-/** One step as recorded, with the message before and after when snapshots were on. */
-export interface StoredStep {
-  step: string;
-  block?: string;
-  name?: string;
-  startedAt: number;
-  durationMs: number;
-  outcome: TraceEvent['outcome'];
-  error?: string;
-  input?: unknown;
-  output?: unknown;
-}
-
-export interface StoredDetail {
-  steps: StoredStep[];
-  calls: TraceSpan[];
-  input?: unknown;
-  output?: unknown;
-  snapshots: boolean;
-  bytes: number;
-}
-
-interface RunRecord {
-  summary: RunSummary;
-  /** The start of the request body as text, so a run can be found by what was sent. */
-  body: string;
-  /** Its steps' names, blocks and errors, kept as text when the steps themselves are dropped. */
-  stepText?: string;
-  /** Steps and messages; dropped for old runs to keep memory bounded (the summary stays). */
-  detail?: StoredDetail;
-}
-
-interface Pending {
-  integration: string;
-  steps: StoredStep[];
-  calls: TraceSpan[];
-}
-
-/** What a captured request tells about the run it started. */
-export interface RunRequestInfo {
-  captureId: number;
-  status: number;
-  route?: string;
-  /** The requested path without its query. */
-  path?: string;
-  method: string;
-  startedAt: number;
-}
+export type { RestoredRun, RunKeeper, RunRecord, RunRequestInfo, StoredDetail, StoredStep } from './run-record.ts';
+export { SEARCH_TEXT_CHARS } from './run-record.ts';
 
 export interface RunStoreOptions {
   /** Runs kept (up to a tenth more between evictions); the oldest go first. */
   maxRuns?: number;
+  /** Rough bytes of runs kept on disk, steps and messages included (up to a tenth more between evictions). */
+  maxBytes?: number;
   /** Runs that keep their steps and messages. */
   maxDetailedRuns?: number;
   /** Rough bytes of messages kept across all runs. */
@@ -63,7 +23,8 @@ export interface RunStoreOptions {
 }
 
 const MAX_PENDING_RUNS = 10_000;
-const BODY_TEXT_CHARS = 2_000;
+/** What a run's summary and indexes take besides its texts, roughly, on disk. */
+const SUMMARY_BYTES = 320;
 
 /**
  * Every run the studio's runtimes traced, newest last: a summary of each (flow, route, status,
@@ -74,6 +35,9 @@ const BODY_TEXT_CHARS = 2_000;
  */
 export class RunStore {
   private runs: RunRecord[] = [];
+  private nextSeq = 1;
+  private bytes = 0;
+  private readonly versions = new Map<string, StoredVersion>();
   private readonly byId = new Map<string, RunRecord>();
   private readonly byCorrelation = new GroupIndex<RunRecord>();
   /** Runs by W3C trace id, so a run links to the others of its trace (publisher and consumers). */
@@ -92,23 +56,59 @@ export class RunStore {
   private detailBytes = 0;
   private version = 0;
   private cache: { key: string; version: number; matches: RunRecord[] } | undefined;
-  private readonly maxRuns: number;
+  private maxRuns: number;
+  private maxBytes: number;
   private readonly maxDetailedRuns: number;
   private readonly maxDetailBytes: number;
   private readonly listeners = new Set<() => void>();
+  private readonly endListeners = new Set<(summary: RunSummary) => void>();
   /** Each running runtime's count of runs it left untraced, with its value when counting began. */
   private readonly untraced = new Map<() => number, { integration: string; from: number }>();
   /** Untraced runs of runtimes no longer counted (stopped, reloaded), by integration. */
   private readonly untracedBefore = new Map<string, number>();
 
+  private keeper: RunKeeper | undefined;
+
   constructor(options: RunStoreOptions = {}) {
     this.maxRuns = options.maxRuns ?? 100_000;
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     this.maxDetailedRuns = options.maxDetailedRuns ?? 5_000;
     this.maxDetailBytes = options.maxDetailBytes ?? 128 * 1024 * 1024;
   }
 
   get size(): number {
     return this.runs.length;
+  }
+
+  /** Rough bytes of the stored runs on disk. */
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  /** Hands every later change to `keeper` (studio.db). */
+  keepWith(keeper: RunKeeper): void {
+    this.keeper = keeper;
+  }
+
+  /** Changes the bounds; runs beyond them go now, oldest first. */
+  setRetention(retention: Retention): void {
+    this.maxRuns = retention.count;
+    this.maxBytes = retention.bytes;
+    if (this.runs.length > this.maxRuns || this.bytes > this.maxBytes) this.evictOverBounds();
+    this.changed();
+  }
+
+  /**
+   * Takes back runs a keeper read from disk, oldest first, before any new run arrives: their
+   * summaries and search texts; their steps load when a run is opened.
+   */
+  restore(rows: readonly RestoredRun[]): void {
+    for (const row of rows) {
+      const record: RunRecord = { seq: row.seq, summary: row.summary, searchText: row.searchText, stepText: row.stepText, bytes: row.bytes };
+      this.index(record);
+      this.nextSeq = Math.max(this.nextSeq, row.seq + 1);
+    }
+    this.changed();
   }
 
   /**
@@ -139,8 +139,17 @@ export class RunStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Takes one trace event of a runtime of `integration`; a run event completes its run. */
-  record(integration: string, e: TraceEvent): void {
+  /** Called once per run that ends failed or rejected (as soon as it is known), for its log line. */
+  onBadEnd(listener: (summary: RunSummary) => void): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
+  }
+
+  /**
+   * Takes one trace event of a runtime of `integration`; a run event completes its run. `version`
+   * is the definition the runtime was loaded from.
+   */
+  record(integration: string, e: TraceEvent, version?: DefinitionVersion): void {
     if (e.kind === 'step') {
       this.pendingOf(e.runId, integration).steps.push(storedStep(e));
       return;
@@ -162,11 +171,20 @@ export class RunStore {
     };
     if (e.error !== undefined) summary.error = e.error;
     if (e.traceId !== undefined) summary.traceId = e.traceId;
+    if (version !== undefined) summary.version = version;
     const detail: StoredDetail = { steps, calls, input: e.input, output: e.output, snapshots, bytes: 0 };
     let bytes = approxSize(e.input) + approxSize(e.output);
     for (const s of steps) bytes += approxSize(s.input) + approxSize(s.output);
     detail.bytes = bytes;
-    const record: RunRecord = { summary, body: bodyText(e.input), detail };
+    const record: RunRecord = { seq: 0, summary, searchText: messageText(e.input, e.output), detail, bytes: 0 };
+    if (e.outcome === 'completed') {
+      const verify = lastVerifyStep(steps);
+      if (verify) {
+        const rejection = verify.output !== undefined ? rejectionInOutput(verify) : undefined;
+        if (rejection) reject(summary, rejection);
+        else if (verify.output === undefined) record.verifyStep = { step: verify.step, block: verify.block ?? '' };
+      }
+    }
     const request = this.awaiting.get(e.correlationId);
     if (request && request.startedAt <= e.startedAt + 1) {
       this.awaiting.delete(e.correlationId);
@@ -183,7 +201,7 @@ export class RunStore {
 
   /** Adds a finished run without steps (tests seed the store this way). */
   addSummary(summary: RunSummary, bodyHint = ''): void {
-    this.add({ summary, body: bodyHint });
+    this.add({ seq: 0, summary, searchText: bodyHint.slice(0, SEARCH_TEXT_CHARS), bytes: 0 });
   }
 
   /**
@@ -196,8 +214,13 @@ export class RunStore {
       const r = candidates[i];
       if (r.summary.captureId !== undefined || (flow !== undefined && r.summary.flow !== flow)) continue;
       if (r.summary.startedAt + 1 < info.startedAt) break;
+      const bytesBefore = r.bytes;
+      const outcomeBefore = r.summary.outcome;
       applyRequest(r, info);
+      if (r.summary.outcome !== outcomeBefore) this.endedBadly(r.summary);
+      this.bytes += r.bytes - bytesBefore;
       this.byCapture.set(info.captureId, r);
+      this.keeper?.kept(r);
       this.changed();
       return r.summary.runId;
     }
@@ -210,10 +233,11 @@ export class RunStore {
     const r = this.byId.get(runId);
     if (!r) return;
     Object.assign(r.summary, origin);
+    this.keeper?.kept(r);
     this.changed();
   }
 
-    runIdForCapture(captureId: number): string | undefined {
+  runIdForCapture(captureId: number): string | undefined {
     return this.byCapture.get(captureId)?.summary.runId;
   }
 
@@ -232,9 +256,19 @@ export class RunStore {
       .sort((a, b) => a.startedAt - b.startedAt);
   }
 
+  /** A run with its steps and messages: from memory for the newest runs, else from the keeper's disk. */
   detail(runId: string): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
     const r = this.byId.get(runId);
-    return r && { summary: r.summary, detail: r.detail };
+    if (!r) return undefined;
+    let detail = r.detail;
+    if (!detail && this.keeper) {
+      try {
+        detail = this.keeper.detailOf(runId);
+      } catch {
+        detail = undefined;
+      }
+    }
+    return { summary: r.summary, detail };
   }
 
   query(q: RunQuery): RunPage {
@@ -249,6 +283,7 @@ export class RunStore {
       offset,
       rows,
       flows: [...this.flowCounts.keys()].sort(),
+      versions: [...this.versions.values()].sort((a, b) => b.generation - a.generation || a.integration.localeCompare(b.integration)).map((v) => ({ ...v })),
       tookMs: performance.now() - t0,
       notTraced: this.notTraced(q.integration || undefined),
     };
@@ -256,6 +291,9 @@ export class RunStore {
 
   clear(): void {
     this.runs = [];
+    this.bytes = 0;
+    this.versions.clear();
+    this.pending.clear();
     this.byId.clear();
     this.byCorrelation.clear();
     this.byTrace.clear();
@@ -267,12 +305,13 @@ export class RunStore {
     this.detailBytes = 0;
     this.untracedBefore.clear();
     for (const [read, c] of this.untraced) c.from = read();
+    this.keeper?.cleared();
     this.changed();
   }
 
   /** Newest first; the same filters over an unchanged store reuse the last answer. */
   private matching(q: RunQuery): RunRecord[] {
-    const key = JSON.stringify([q.integration, q.flow, q.outcome, q.status, q.text?.trim().toLowerCase(), q.origin]);
+    const key = JSON.stringify([q.integration, q.flow, q.route, q.outcome, q.status, q.generation, q.text?.trim().toLowerCase(), q.origin]);
     if (this.cache && this.cache.key === key && this.cache.version === this.version) return this.cache.matches;
     const text = q.text?.trim() ? new TextQuery(q.text.trim()) : undefined;
     const status = statusTest(q.status);
@@ -282,7 +321,9 @@ export class RunStore {
       const s = r.summary;
       if (q.flow && s.flow !== q.flow) continue;
       if (q.integration && s.integration !== q.integration) continue;
+      if (q.route && s.route !== q.route) continue;
       if (q.outcome && s.outcome !== q.outcome) continue;
+      if (q.generation !== undefined && s.version?.generation !== q.generation) continue;
       if (status && !status(s.status)) continue;
       if (q.origin && originOf(s) !== q.origin) continue;
       if (text && !matchesText(r, text)) continue;
@@ -293,21 +334,46 @@ export class RunStore {
   }
 
   private add(record: RunRecord): void {
-    const s = record.summary;
-    this.runs.push(record);
-    this.byId.set(s.runId, record);
-    this.byCorrelation.add(s.correlationId, record);
-    if (s.traceId !== undefined) this.byTrace.add(s.traceId, record);
-    this.flowCounts.set(s.flow, (this.flowCounts.get(s.flow) ?? 0) + 1);
+    record.seq = this.nextSeq++;
+    record.bytes = recordBytes(record);
+    this.index(record);
     if (record.detail) {
       this.detailed.push(record);
       this.detailBytes += record.detail.bytes;
       this.trimDetail();
     }
+    this.keeper?.kept(record);
+    this.endedBadly(record.summary);
     // Up to a tenth more is let in before the oldest go, so eviction costs one array copy per
-    // 10,000 runs, not one per run; then the store is back at maxRuns.
-    if (this.runs.length > this.maxRuns + Math.floor(this.maxRuns / 10)) this.evict(this.runs.length - this.maxRuns);
+    // 10,000 runs, not one per run; then the store is back within its bounds.
+    if (this.runs.length > this.maxRuns + Math.floor(this.maxRuns / 10) || this.bytes > this.maxBytes * 1.1) this.evictOverBounds();
     this.changed();
+  }
+
+  private index(record: RunRecord): void {
+    const s = record.summary;
+    this.runs.push(record);
+    this.bytes += record.bytes;
+    this.byId.set(s.runId, record);
+    this.byCorrelation.add(s.correlationId, record);
+    if (s.traceId !== undefined) this.byTrace.add(s.traceId, record);
+    if (s.captureId !== undefined) this.byCapture.set(s.captureId, record);
+    this.flowCounts.set(s.flow, (this.flowCounts.get(s.flow) ?? 0) + 1);
+    if (s.version) {
+      const key = `${s.integration}\0${s.version.generation}`;
+      const v = this.versions.get(key);
+      if (v) v.runs++;
+      else this.versions.set(key, { integration: s.integration, generation: s.version.generation, digest: s.version.digest, runs: 1 });
+    }
+  }
+
+  /** Drops the oldest runs until the store is within its count and its bytes. */
+  private evictOverBounds(): void {
+    let count = Math.max(0, this.runs.length - this.maxRuns);
+    let bytes = this.bytes;
+    for (let i = 0; i < count; i++) bytes -= this.runs[i].bytes;
+    while (bytes > this.maxBytes && count < this.runs.length - 1) bytes -= this.runs[count++].bytes;
+    if (count > 0) this.evict(count);
   }
 
   private evict(count: number): void {
@@ -315,6 +381,7 @@ export class RunStore {
     this.runs = this.runs.slice(count);
     for (const r of gone) {
       const s = r.summary;
+      this.bytes -= r.bytes;
       this.byId.delete(s.runId);
       this.byCorrelation.remove(s.correlationId, r);
       if (s.traceId !== undefined) this.byTrace.remove(s.traceId, r);
@@ -322,11 +389,17 @@ export class RunStore {
       const n = (this.flowCounts.get(s.flow) ?? 1) - 1;
       if (n <= 0) this.flowCounts.delete(s.flow);
       else this.flowCounts.set(s.flow, n);
+      if (s.version) {
+        const key = `${s.integration}\0${s.version.generation}`;
+        const v = this.versions.get(key);
+        if (v && --v.runs <= 0) this.versions.delete(key);
+      }
       if (r.detail) {
         this.detailBytes -= r.detail.bytes;
         r.detail = undefined;
       }
     }
+    this.keeper?.forgotUpTo(gone[gone.length - 1].seq);
   }
 
   private trimDetail(): void {
@@ -357,6 +430,11 @@ export class RunStore {
     return p;
   }
 
+  private endedBadly(summary: RunSummary): void {
+    if (summary.outcome !== 'failed' && summary.outcome !== 'rejected') return;
+    for (const l of this.endListeners) l(summary);
+  }
+
   private changed(): void {
     this.version++;
     for (const l of this.listeners) l();
@@ -379,72 +457,24 @@ function applyRequest(record: RunRecord, info: RunRequestInfo): void {
   record.summary.method = info.method;
   if (info.route !== undefined) record.summary.route = info.route;
   if (info.path !== undefined) record.summary.path = info.path;
-}
-
-/** A text filter: where the query occurs, ignoring case, as a literal. */
-class TextQuery {
-  private readonly pattern: RegExp;
-  private readonly length: number;
-
-  constructor(text: string) {
-    this.pattern = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-    this.length = text.length;
+  if (info.searchText) {
+    // The exact request comes first: what was sent is what a person searches for.
+    const before = record.searchText.length;
+    record.searchText = `${info.searchText}\n${record.searchText}`.slice(0, SEARCH_TEXT_CHARS);
+    record.bytes += record.searchText.length - before;
   }
-
-  /** A field shorter than the query cannot hold it: most are, and a length costs less than a match. */
-  in(field: string | undefined): boolean {
-    return field !== undefined && field.length >= this.length && this.pattern.test(field);
+  const verify = record.verifyStep;
+  if (verify && info.status >= 400 && info.status <= 499) {
+    reject(record.summary, { step: verify.step, block: verify.block, reason: info.answerError ?? `answered ${info.status}` });
   }
+  record.verifyStep = undefined;
 }
 
-/** Whether the text occurs in one of the run's fields (never across two): tested field by field, building nothing. */
-function matchesText(record: RunRecord, text: TextQuery): boolean {
-  const s = record.summary;
-  if (text.in(s.flow) || text.in(s.integration) || text.in(s.outcome) || text.in(s.correlationId) || text.in(s.runId) || text.in(s.route) || text.in(s.path)) return true;
-  if (text.in(s.method) || (s.status !== undefined && text.in(String(s.status))) || text.in(s.error) || text.in(s.traceId) || text.in(s.test)) return true;
-  if (record.detail) {
-    for (const step of record.detail.steps) if (text.in(step.name) || text.in(step.block) || text.in(step.error)) return true;
-  } else if (text.in(record.stepText)) return true;
-  return text.in(record.body);
+function reject(summary: RunSummary, rejection: RunRejection): void {
+  summary.outcome = 'rejected';
+  summary.rejection = rejection;
 }
 
-function stepTextOf(steps: readonly StoredStep[]): string | undefined {
-  const parts: string[] = [];
-  for (const step of steps) {
-    if (step.name) parts.push(step.name);
-    if (step.block) parts.push(step.block);
-    if (step.error) parts.push(step.error);
-  }
-  return parts.length > 0 ? parts.join('\n') : undefined;
-}
-
-/** The start of the request body as text, so a run can be found by what was sent. */
-function bodyText(input: unknown): string {
-  if (input === null || typeof input !== 'object') return '';
-  const body = (input as { body?: unknown }).body;
-  if (body === undefined || body === null) return '';
-  try {
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
-    return text.length > BODY_TEXT_CHARS ? text.slice(0, BODY_TEXT_CHARS) : text;
-  } catch {
-    return '';
-  }
-}
-
-function statusTest(status: string | undefined): ((s: number | undefined) => boolean) | undefined {
-  const text = status?.trim().toLowerCase();
-  if (!text) return undefined;
-  const cls = /^([1-5])xx$/.exec(text);
-  if (cls) {
-    const base = Number(cls[1]) * 100;
-    return (s) => s !== undefined && s >= base && s < base + 100;
-  }
-  const exact = Number(text);
-  if (Number.isInteger(exact)) return (s) => s === exact;
-  return () => false;
-}
-
-/** A run of a flow test, a re-run from a step, or neither (a source or a request started it). */
-function originOf(s: RunSummary): RunOrigin {
-  return s.test !== undefined ? 'test' : s.forkedFrom !== undefined ? 'rerun' : 'live';
+function recordBytes(record: RunRecord): number {
+  return SUMMARY_BYTES + record.searchText.length + (record.stepText?.length ?? 0) + (record.detail?.bytes ?? 0);
 }

@@ -27,6 +27,12 @@ interface Queued {
 }
 
 let runCounter = 0;
+/**
+ * Run ids are unique across a process's restarts, not only within it: the studio keeps runs, and
+ * the log lines naming them, from one start to the next. The process's start second (base 36,
+ * five digits: it repeats after 1.9 years) comes before a counter.
+ */
+const RUN_ID_PREFIX = `r${(Math.floor(Date.now() / 1000) % 36 ** 5).toString(36)}-`;
 
 /**
  * Runs messages through one flow with at most `workers` in parallel and `buffer` waiting. A
@@ -168,7 +174,7 @@ export class FlowRunner {
   /** Runs a message through the flow: synchronously when every block answers synchronously and no error chain runs. */
   private execute(msg: Message, depth: number, steps = this.opts.steps, entry?: StepEntry, caller?: DebugRun): FlowResult | Promise<FlowResult> {
     const { traces, identity } = this.opts;
-    const runId = `r${(++runCounter).toString(36)}`;
+    const runId = RUN_ID_PREFIX + (++runCounter).toString(36);
     const hook = caller?.hook ?? this.debugger;
     // Decided once per message: a nested run (flow-ref) shares its caller's fate.
     const trace = traces.active && (msg.traced ?? (msg.traced = traces.admission.admit())) ? traces : undefined;

@@ -1,0 +1,87 @@
+import type { RunOrigin, RunSummary } from '../../../shared/trace-types.ts';
+import type { RunRecord, StoredStep } from './run-record.ts';
+import { SEARCH_TEXT_CHARS } from './run-record.ts';
+
+/** A text filter: where the query occurs, ignoring case, as a literal. */
+export class TextQuery {
+  private readonly pattern: RegExp;
+  private readonly length: number;
+
+  constructor(text: string) {
+    this.pattern = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    this.length = text.length;
+  }
+
+  /** A field shorter than the query cannot hold it: most are, and a length costs less than a match. */
+  in(field: string | undefined): boolean {
+    return field !== undefined && field.length >= this.length && this.pattern.test(field);
+  }
+}
+
+/** Whether the text occurs in one of the run's fields (never across two): tested field by field, building nothing. */
+export function matchesText(record: RunRecord, text: TextQuery): boolean {
+  const s = record.summary;
+  if (text.in(s.flow) || text.in(s.integration) || text.in(s.outcome) || text.in(s.correlationId) || text.in(s.runId) || text.in(s.route) || text.in(s.path)) return true;
+  if (text.in(s.method) || (s.status !== undefined && text.in(String(s.status))) || text.in(s.error) || text.in(s.traceId) || text.in(s.test)) return true;
+  if (record.detail) {
+    for (const step of record.detail.steps) if (text.in(step.name) || text.in(step.block) || text.in(step.error)) return true;
+  } else if (text.in(record.stepText)) return true;
+  return text.in(s.rejection?.reason) || text.in(record.searchText);
+}
+
+/** Its steps' names, blocks and errors as one text, what a search finds once the steps left memory. */
+export function stepTextOf(steps: readonly StoredStep[]): string | undefined {
+  const parts: string[] = [];
+  for (const step of steps) {
+    if (step.name) parts.push(step.name);
+    if (step.block) parts.push(step.block);
+    if (step.error) parts.push(step.error);
+  }
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}
+
+/**
+ * A run's message as text for search: the body that came in, its vars (header values among
+ * them) and the body that went out, cut at SEARCH_TEXT_CHARS. Present when steps were recorded
+ * with their messages; a request's capture adds its exact text either way.
+ */
+export function messageText(input: unknown, output: unknown): string {
+  const parts: string[] = [];
+  let room = SEARCH_TEXT_CHARS;
+  const add = (value: unknown): void => {
+    if (room <= 0 || value === undefined || value === null) return;
+    let text: string;
+    try {
+      text = typeof value === 'string' ? value : JSON.stringify(value);
+    } catch {
+      return;
+    }
+    if (text === undefined || text === '' || text === '{}') return;
+    const cut = text.length > room ? text.slice(0, room) : text;
+    parts.push(cut);
+    room -= cut.length + 1;
+  };
+  const msg = (v: unknown): { body?: unknown; vars?: unknown } => (v !== null && typeof v === 'object' ? (v as { body?: unknown; vars?: unknown }) : {});
+  add(msg(input).body);
+  add(msg(input).vars);
+  add(msg(output).body);
+  return parts.join('\n');
+}
+
+export function statusTest(status: string | undefined): ((s: number | undefined) => boolean) | undefined {
+  const text = status?.trim().toLowerCase();
+  if (!text) return undefined;
+  const cls = /^([1-5])xx$/.exec(text);
+  if (cls) {
+    const base = Number(cls[1]) * 100;
+    return (s) => s !== undefined && s >= base && s < base + 100;
+  }
+  const exact = Number(text);
+  if (Number.isInteger(exact)) return (s) => s === exact;
+  return () => false;
+}
+
+/** A run of a flow test, a re-run from a step, or neither (a source or a request started it). */
+export function originOf(s: RunSummary): RunOrigin {
+  return s.test !== undefined ? 'test' : s.forkedFrom !== undefined ? 'rerun' : 'live';
+}

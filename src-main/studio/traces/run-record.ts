@@ -1,0 +1,86 @@
+import type { RunSummary } from '../../../shared/trace-types.ts';
+import type { TraceEvent, TraceSpan } from '../../runtime/index.ts';
+
+/** Characters of bodies, header values and vars a run keeps for search. */
+export const SEARCH_TEXT_CHARS = 8 * 1024;
+
+/** One step as recorded, with the message before and after when snapshots were on. */
+export interface StoredStep {
+  step: string;
+  block?: string;
+  name?: string;
+  startedAt: number;
+  durationMs: number;
+  outcome: TraceEvent['outcome'];
+  error?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
+export interface StoredDetail {
+  steps: StoredStep[];
+  calls: TraceSpan[];
+  input?: unknown;
+  output?: unknown;
+  snapshots: boolean;
+  bytes: number;
+}
+
+/** One stored run as the store holds it, and as a RunKeeper writes it to disk. */
+export interface RunRecord {
+  /** Its place in the store, oldest first; kept across restarts. */
+  seq: number;
+  summary: RunSummary;
+  /**
+   * What a text search looks through besides the summary: the request and response bodies,
+   * header values and the message's vars, as text, cut at SEARCH_TEXT_CHARS.
+   */
+  searchText: string;
+  /** Its steps' names, blocks and errors, kept as text when the steps themselves are dropped. */
+  stepText?: string;
+  /** Steps and messages; dropped from memory for old runs (the summary stays, the disk keeps them). */
+  detail?: StoredDetail;
+  /** Rough bytes it takes on disk, for the retention by bytes. */
+  bytes: number;
+  /** A verification step had the last word and its answer was not recorded: the request's status decides. */
+  verifyStep?: { step: string; block: string };
+}
+
+/** A run read back from disk: everything but its steps, which load when it is opened. */
+export type RestoredRun = Pick<RunRecord, 'seq' | 'summary' | 'searchText' | 'stepText' | 'bytes'>;
+
+/**
+ * Where the store's runs outlive the process (studio.db). The store tells it what changed and
+ * asks it for the steps of runs whose steps left memory.
+ */
+export interface RunKeeper {
+  /** A run was added, or its summary changed (a linked request, a test's name). */
+  kept(record: RunRecord): void;
+  /** The runs up to `seq` left the store (retention). */
+  forgotUpTo(seq: number): void;
+  cleared(): void;
+  /** Steps and messages of a run whose detail is no longer in memory. */
+  detailOf(runId: string): StoredDetail | undefined;
+}
+
+/** Steps and calls of a run not yet ended. */
+export interface Pending {
+  integration: string;
+  steps: StoredStep[];
+  calls: TraceSpan[];
+}
+
+/** What a captured request tells about the run it started. */
+export interface RunRequestInfo {
+  captureId: number;
+  status: number;
+  /** The request's header values and bodies as text, for search. */
+  searchText?: string;
+  /** The `error` of a JSON answer, the reason a verification step gave. */
+  answerError?: string;
+  route?: string;
+  /** The requested path without its query. */
+  path?: string;
+  method: string;
+  startedAt: number;
+}
