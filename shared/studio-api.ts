@@ -149,8 +149,24 @@ export interface RunState {
    * fails leaves these at the version still serving.
    */
   serving?: { generation: number; loadedAt: number; digest: string };
+  /**
+   * A port it could not bind, who holds it when that is another integration of this studio, and
+   * a free port to move to (`usePort`).
+   */
+  portClash?: PortClash;
   /** Epoch ms of the last change. */
   since: number;
+}
+
+export interface PortClash {
+  connector: string;
+  port: number;
+  /** The integration and connector of this studio bound to it; absent when another program is. */
+  heldBy?: { integration: string; connector: string };
+  /** The connector asked for `port: 0` and was given this one before; it keeps it until told otherwise. */
+  remembered: boolean;
+  /** A port free a moment ago. */
+  suggestion: number;
 }
 
 /** The methods of the StudioApi. Every one returns a promise of plain data. */
@@ -165,6 +181,11 @@ export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, Res
   startIntegration(integration: string): Promise<RunState>;
   stopIntegration(integration: string): Promise<RunState>;
   restartIntegration(integration: string): Promise<RunState>;
+  /**
+   * Moves an http connector to another port and starts it again: a `port: 0` connector is given
+   * that port from now on; one with a port setting has it changed in its definition file.
+   */
+  usePort(integration: string, connector: string, port: number): Promise<RunState>;
   /**
    * Loads the integration's definitions as `validate` would, with unsaved buffers in place of
    * their files, and returns every problem (file:line:col); empty when it would load.
@@ -348,6 +369,7 @@ const methodRecord = {
   startIntegration: true,
   stopIntegration: true,
   restartIntegration: true,
+  usePort: true,
   validateDefinition: true,
   designReference: true,
   evaluateCel: true,

@@ -63,8 +63,14 @@ describe('the run manager', () => {
       harness = await startStudioHarness({ 'orders-api': { 'orders.yaml': orders('v1', 0, port) } });
       const state = await harness.backend.api.startIntegration('orders-api');
       expect(state.status).toBe('failed');
-      expect(state.reason).toBe(`port ${port} is already in use by another program; stop that program or change the port of connector "web"`);
+      expect(state.reason).toBe(`port ${port} is already in use by another program: connector "web"'s port cannot be bound; use port ${state.portClash?.suggestion} instead`);
       expect(state.problems).toEqual([expect.objectContaining({ file: 'orders.yaml', line: 2, col: 3, path: 'connectors.web.port' })]);
+      expect(state.portClash).toEqual({ connector: 'web', port, remembered: false, suggestion: expect.any(Number) });
+      // Taking the offer writes the port into the definition and starts it there.
+      const moved = await harness.backend.api.usePort('orders-api', 'web', state.portClash!.suggestion);
+      expect(moved).toMatchObject({ status: 'running' });
+      expect(moved.routes[0].url).toBe(`http://127.0.0.1:${state.portClash!.suggestion}/orders/price`);
+      expect(await harness.backend.api.readFile('orders-api', 'orders.yaml')).toContain(`port: ${state.portClash!.suggestion}`);
     } finally {
       blocker.close();
     }

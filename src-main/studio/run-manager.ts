@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LogFeedEvent } from '../../shared/feed-events.ts';
 import type { RunProblem, RunState } from '../../shared/studio-api.ts';
+import type { DefinitionVersion } from '../../shared/trace-types.ts';
 import {
   type ComponentRegistry,
   connectPlatform,
@@ -18,7 +19,8 @@ import {
 } from '../runtime/index.ts';
 import { snapshotFolder, unchangedSince, type FolderSnapshot } from './folder-snapshot.ts';
 import type { LiveFeed } from './live-feed.ts';
-import { portConflictProblem } from './port-conflict.ts';
+import { freePort, isPortInUse, portConflictProblem, type PortOwner } from './port-conflict.ts';
+import type { IntegrationSession } from './state/integration-session.ts';
 import { maskCapturedTokens } from './requests/notes-signing.ts';
 import { routesOf } from './run-routes.ts';
 import { logSink, traceSource } from './runtime-feed.ts';
@@ -51,10 +53,15 @@ export interface RunManagerOptions {
   registry: ComponentRegistry;
   onState: (state: RunState) => void;
   /**
-   * Told about every runtime loaded (captures, run recording); what it returns is called when
-   * that runtime is retired, after its last in-flight message.
+   * Told about every runtime loaded (captures, run recording) with the definition version it
+   * serves; what it returns is called when that runtime is retired, after its last in-flight message.
    */
-  onRuntime?: (integration: string, runtime: Runtime) => () => void;
+  onRuntime?: (integration: string, runtime: Runtime, version: DefinitionVersion) => () => void;
+  /**
+   * What outlives a restart (studio.db): which integrations run, their generations, the ports
+   * given to `port: 0` connectors, the files of each version. Without it nothing is remembered.
+   */
+  session?: IntegrationSession;
   /** Base environment of every runtime (declared variables read from it). */
   env?: Record<string, string | undefined>;
   /**
@@ -75,6 +82,9 @@ interface Live {
   detachFeed: () => void;
   /** Short digest of the definition texts this runtime was loaded from. */
   digest: string;
+  texts: Array<{ file: string; text: string }>;
+  /** http connectors that asked for port 0, and whether each was given a remembered port. */
+  anyPort: Map<string, boolean>;
   /** The integration's files as they were just before this runtime read them. */
   files: FolderSnapshot;
 }
@@ -102,6 +112,8 @@ export class RunManager {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly retiring = new Set<Promise<void>>();
   private readonly log: Logger;
+  /** Set while the studio shuts down: the integrations it stops then still count as running. */
+  private closing = false;
 
   constructor(private readonly opts: RunManagerOptions) {
     this.log = opts.log ?? createLogger({ sinks: [] });
@@ -116,6 +128,7 @@ export class RunManager {
     return this.serial(id, async () => {
       const entry = this.entry(id);
       entry.desired = 'running';
+      this.opts.session?.setRunning(id, true);
       if (!entry.live) await this.launch(id, entry);
       return entry.state;
     });
@@ -125,6 +138,7 @@ export class RunManager {
     return this.serial(id, async () => {
       const entry = this.entry(id);
       entry.desired = 'stopped';
+      if (!this.closing) this.opts.session?.setRunning(id, false);
       const live = entry.live;
       entry.live = undefined;
       if (live) await this.retire(live, entry);
@@ -139,6 +153,7 @@ export class RunManager {
     return this.serial(id, async () => {
       const entry = this.entry(id);
       entry.desired = 'running';
+      this.opts.session?.setRunning(id, true);
       const live = entry.live;
       entry.live = undefined;
       if (live) await this.retire(live, entry);
@@ -148,6 +163,27 @@ export class RunManager {
     });
   }
 
+  /**
+   * Gives a `port: 0` connector `port` from now on (the studio's memory of it), or writes `port`
+   * into the connector's setting when it names one (`write`), then starts the integration again.
+   */
+  movePort(id: string, connector: string, port: number, write: () => void): Promise<RunState> {
+    const remembered = this.opts.session?.port(id, connector) !== undefined;
+    if (remembered) this.opts.session?.rememberPort(id, connector, port);
+    else write();
+    return this.restart(id);
+  }
+
+  /** Who of this studio is bound to `port`: the running integrations' http connectors. */
+  readonly portOwner: PortOwner = (port) => {
+    for (const [integration, e] of this.entries) {
+      for (const c of e.live?.runtime.describe().connectors ?? []) {
+        const url = c.details?.url;
+        if (typeof url === 'string' && portOf(url) === port) return { integration, connector: c.name };
+      }
+    }
+    return undefined;
+  };
   /**
    * Files of an integration changed on disk: a running one reloads without dropping in-flight
    * messages; one that failed to start tries again; a stopped one stays stopped. When the
@@ -172,16 +208,17 @@ export class RunManager {
 
   /** Stops every runtime, waiting for in-flight messages up to the grace period. */
   async close(): Promise<void> {
+    this.closing = true;
     const ids = [...this.entries.keys()];
     await Promise.all(ids.map((id) => this.stop(id).catch(() => undefined)));
     await Promise.all([...this.retiring]);
   }
 
   private async launch(id: string, entry: Entry): Promise<void> {
-    this.set(entry, { status: 'starting', routes: [], problems: [], reason: undefined, serving: undefined, generation: entry.state.generation + 1 });
+    this.set(entry, { status: 'starting', routes: [], problems: [], reason: undefined, serving: undefined, portClash: undefined, generation: entry.state.generation + 1 });
     let live: Live;
     try {
-      live = await this.load(id, entry);
+      live = await this.load(id, entry, entry.state.generation);
     } catch (err) {
       await this.closeServices(entry);
       this.set(entry, failure(err));
@@ -192,10 +229,11 @@ export class RunManager {
     } catch (err) {
       live.detachFeed();
       await this.closeServices(entry);
-      this.set(entry, failure(err, live.runtime));
+      this.set(entry, await this.startFailure(err, live));
       return;
     }
     entry.live = live;
+    this.served(id, live, entry.state.generation);
     this.set(entry, {
       status: 'running',
       routes: routesOf(live.runtime.describe()),
@@ -205,10 +243,36 @@ export class RunManager {
     });
   }
 
+  /** A version started serving: its files, and the ports its `port: 0` connectors were given, are remembered. */
+  private served(id: string, live: Live, generation: number): void {
+    const session = this.opts.session;
+    if (!session) return;
+    try {
+      session.recordDefinition(id, { generation, digest: live.digest }, live.texts);
+      for (const c of live.runtime.describe().connectors) {
+        const url = c.details?.url;
+        const port = typeof url === 'string' ? portOf(url) : undefined;
+        if (live.anyPort.has(c.name) && port !== undefined) session.rememberPort(id, c.name, port);
+      }
+    } catch (err) {
+      this.log.warn('the studio could not remember what an integration serves', { integration: id, error: errorMessage(err) });
+    }
+  }
+
+  /** Why a loaded runtime did not start; a port in use names who holds it and offers a free one. */
+  private async startFailure(err: unknown, live: Live): Promise<Partial<RunState>> {
+    if (!isPortInUse(err)) return failure(err);
+    const suggestion = await freePort().catch(() => 0);
+    const conflict = portConflictProblem(err, live.runtime, { ownerOf: this.portOwner, suggestion, remembered: (c) => live.anyPort.get(c) === true });
+    if (!conflict) return failure(err);
+    return { status: 'failed', routes: [], problems: [conflict.problem], reason: conflict.reason, portClash: conflict.clash };
+  }
+
   private async reload(id: string, entry: Entry, old: Live): Promise<void> {
     let next: Live;
+    const generation = entry.state.generation + 1;
     try {
-      next = await this.load(id, entry);
+      next = await this.load(id, entry, generation);
     } catch (err) {
       // Keep serving the version that works; show what is wrong with the saved one.
       const f = failure(err);
@@ -223,22 +287,23 @@ export class RunManager {
       await next.runtime.start();
     } catch (err) {
       next.detachFeed();
-      this.set(entry, { ...failure(err, next.runtime), serving: undefined });
+      this.set(entry, { ...(await this.startFailure(err, next)), serving: undefined });
       return;
     }
     entry.live = next;
-    const generation = entry.state.generation + 1;
+    this.served(id, next, generation);
     this.set(entry, {
       status: 'running',
       routes: routesOf(next.runtime.describe()),
       problems: [],
       reason: undefined,
+      portClash: undefined,
       generation,
       serving: { generation, loadedAt: Date.now(), digest: next.digest },
     });
   }
 
-  private async load(id: string, entry: Entry): Promise<Live> {
+  private async load(id: string, entry: Entry, generation: number): Promise<Live> {
     const { workspace, platform, feed, registry } = this.opts;
     const dir = workspace.dirOf(id);
     // The resource folders are read whole below (mirrored to the platform, env files folded in):
@@ -259,8 +324,20 @@ export class RunManager {
       const services = await connectPlatform(connection, identity, createLogger({ sinks: [logSink(id, feed, this.opts.keepLog)], fields: { integration: id } }));
       entry.services = services;
     }
+    // The studio binds loopback unless a host is named, and a `port: 0` connector keeps the port
+    // it was given before, so the URLs a person pointed a webhook sender at stay put.
+    const anyPort = new Map<string, boolean>();
+    const session = this.opts.session;
+    const listen = (connector: string, wanted: { host: string | undefined; port: number }): { host: string; port: number } => {
+      const host = wanted.host ?? '127.0.0.1';
+      if (wanted.port !== 0) return { host, port: wanted.port };
+      const before = session?.port(id, connector);
+      anyPort.set(connector, before !== undefined);
+      return { host, port: before ?? 0 };
+    };
     const { runtime } = await startRuntime({
       definitions: texts,
+      sandbox: { listen },
       registry,
       variables: { ...(this.opts.env ?? process.env), ...run.env },
       saturated: STUDIO_SATURATED,
@@ -280,13 +357,14 @@ export class RunManager {
     // Runs this runtime answered but did not trace while saturated: the status bar says how many.
     const admission = runtime.traces.admission;
     const stopCounting = feed.addDropCounter(() => admission.shed, 'runsNotTraced');
-    const detachWatch = this.opts.onRuntime?.(id, runtime);
+    const digest = digestOf(texts);
+    const detachWatch = this.opts.onRuntime?.(id, runtime, { generation, digest });
     const detachFeed = (): void => {
       detachTraces();
       stopCounting();
       detachWatch?.();
     };
-    return { runtime, detachFeed, digest: digestOf(texts), files };
+    return { runtime, detachFeed, digest, texts, anyPort, files };
   }
 
   /** Drains and stops a runtime; its traces keep flowing until its last message is done. */
@@ -320,16 +398,18 @@ export class RunManager {
   private entry(id: string): Entry {
     let e = this.entries.get(id);
     if (!e) {
-      e = { desired: 'stopped', draining: new Set(), state: stoppedState(id, 0) };
+      e = { desired: 'stopped', draining: new Set(), state: stoppedState(id, this.opts.session?.lastGeneration(id) ?? 0) };
       this.entries.set(id, e);
     }
     return e;
   }
 
   private set(entry: Entry, patch: Partial<RunState>): void {
+    if (patch.generation !== undefined && patch.generation !== entry.state.generation) this.opts.session?.setGeneration(entry.state.integration, patch.generation);
     entry.state = { ...entry.state, ...patch, since: Date.now() };
     if (entry.state.reason === undefined) delete entry.state.reason;
     if (entry.state.serving === undefined) delete entry.state.serving;
+    if (entry.state.portClash === undefined || entry.state.status !== 'failed') delete entry.state.portClash;
     this.opts.onState(entry.state);
   }
 
@@ -364,13 +444,20 @@ function stoppedState(id: string, generation: number): RunState {
   return { integration: id, status: 'stopped', routes: [], problems: [], generation, since: Date.now() };
 }
 
-function failure(err: unknown, runtime?: Runtime): Pick<RunState, 'status' | 'routes' | 'reason' | 'problems'> {
+function failure(err: unknown): Pick<RunState, 'status' | 'routes' | 'reason' | 'problems'> {
   if (err instanceof LoadError) {
     const problems: RunProblem[] = err.problems.map((p) => ({ file: p.location.file, line: p.location.line, col: p.location.col, path: p.path, message: p.message }));
     const n = problems.length;
     return { status: 'failed', routes: [], problems, reason: `${n} problem${n === 1 ? '' : 's'} in the definition` };
   }
-  const conflict = runtime ? portConflictProblem(err, runtime) : undefined;
-  if (conflict) return { status: 'failed', routes: [], problems: [conflict.problem], reason: conflict.reason };
   return { status: 'failed', routes: [], problems: [], reason: errorMessage(err) };
+}
+
+function portOf(url: string): number | undefined {
+  try {
+    const port = Number(new URL(url).port);
+    return Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
+  }
 }

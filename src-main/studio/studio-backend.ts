@@ -14,6 +14,9 @@ import { startResources } from './resources/resources-api.ts';
 import { keyFileSecretBackend, type SecretBackend } from './resources/secret-backend.ts';
 import { randomBytes } from 'node:crypto';
 import { historyApi } from './state/history-api.ts';
+import { IntegrationSession } from './state/integration-session.ts';
+import { writeConnectorPort } from './connector-port-edit.ts';
+import { StudioError } from './studio-error.ts';
 import { HistorySettingsStore } from './state/history-settings.ts';
 import { openStudioDb } from './state/studio-db.ts';
 
@@ -54,6 +57,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
   const launchId = randomBytes(9).toString('base64url');
   const db = openStudioDb(options.dataDir, (message) => log.warn(message));
   const settings = new HistorySettingsStore(db);
+  const session = new IntegrationSession(db);
   const secretBackend = options.secretBackend ?? keyFileSecretBackend(options.dataDir);
   const platform = options.platform ?? (await startEmbeddedPlatform({ dataDir: options.dataDir, secretKeyProtection: secretBackend.protection }));
   const feed = new LiveFeed();
@@ -114,9 +118,10 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     graceMs: options.graceMs,
     log,
     keepLog: (event) => inspection.logs.add(event),
+    session,
     onState: (state) => emit('runState', state),
-    onRuntime: (id, runtime) => {
-      const stopInspecting = inspection.watchRuntime(id, runtime);
+    onRuntime: (id, runtime, version) => {
+      const stopInspecting = inspection.watchRuntime(id, runtime, version);
       const stopViewing = platformViews.watchRuntime(id, runtime);
       const stopDebugging = debuggers.watchRuntime(id, runtime);
       return () => {
@@ -170,6 +175,10 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     startIntegration: (id) => runs.start(id),
     stopIntegration: (id) => runs.stop(id),
     restartIntegration: (id) => runs.restart(id),
+    usePort: (id, connector, port) => {
+      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StudioError(`port ${JSON.stringify(port)} is not a port; give 1-65535`);
+      return runs.movePort(String(id), String(connector), port, () => writeConnectorPort(workspace, String(id), String(connector), port));
+    },
     ...inspection.api,
     ...createDesignApi(workspace, options.registry ?? defaultRegistry),
     ...platformViews.api,
@@ -184,6 +193,12 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     }),
     ...debuggers.api,
   };
+
+  // The session comes back: integrations the user left running start again (a setting turns it off).
+  if (settings.get().restoreRunning) {
+    const known = new Set(safeList(workspace).map((i) => i.id));
+    for (const id of session.wasRunning()) if (known.has(id)) void runs.start(id).catch(() => {});
+  }
 
   let closing: Promise<void> | undefined;
   return {

@@ -6,8 +6,13 @@ import type { Dispatcher } from 'undici';
  * answered from a recording. A deployed runtime never has one.
  */
 export interface RuntimeSandbox {
-  /** Where every http connector listens instead of its settings (flow tests: 127.0.0.1, port 0). */
-  listen?: { host: string; port: number };
+  /**
+   * Where every http connector listens instead of its settings (flow tests: 127.0.0.1, port 0),
+   * or a choice per connector from what its settings and `$HTTP_HOST`/`$HTTP_PORT` asked for
+   * (`host` undefined when neither named one): the studio binds loopback unless told otherwise
+   * and gives a `port: 0` connector the port it had before.
+   */
+  listen?: { host: string; port: number } | ListenChoice;
   /**
    * The undici dispatcher an http-client or notes connector sends through instead of its own
    * pool; undefined keeps the pool. It sees the real request (origin, method, path, headers, body).
@@ -16,6 +21,8 @@ export interface RuntimeSandbox {
   /** Stand-in collections for a docstore connector; undefined keeps the driver. */
   docstore?(connector: string): DocstoreStandIn | undefined;
 }
+
+export type ListenChoice = (connector: string, wanted: { host: string | undefined; port: number }) => { host: string; port: number };
 
 /**
  * Answers the driver calls docstore blocks make (find().toArray(), insertOne, insertMany,

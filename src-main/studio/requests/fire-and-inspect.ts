@@ -1,6 +1,7 @@
 import type { FeedEvent } from '../../../shared/feed-events.ts';
 import type { CaptureSummary, RequestProgress } from '../../../shared/request-types.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
+import type { DefinitionVersion } from '../../../shared/trace-types.ts';
 import { readDefinitions, type Runtime } from '../../runtime/index.ts';
 import { LogHistory } from '../logs/log-history.ts';
 import { runEndLine } from '../logs/run-log-lines.ts';
@@ -45,7 +46,7 @@ export interface FireAndInspect {
   readonly history: RequestHistory;
   readonly logs: LogHistory;
   /** Called by the run manager for every runtime it loads; returns what stops watching it. */
-  watchRuntime(integration: string, runtime: Runtime): () => void;
+  watchRuntime(integration: string, runtime: Runtime, version?: DefinitionVersion): () => void;
   /** A studio window listens (or the last one left): step snapshots on or off. */
   setListening(listening: boolean): void;
   close(): Promise<void>;
@@ -130,9 +131,9 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
     captures,
     history,
     logs,
-    watchRuntime(integration, runtime) {
+    watchRuntime(integration, runtime, version) {
       current.set(integration, runtime);
-      const stopRecording = recorder.attach(integration, runtime.traces);
+      const stopRecording = recorder.attach(integration, runtime.traces, version);
       const stopObserving = observeTraffic(integration, runtime, captures, options.pushFeed);
       // The Traces list says how many runs went untraced under load, to whichever window asks.
       const admission = runtime.traces.admission;

@@ -18,6 +18,7 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
     runStates: async () => [],
     startIntegration: async (id) => ({ integration: id, status: 'running', routes: [], problems: [], generation: 1, since: Date.now() }),
     stopIntegration: async (id) => ({ integration: id, status: 'stopped', routes: [], problems: [], generation: 1, since: Date.now() }),
+    usePort: async (id) => ({ integration: id, status: 'running', routes: [], problems: [], generation: 2, since: Date.now() }),
     restartIntegration: async (id) => ({ integration: id, status: 'running', routes: [], problems: [], generation: 2, since: Date.now() }),
     validateDefinition: async () => [],
     designReference: async () => ({ schema: {}, components: [], flowSettings: {}, envSettings: {}, celFunctions: [] }),

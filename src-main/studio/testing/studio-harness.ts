@@ -40,6 +40,8 @@ export interface StudioHarness {
   waitForState(integration: string, check: (s: RunState) => boolean, timeoutMs?: number): Promise<RunState>;
   /** Resolves with the first feed event that satisfies the check (the feed batches every 50 ms). */
   waitForFeed(check: (e: FeedEvent) => boolean, timeoutMs?: number): Promise<FeedEvent>;
+  /** Stops this backend as a shutdown would and starts a new one on the same workspace and data folders. */
+  restart(): Promise<StudioHarness>;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,10 @@ export async function startStudioHarness(integrations: Record<string, Record<str
       writeFileSync(join(workspaceDir, id, file), text);
     }
   }
+  return harnessOn(temp, workspaceDir);
+}
+
+async function harnessOn(temp: string, workspaceDir: string): Promise<StudioHarness> {
   const backend = await startStudioBackend({
     workspaceDir,
     dataDir: join(temp, 'data'),
@@ -103,6 +109,11 @@ export async function startStudioHarness(integrations: Record<string, Record<str
         await new Promise((r) => setTimeout(r, 20));
       }
       throw new Error(`no matching feed event within ${timeoutMs} ms among ${feed.length}`);
+    },
+    async restart() {
+      stopFeed();
+      await backend.close();
+      return harnessOn(temp, workspaceDir);
     },
     async close() {
       stopFeed();

@@ -1,8 +1,10 @@
 import { type TraceHub, type TraceSink } from '../../runtime/index.ts';
+import type { DefinitionVersion } from '../../../shared/trace-types.ts';
 import type { RunStore } from './run-store.ts';
 
 interface Attached {
   integration: string;
+  version: DefinitionVersion | undefined;
   detach: () => void;
 }
 
@@ -17,9 +19,9 @@ export class RunRecorder {
 
   constructor(private readonly store: RunStore) {}
 
-  /** Starts recording a runtime's traces; returns the function that stops it. */
-  attach(integration: string, traces: TraceHub): () => void {
-    this.hubs.set(traces, { integration, detach: traces.add(this.sinkFor(integration)) });
+  /** Starts recording a runtime's traces, each run naming `version`; returns the function that stops it. */
+  attach(integration: string, traces: TraceHub, version?: DefinitionVersion): () => void {
+    this.hubs.set(traces, { integration, version, detach: traces.add(this.sinkFor(integration, version)) });
     return () => {
       this.hubs.get(traces)?.detach();
       this.hubs.delete(traces);
@@ -32,17 +34,17 @@ export class RunRecorder {
     this.snapshots = on;
     for (const [hub, attached] of this.hubs) {
       // The hub reads a sink's wish when it is added, so the sink is replaced.
-      const next = hub.add(this.sinkFor(attached.integration));
+      const next = hub.add(this.sinkFor(attached.integration, attached.version));
       attached.detach();
       attached.detach = next;
     }
   }
 
-  private sinkFor(integration: string): TraceSink {
+  private sinkFor(integration: string, version: DefinitionVersion | undefined): TraceSink {
     const store = this.store;
     return {
       snapshots: this.snapshots,
-      emit: (event) => store.record(integration, event),
+      emit: (event) => store.record(integration, event, version),
       // The request's server span is the run's parent in an exported trace; the studio shows the
       // request itself on the run (its capture), so only calls made by steps are asked for, and
       // a studio exporting nothing builds no server span per request.

@@ -49,8 +49,10 @@ export class HttpConnector implements Connector {
     this.exchanges = ctx.host.exchanges;
     const env = (n: string): string | undefined => ctx.host.env(n) ?? process.env[n];
     const sandboxed = ctx.host.sandbox?.listen;
-    this.host = sandboxed?.host ?? s.host ?? (env('HTTP_HOST') || '0.0.0.0');
-    this.port = sandboxed?.port ?? s.port ?? portFrom(env('HTTP_PORT')) ?? 8080;
+    const wanted = { host: s.host ?? (env('HTTP_HOST') || undefined), port: s.port ?? portFrom(env('HTTP_PORT')) ?? 8080 };
+    const at = typeof sandboxed === 'function' ? sandboxed(this.name, wanted) : (sandboxed ?? { host: wanted.host ?? '0.0.0.0', port: wanted.port });
+    this.host = at.host;
+    this.port = at.port;
     this.basePath = s.basePath;
     this.requestTimeoutMs = s.requestTimeout;
     this.writeTimeoutMs = s.writeTimeout || undefined;
