@@ -489,7 +489,14 @@ export interface StudioBridge extends StudioApi {
    * socket): what was read before may predate events that went out while it was down.
    */
   onConnect?(listener: () => void): () => void;
+  /**
+   * Called once when this window can no longer follow the studio (web mode): it `restarted` (a new
+   * launch answered) or the `session` was refused. From then on the bridge sends nothing.
+   */
+  onSessionEnd?(listener: (why: SessionEnd) => void): () => void;
 }
+
+export type SessionEnd = 'restarted' | 'session';
 
 /** The reply of a call across a transport: errors travel as data, with a message for people. */
 export type StudioCallResult = { ok: true; value: unknown } | { ok: false; error: string; kind: StudioErrorKind };
@@ -504,6 +511,11 @@ export const studioWeb = { callPrefix: '/api/call/', events: '/api/events' } as 
 export interface StudioEventFrame<E extends StudioEventName = StudioEventName> {
   event: E;
   payload: StudioEvents[E];
+}
+
+/** The first frame on the web-mode event socket: which launch of the studio answers. */
+export interface StudioHelloFrame {
+  hello: { launchId: string };
 }
 
 /**

@@ -11,6 +11,7 @@ import { TracesPanel } from './features/traces/TracesPanel.tsx';
 import { TestsPanel } from './features/tests/TestsPanel.tsx';
 import { CommandPalette } from './shell/CommandPalette.tsx';
 import { LeftRail } from './shell/LeftRail.tsx';
+import { SessionBanner } from './shell/SessionBanner.tsx';
 import { StatusBar } from './shell/StatusBar.tsx';
 import { panels, type PanelId } from './store/panels.ts';
 import { useStudio } from './store/studio-store.ts';
@@ -39,6 +40,7 @@ export function App() {
     <div className="app">
       <LeftRail />
       <main id="panel" role="tabpanel" aria-labelledby={`tab-${panel}`} className="app-main">
+        <SessionBanner />
         {notice ? (
           <div className="notice" role="alert">
             <span>{notice}</span>

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../runtime/index.ts';
@@ -9,21 +11,48 @@ import { startWebStudio, type WebStudio } from '../studio/web/web-server.ts';
 
 export const DEFAULT_PORT = 4870;
 
+export const USAGE = `usage: flow-studio serve [--port P] [--workspace DIR] [--data-dir DIR] [--open]
+
+Opens the studio in a browser: the embedded platform, the studio's backend and its UI on
+127.0.0.1, at the URL it prints (with this launch's session token).
+
+  --port P          port of the studio's page (default ${DEFAULT_PORT}; 0 for any free port)
+  --workspace DIR   the folder of integrations (default $FLOW_STUDIO_WORKSPACE, else ~/FlowStudio;
+                    created with the samples on first start)
+  --data-dir DIR    where the platform's state and the studio's history live (default
+                    $XDG_DATA_HOME/flow-studio, else ~/.local/share/flow-studio)
+  --open            open the printed URL in the default browser
+  -h, --help        this text
+
+A restart on the same data folder lists the runs, captures, log lines and sent requests again,
+starts the integrations that were running, and keeps their ports (docs/history.md).`;
+
 /**
  * `flow-studio serve`: the studio in a browser. Starts the embedded platform, the studio backend
  * and the web transport on 127.0.0.1, prints the URL with this launch's session token, and keeps
  * running (returns -1) until SIGINT/SIGTERM, when every runtime is stopped cleanly.
  */
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      'data-dir': { type: 'string' },
-      workspace: { type: 'string' },
-      open: { type: 'boolean', default: false },
-    },
-  });
+  let values: { port?: string; 'data-dir'?: string; workspace?: string; open?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        workspace: { type: 'string' },
+        open: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    console.error(`flow-studio serve: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`flow-studio serve: --port ${values.port} is not a port; give 1-65535, or 0 for any free port`);
@@ -41,6 +70,7 @@ export async function main(argv: string[]): Promise<number> {
       backend,
       rendererDir: join(appRoot, 'dist-renderer'),
       port,
+      sessionKey: keptSessionKey(dataDir),
       testHooks: process.env.FLOW_STUDIO_TEST_HOOKS === '1',
     });
   } catch (err) {
@@ -66,6 +96,28 @@ export async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return -1;
+}
+
+/**
+ * The web session's cookie value, kept in the data folder (0600) so a tab opened before a restart
+ * reloads into the new launch; the token in the printed URL is still new on every launch.
+ */
+function keptSessionKey(dataDir: string): string {
+  const file = join(dataDir, 'web-session.key');
+  try {
+    if (existsSync(file)) {
+      const key = readFileSync(file, 'utf8').trim();
+      if (key.length >= 32) return key;
+    }
+    mkdirSync(dataDir, { recursive: true });
+    const key = randomBytes(32).toString('base64url');
+    writeFileSync(file, key, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return key;
+  } catch {
+    // Without a writable data folder the session lasts as long as the launch.
+    return randomBytes(32).toString('base64url');
+  }
 }
 
 function openBrowser(url: string): void {

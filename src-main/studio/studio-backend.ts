@@ -40,6 +40,8 @@ export interface StudioBackendOptions {
 /** The studio's backend as the transports see it: the API, its events, and shutdown. */
 export interface StudioBackend {
   readonly api: StudioApi;
+  /** Changes on every start; the web transport tells windows of an earlier start by it. */
+  readonly launchId: string;
   readonly feed: LiveFeed;
   /** Run store, captures and request sending (the Requests and Traces panels); absent in stubs. */
   readonly inspection?: FireAndInspect;
@@ -203,6 +205,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
   let closing: Promise<void> | undefined;
   return {
     api,
+    launchId,
     feed,
     inspection,
     on(event, listener) {

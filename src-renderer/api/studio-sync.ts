@@ -18,6 +18,8 @@ export function syncWithStudio(studio: StudioBridge): () => void {
     syncDebugger(studio),
   ];
   const report = (err: unknown): void => s.setNotice(err instanceof Error ? err.message : String(err));
+  const stopEnd = studio.onSessionEnd?.((why) => useStudio.getState().setSessionEnded(why));
+  if (stopEnd) stops.push(stopEnd);
   studio.workspaceInfo().then(s.setWorkspace, report);
   // The snapshot remembers how many events the page had when it asked, so one that answers after
   // a newer event (a just-started integration) cannot undo it.

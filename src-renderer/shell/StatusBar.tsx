@@ -8,10 +8,13 @@ export function StatusBar() {
   const tracesDropped = useStudio((s) => s.tracesDropped);
   const runsNotTraced = useStudio((s) => s.runsNotTraced);
   const known = useStudio((s) => s.runsKnown);
-  const shown = Object.values(runs).filter((r) => r.status !== 'stopped');
+  const ended = useStudio((s) => s.sessionEnded);
+  // After the studio restarted, what this window knew of its runs is stale: say so instead.
+  const shown = ended ? [] : Object.values(runs).filter((r) => r.status !== 'stopped');
   return (
     <footer className="status-bar" aria-label="Status">
-      {shown.length === 0 ? <span className="muted">{known ? 'nothing running' : 'checking what runs…'}</span> : null}
+      {ended ? <span className="status-item status-failed">disconnected: {ended === 'restarted' ? 'the studio restarted' : 'the session ended'}</span> : null}
+      {!ended && shown.length === 0 ? <span className="muted">{known ? 'nothing running' : 'checking what runs…'}</span> : null}
       {shown.map((r) => (
         <span key={r.integration} className={`status-item status-${r.status}`} data-integration={r.integration} title={describe(r)}>
           {describe(r)}

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import type { SessionEnd } from '../../shared/studio-api.ts';
 import type { PanelId } from './panels.ts';
 import type { StudioState } from './studio-store.ts';
 
@@ -7,7 +8,10 @@ export interface NavigationSlice {
   paletteOpen: boolean;
   /** A message for the person after a call failed; cleared by the next success or dismissal. */
   notice: string | undefined;
+  /** This window can no longer follow the studio: it restarted, or refused the session. */
+  sessionEnded: SessionEnd | undefined;
   showPanel(panel: PanelId): void;
+  setSessionEnded(why: SessionEnd): void;
   setPaletteOpen(open: boolean): void;
   setNotice(notice: string | undefined): void;
 }
@@ -16,7 +20,9 @@ export const createNavigationSlice: StateCreator<StudioState, [], [], Navigation
   panel: 'flows',
   paletteOpen: false,
   notice: undefined,
+  sessionEnded: undefined,
   showPanel: (panel) => set({ panel }),
+  setSessionEnded: (sessionEnded) => set({ sessionEnded }),
   setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
   setNotice: (notice) => set({ notice }),
 });

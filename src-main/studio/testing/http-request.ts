@@ -14,7 +14,7 @@ export function rawRequest(url: string, options: { method?: string; headers?: Re
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: options.method ?? 'GET', headers: options.headers, setHost: !(options.headers && 'host' in options.headers) },
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: options.method ?? 'GET', headers: options.headers, setHost: !(options.headers && 'host' in options.headers), agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -39,6 +39,7 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
   };
   return {
     api,
+    launchId: 'stub',
     feed,
     on<E extends StudioEventName>(event: E, listener: StudioListener<E>) {
       if (event === 'feed') return feed.subscribe(listener as StudioListener<'feed'>);

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import { addNotRecorded, noneNotRecorded, notRecordedFields } from '../../../shared/feed-events.ts';
-import { studioEvents, type FeedBatch, type StudioEventFrame, type StudioEventName, type StudioEvents } from '../../../shared/studio-api.ts';
+import { studioEvents, type FeedBatch, type StudioEventFrame, type StudioEventName, type StudioEvents, type StudioHelloFrame } from '../../../shared/studio-api.ts';
 import type { StudioBackend } from '../studio-backend.ts';
 
 /** Above this many unsent bytes the window is falling behind: feed batches are counted, not sent. */
@@ -32,6 +32,9 @@ export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
     dropped = 0;
     carried = noneNotRecorded();
   };
+  // First the launch this socket belongs to: a window from an earlier launch learns the studio restarted.
+  const hello: StudioHelloFrame = { hello: { launchId: backend.launchId } };
+  ws.send(JSON.stringify(hello));
   const unsubscribe = studioEvents.map((event) =>
     event === 'feed' ? backend.on('feed', sendFeed) : backend.on(event, (payload) => send(event, payload)),
   );

@@ -30,11 +30,14 @@ afterAll(async () => {
 
 const host = (): string => `127.0.0.1:${web.port}`;
 
-function openSocket(headers: Record<string, string>): Promise<{ ws: WebSocket; status?: number }> {
+function openSocket(headers: Record<string, string>): Promise<{ ws: WebSocket; status?: number; frames: unknown[] }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${web.port}/api/events`, { headers });
-    ws.on('open', () => resolve({ ws }));
-    ws.on('unexpected-response', (_req, res) => resolve({ ws, status: res.statusCode }));
+    // Listening from the start: the server speaks first.
+    const frames: unknown[] = [];
+    ws.on('message', (m) => frames.push(JSON.parse(String(m))));
+    ws.on('open', () => resolve({ ws, frames }));
+    ws.on('unexpected-response', (_req, res) => resolve({ ws, status: res.statusCode, frames }));
     ws.on('error', () => {});
   });
 }
@@ -145,11 +148,14 @@ describe('the web studio', () => {
     expect((await openSocket({ origin })).status).toBe(401);
     expect((await openSocket({ origin: 'http://evil.example', cookie })).status).toBe(403);
     expect((await openSocket({ origin, cookie, host: 'rebound.example:' + web.port })).status).toBe(403);
-    const { ws, status } = await openSocket({ origin, cookie });
+    const { ws, status, frames } = await openSocket({ origin, cookie });
     expect(status).toBeUndefined();
-    const frame = new Promise<unknown>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
+    const two = new Promise<void>((resolve) => ws.on('message', () => frames.length === 2 && resolve()));
     backend.emit('runState', { integration: 'orders-api', status: 'running', routes: [], problems: [], generation: 1, since: 1 });
-    expect(await frame).toMatchObject({ event: 'runState', payload: { integration: 'orders-api', status: 'running' } });
+    await two;
+    // First the launch that answers, so a window from an earlier launch knows the studio restarted.
+    expect(frames[0]).toEqual({ hello: { launchId: 'stub' } });
+    expect(frames[1]).toMatchObject({ event: 'runState', payload: { integration: 'orders-api', status: 'running' } });
     ws.close();
   });
 
@@ -157,6 +163,29 @@ describe('the web studio', () => {
     for (const hook of ['feed-burst', 'untraced-runs', 'seed-runs']) {
       const res = await rawRequest(`http://${host()}/__test/${hook}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
       expect(res.status, hook).toBe(405);
+    }
+  });
+});
+
+describe('the web studio with a session key kept across launches', () => {
+  it('lets a tab of the previous launch back in with its cookie, while the URL token is new each launch', async () => {
+    const key = 'k'.repeat(43);
+    const first = await startWebStudio({ backend, rendererDir: dir, port: 0, sessionKey: key });
+    const port = first.port;
+    const traded = await rawRequest(first.url);
+    const cookieOfFirst = String(traded.headers['set-cookie']).split(';')[0];
+    expect(cookieOfFirst).toBe(`${sessionCookieName(port)}=${key}`);
+    expect(cookieOfFirst).not.toContain(first.token);
+    await first.close();
+    const second = await startWebStudio({ backend, rendererDir: dir, port, sessionKey: key });
+    try {
+      expect(second.token).not.toBe(first.token);
+      const call = await rawRequest(`http://127.0.0.1:${port}/api/call/runStates`, { method: 'POST', headers: { cookie: cookieOfFirst, 'content-type': 'application/json' }, body: '{"args":[]}' });
+      expect(call.status).toBe(200);
+      // The old URL's token is not accepted by the new launch.
+      expect((await rawRequest(first.url)).status).toBe(401);
+    } finally {
+      await second.close();
     }
   });
 });

@@ -23,6 +23,12 @@ export interface WebStudioOptions {
   port?: number;
   /** Per-launch session token; minted when absent. */
   token?: string;
+  /**
+   * The session cookie's value after the token in the URL was traded for it. Absent: the token
+   * (a tab lives as long as the launch). `flow-studio serve` keeps one in the data folder, so a
+   * tab opened before a restart reloads into the new launch instead of asking for a new URL.
+   */
+  sessionKey?: string;
   /** Enables /__test/ routes (synthetic feed load); only ever set by the e2e harness. */
   testHooks?: boolean;
 }
@@ -54,7 +60,7 @@ const SECURITY_HEADERS = {
  */
 export async function startWebStudio(options: WebStudioOptions): Promise<WebStudio> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const trust: WebTrust = { port: 0, token };
+  const trust: WebTrust = { port: 0, token, session: options.sessionKey ?? token };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const server = createServer((req, res) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);

@@ -9,7 +9,10 @@ import type { IncomingMessage } from 'node:http';
  */
 export interface WebTrust {
   port: number;
+  /** In the printed URL; new on every launch. */
   token: string;
+  /** The cookie's value once the token was traded; the token itself unless a kept key is given. */
+  session: string;
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -31,7 +34,7 @@ export function sessionCookieName(port: number): string {
 }
 
 export function sessionCookie(trust: WebTrust): string {
-  return `${sessionCookieName(trust.port)}=${trust.token}; Path=/; HttpOnly; SameSite=Strict`;
+  return `${sessionCookieName(trust.port)}=${trust.session}; Path=/; HttpOnly; SameSite=Strict`;
 }
 
 export function tokenMatches(candidate: string | undefined | null, token: string): boolean {
@@ -45,7 +48,7 @@ export function hasSession(req: IncomingMessage, trust: WebTrust): boolean {
   const name = sessionCookieName(trust.port);
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name && tokenMatches(part.slice(eq + 1).trim(), trust.token)) return true;
+    if (eq > 0 && part.slice(0, eq).trim() === name && tokenMatches(part.slice(eq + 1).trim(), trust.session)) return true;
   }
   return false;
 }
