@@ -3,6 +3,7 @@
  * after every step, and the comparison of two runs. Plain data only.
  */
 import type { FeedOutcome } from './feed-events.ts';
+import type { FileDiff } from './resource-types.ts';
 
 /**
  * How a run ended, as the Traces panel lists it: the runtime's outcome, or `rejected` when a
@@ -201,10 +202,22 @@ export interface ComparedStep {
   same: boolean;
 }
 
+/** Two runs served by different definition versions: which, and how their files differ. */
+export interface DefinitionChange {
+  a: DefinitionVersion;
+  b: DefinitionVersion;
+  /** The definition files that differ, line by line (A's version before, B's after). */
+  files: FileDiff[];
+  /** Why the files are not shown, when a version's files were not kept. */
+  note?: string;
+}
+
 export interface RunComparison {
   a: RunSummary;
   b: RunSummary;
   steps: ComparedStep[];
+  /** Set when the runs came from different versions of one integration's definition. */
+  definitions?: DefinitionChange;
   /** The whole runs' results, for the summary line. */
   aOutput?: MessageSnapshot;
   bOutput?: MessageSnapshot;

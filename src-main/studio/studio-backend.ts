@@ -81,6 +81,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     dataDir: options.dataDir,
     db,
     settings,
+    definitionFiles: (integration, digest) => session.definitionOf(integration, digest)?.files,
     warn: (message) => log.warn(message),
     routesOf: (id) => runs.states().find((s) => s.integration === id)?.routes,
     pushFeed: feed.push,

@@ -7,6 +7,7 @@ import { LogHistory } from '../logs/log-history.ts';
 import { runEndLine } from '../logs/run-log-lines.ts';
 import type { HistorySettingsStore } from '../state/history-settings.ts';
 import type { StudioDb } from '../state/studio-db.ts';
+import type { DefinitionFilesOf } from '../traces/definition-change.ts';
 import { RunHistory } from '../traces/run-history.ts';
 import { RunRecorder } from '../traces/run-recorder.ts';
 import { RunStore } from '../traces/run-store.ts';
@@ -28,6 +29,8 @@ export interface FireAndInspectOptions {
   db: StudioDb;
   /** Their retention; a change applies at once. */
   settings: HistorySettingsStore;
+  /** The files a definition version served from, for Compare. */
+  definitionFiles?: DefinitionFilesOf;
   /** A write to studio.db failed (a full disk): said once, never thrown at the work that made it. */
   warn?(message: string): void;
   routesOf(integration: string): RouteInfo[] | undefined;
@@ -122,7 +125,7 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       emitProgress: options.emitProgress,
       secretValueOf: (name) => options.secretValueOf(name),
     }),
-    ...tracesApi(runs),
+    ...tracesApi(runs, options.definitionFiles),
   };
 
   return {

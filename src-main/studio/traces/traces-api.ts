@@ -1,8 +1,8 @@
-import type { FeedOutcome } from '../../../shared/feed-events.ts';
 import type { TracesApi } from '../../../shared/studio-api.ts';
-import type { RunDetail, RunOrigin, RunQuery } from '../../../shared/trace-types.ts';
+import type { RunDetail, RunOrigin, RunOutcome, RunQuery } from '../../../shared/trace-types.ts';
 import { StudioError } from '../studio-error.ts';
 import { compareRuns } from './run-compare.ts';
+import { definitionChange, type DefinitionFilesOf } from './definition-change.ts';
 import { runDetailView, storedStepAt } from './run-detail.ts';
 import type { RunStore } from './run-store.ts';
 import { valueAt } from './value-view.ts';
@@ -10,9 +10,10 @@ import { valueAt } from './value-view.ts';
 /** The StudioApi methods of the Traces panel (declared once in shared/), over the run store. */
 export type { TracesApi };
 
-const OUTCOMES: readonly FeedOutcome[] = ['completed', 'dropped', 'failed'];
+const OUTCOMES: readonly RunOutcome[] = ['completed', 'dropped', 'failed', 'rejected'];
 
-export function tracesApi(store: RunStore): TracesApi {
+/** `definitionFiles`: the files of a definition version, for Compare's definition diff. */
+export function tracesApi(store: RunStore, definitionFiles?: DefinitionFilesOf): TracesApi {
   const detailOf = (runId: string): RunDetail | null => {
     const found = store.detail(String(runId));
     if (!found) return null;
@@ -42,7 +43,10 @@ export function tracesApi(store: RunStore): TracesApi {
       const left = detailOf(a);
       const right = detailOf(b);
       if (!left || !right) throw new StudioError(`run ${!left ? a : b} is not stored; pick two runs from the list`);
-      return compareRuns(left, right);
+      const comparison = compareRuns(left, right);
+      const definitions = definitionChange(comparison.a, comparison.b, definitionFiles);
+      if (definitions) comparison.definitions = definitions;
+      return comparison;
     },
     async clearRuns() {
       store.clear();
@@ -59,6 +63,8 @@ function cleanQuery(q: RunQuery): RunQuery {
   return {
     integration: text(q?.integration),
     flow: text(q?.flow),
+    route: text(q?.route),
+    generation: Number.isInteger(q?.generation) ? q.generation : undefined,
     outcome,
     status: text(q?.status),
     text: text(q?.text),
