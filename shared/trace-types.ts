@@ -4,6 +4,7 @@
  */
 import type { FeedOutcome } from './feed-events.ts';
 import type { FileDiff } from './resource-types.ts';
+import type { VerificationNote } from './request-types.ts';
 
 /**
  * How a run ended, as the Traces panel lists it: the runtime's outcome, or `rejected` when a
@@ -177,6 +178,11 @@ export interface RunDetail {
   snapshots: boolean;
   /** Other stored runs of the same trace (a queue consumer of this run, its publisher…), by start. */
   traceRuns?: RunSummary[];
+  /**
+   * On a rejected run: the reason, and what the verification expected against what the request
+   * carried (a notes signature, a JWT's issuer, audience, algorithm and expiry) when known.
+   */
+  verification?: VerificationNote;
 }
 
 /** Which side of a step's snapshot traceValue reads; `run` is the whole run's input/output. */

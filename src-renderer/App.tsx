@@ -12,6 +12,7 @@ import { TestsPanel } from './features/tests/TestsPanel.tsx';
 import { CommandPalette } from './shell/CommandPalette.tsx';
 import { LeftRail } from './shell/LeftRail.tsx';
 import { SessionBanner } from './shell/SessionBanner.tsx';
+import { HistorySettings } from './shell/HistorySettings.tsx';
 import { StatusBar } from './shell/StatusBar.tsx';
 import { panels, type PanelId } from './store/panels.ts';
 import { useStudio } from './store/studio-store.ts';
@@ -53,6 +54,7 @@ export function App() {
       </main>
       <StatusBar />
       <CommandPalette />
+      <HistorySettings />
     </div>
   );
 }

@@ -21,6 +21,8 @@ export function syncWithStudio(studio: StudioBridge): () => void {
   const stopEnd = studio.onSessionEnd?.((why) => useStudio.getState().setSessionEnded(why));
   if (stopEnd) stops.push(stopEnd);
   studio.workspaceInfo().then(s.setWorkspace, report);
+  // The lines of earlier starts (and of runs while no window listened) come back from the history.
+  studio.queryLogs({ limit: 5_000 }).then((lines) => useStudio.getState().addStoredLogs(lines), () => {});
   // The snapshot remembers how many events the page had when it asked, so one that answers after
   // a newer event (a just-started integration) cannot undo it.
   const readRunStates = (onError: (err: unknown) => void): void => {

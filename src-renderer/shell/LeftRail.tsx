@@ -52,6 +52,9 @@ export function LeftRail() {
           </button>
         ))}
       </div>
+      <button type="button" className="rail-history" onClick={() => useStudio.getState().setHistoryOpen(true)} title="What the studio keeps across restarts, and clearing it">
+        History…
+      </button>
       <ThemeSetting />
     </nav>
   );

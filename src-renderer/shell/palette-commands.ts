@@ -26,5 +26,6 @@ export function paletteCommands(integrations: IntegrationSummary[], runs: Record
       : [{ id: `start:${i.id}`, title: `Run ${i.name}`, run: () => void runAction('start', i.id) }];
   });
   const theme = themeChoices.map((c) => ({ id: `theme:${c}`, title: `Theme: ${c === 'system' ? 'follow the system' : c}`, run: () => setThemeChoice(c) }));
-  return [...run, ...go, ...theme];
+  const history = { id: 'history', title: 'History: what is kept across restarts, clear it…', run: () => useStudio.getState().setHistoryOpen(true) };
+  return [...run, ...go, history, ...theme];
 }

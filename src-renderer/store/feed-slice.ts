@@ -18,6 +18,11 @@ export interface FeedSlice {
   tracesDropped: number;
   /** Runs the runtimes left untraced while their request thread was saturated, since the studio opened. */
   runsNotTraced: number;
+  /**
+   * Puts stored lines (read back from the studio's history, oldest first) before the live ones,
+   * leaving out any the live feed already brought.
+   */
+  addStoredLogs(lines: LogFeedEvent[]): void;
   /** Called by the feed bridge at most once per animation frame. */
   appendFeed(events: FeedEvent[], dropped: number, notRecorded?: NotRecorded): void;
   clearTraces(): void;
@@ -28,6 +33,11 @@ function appendCapped<T>(list: T[], added: T[], cap: number): T[] {
   if (added.length === 0) return list;
   const next = list.concat(added);
   return next.length > cap ? next.slice(next.length - cap) : next;
+}
+
+/** The same line, whether it came live or read back from disk. */
+function logKey(e: LogFeedEvent): string {
+  return `${e.at}\u0000${e.integration ?? ''}\u0000${e.log.msg}`;
 }
 
 export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (set) => ({
@@ -60,6 +70,14 @@ export const createFeedSlice: StateCreator<StudioState, [], [], FeedSlice> = (se
         tracesDropped: s.tracesDropped + notRecorded.tracesDropped,
         runsNotTraced: s.runsNotTraced + notRecorded.runsNotTraced,
       };
+    }),
+  addStoredLogs: (lines) =>
+    set((s) => {
+      const live = new Set(s.logs.map(logKey));
+      const older = lines.filter((l) => !live.has(logKey(l)));
+      if (older.length === 0) return s;
+      const merged = older.concat(s.logs).sort((a, b) => a.at - b.at);
+      return { logs: merged.length > FEED_LIMITS.logs ? merged.slice(merged.length - FEED_LIMITS.logs) : merged };
     }),
   clearTraces: () => set({ traces: [] }),
   clearLogs: () => set({ logs: [] }),

@@ -10,7 +10,10 @@ export interface NavigationSlice {
   notice: string | undefined;
   /** This window can no longer follow the studio: it restarted, or refused the session. */
   sessionEnded: SessionEnd | undefined;
+  /** The History dialog (retention, clearing, restore) is open. */
+  historyOpen: boolean;
   showPanel(panel: PanelId): void;
+  setHistoryOpen(open: boolean): void;
   setSessionEnded(why: SessionEnd): void;
   setPaletteOpen(open: boolean): void;
   setNotice(notice: string | undefined): void;
@@ -21,7 +24,9 @@ export const createNavigationSlice: StateCreator<StudioState, [], [], Navigation
   paletteOpen: false,
   notice: undefined,
   sessionEnded: undefined,
+  historyOpen: false,
   showPanel: (panel) => set({ panel }),
+  setHistoryOpen: (historyOpen) => set({ historyOpen }),
   setSessionEnded: (sessionEnded) => set({ sessionEnded }),
   setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
   setNotice: (notice) => set({ notice }),

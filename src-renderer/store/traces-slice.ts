@@ -1,11 +1,12 @@
 import type { StateCreator } from 'zustand';
-import type { FeedOutcome } from '../../shared/feed-events.ts';
-import type { RunOrigin } from '../../shared/trace-types.ts';
+import type { RunOrigin, RunOutcome } from '../../shared/trace-types.ts';
 import type { StudioState } from './studio-store.ts';
 
 export interface RunFilters {
   flow: string;
-  outcome: FeedOutcome | '';
+  outcome: RunOutcome | '';
+  /** One definition version, `integration/generation`; '' for all. */
+  version: string;
   status: string;
   text: string;
   /** Only flow test runs, only re-runs, only the others; '' for all. */
@@ -37,7 +38,7 @@ export interface TracesSlice {
 }
 
 export const createTracesSlice: StateCreator<StudioState, [], [], TracesSlice> = (set) => ({
-  runFilters: { flow: '', outcome: '', status: '', text: '', origin: '' },
+  runFilters: { flow: '', outcome: '', status: '', text: '', origin: '', version: '' },
   selectedRun: undefined,
   comparePicks: [],
   comparing: false,

@@ -1,7 +1,7 @@
 import type { CaptureDetail, CapturePage, CaptureQuery, CaptureSummary, VerificationNote } from '../../../shared/request-types.ts';
 import { type HttpExchangeRecord } from '../../runtime/index.ts';
 import type { Retention } from '../../../shared/history-types.ts';
-import { answerError } from '../traces/run-rejection.ts';
+import { answerError, VERIFY_BLOCK } from '../traces/run-rejection.ts';
 import { SEARCH_TEXT_CHARS, type RunStore } from '../traces/run-store.ts';
 import { bodyView, headerOf } from './body-bytes.ts';
 import { parseCaptureSearch, type SearchableCapture } from './capture-search.ts';
@@ -40,7 +40,7 @@ export const DEFAULT_MAX_CAPTURES = 2_000;
 
 /** Body characters a search looks through. */
 const SEARCH_BODY_CHARS = 64 * 1024;
-const VERIFY_BLOCK = 'notes-verify-request';
+const NOTES_VERIFY = 'notes-verify-request';
 
 /**
  * Every request that reached a route of a running integration, newest last: the exact request
@@ -242,25 +242,28 @@ export class CaptureStore {
   }
 
   /**
-   * Whether notes-verify-request let the request through, in the block's own words: the run's
-   * verify step passed the message on, or rejected the request (401/400 with `{error: reason}`:
-   * no token known, signature mismatch, unsigned after the handshake), or failed (no raw bytes).
-   * Remembered, since old runs lose their steps.
+   * Whether the run's verification step (notes-verify-request, jwt-verify) let the request
+   * through, in the block's own words: it passed the message on, or rejected the request (a 4xx
+   * with `{error: reason}`: no token known, signature mismatch, an invalid JWT), or failed (no
+   * raw bytes). Remembered, since old runs lose their steps.
    */
   private verificationOf(c: CapturedExchange, runId: string): VerificationNote | undefined {
-    const step = this.runs.detail(runId)?.detail?.steps.find((s) => s.block === VERIFY_BLOCK);
-    if (!step) return undefined;
-    const output = step.output as { body?: { error?: unknown }; vars?: { notesVerification?: unknown; httpStatus?: unknown } } | undefined;
-    const rejected = typeof output?.vars?.httpStatus === 'number' && output.vars.httpStatus >= 400 && typeof output.body?.error === 'string' ? output.body.error : undefined;
-    const handshake = output?.vars?.notesVerification !== undefined;
+    const found = this.runs.detail(runId);
+    if (!found) return undefined;
+    const step = found.detail?.steps.find((s) => s.block !== undefined && VERIFY_BLOCK.test(s.block));
+    const block = found.summary.rejection?.block ?? step?.block;
+    if (block === undefined) return undefined;
+    const notes = block === NOTES_VERIFY;
+    const rejection = found.summary.rejection;
+    const output = step?.output as { vars?: { notesVerification?: unknown } } | undefined;
     c.verification =
-      step.outcome === 'failed'
-        ? { ok: false, reason: c.redact(step.error ?? 'notes-verify-request failed'), ...this.signaturesOf(c) }
-        : rejected !== undefined
-          ? { ok: false, reason: c.redact(rejected), ...this.signaturesOf(c) }
-          : handshake
+      rejection !== undefined
+        ? { ok: false, reason: c.redact(rejection.reason), ...(notes ? this.signaturesOf(c) : {}) }
+        : step?.outcome === 'failed'
+          ? { ok: false, reason: c.redact(step.error ?? `${block} failed`), ...(notes ? this.signaturesOf(c) : {}) }
+          : notes && output?.vars?.notesVerification !== undefined
             ? { ok: true, reason: 'unsigned subscription handshake: the verification token was captured', handshake: true }
-            : { ok: true, reason: 'signature valid' };
+            : { ok: true, reason: notes ? 'signature valid' : 'token valid' };
     // Remembered on disk too: after a restart the run's steps may no longer say it.
     this.keeper?.kept(c);
     return c.verification;

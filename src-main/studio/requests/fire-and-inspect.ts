@@ -1,7 +1,8 @@
 import type { FeedEvent } from '../../../shared/feed-events.ts';
 import type { CaptureSummary, RequestProgress } from '../../../shared/request-types.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
-import type { DefinitionVersion } from '../../../shared/trace-types.ts';
+import type { DefinitionVersion, RunSummary } from '../../../shared/trace-types.ts';
+import { rejectionDetail } from './rejection-detail.ts';
 import { readDefinitions, type Runtime } from '../../runtime/index.ts';
 import { LogHistory } from '../logs/log-history.ts';
 import { runEndLine } from '../logs/run-log-lines.ts';
@@ -56,6 +57,17 @@ export interface FireAndInspect {
 }
 
 const CAPTURE_EVENT_MS = 100;
+
+/** The definition texts that served a run: its version's, when kept, else the working copy's. */
+function definitionTextsOf(s: RunSummary, options: FireAndInspectOptions): Array<{ text: string }> {
+  const kept = s.version ? options.definitionFiles?.(s.integration, s.version.digest) : undefined;
+  if (kept) return kept;
+  try {
+    return readDefinitions(options.workspace.definitionPaths(s.integration));
+  } catch {
+    return [];
+  }
+}
 
 export function startFireAndInspect(options: FireAndInspectOptions): FireAndInspect {
   let warned = false;
@@ -125,7 +137,7 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       emitProgress: options.emitProgress,
       secretValueOf: (name) => options.secretValueOf(name),
     }),
-    ...tracesApi(runs, options.definitionFiles),
+    ...tracesApi(runs, options.definitionFiles, (summary) => rejectionDetail(summary, captures, (s) => definitionTextsOf(s, options))),
   };
 
   return {

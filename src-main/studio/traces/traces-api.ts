@@ -1,5 +1,6 @@
 import type { TracesApi } from '../../../shared/studio-api.ts';
-import type { RunDetail, RunOrigin, RunOutcome, RunQuery } from '../../../shared/trace-types.ts';
+import type { VerificationNote } from '../../../shared/request-types.ts';
+import type { RunDetail, RunOrigin, RunOutcome, RunQuery, RunSummary } from '../../../shared/trace-types.ts';
 import { StudioError } from '../studio-error.ts';
 import { compareRuns } from './run-compare.ts';
 import { definitionChange, type DefinitionFilesOf } from './definition-change.ts';
@@ -12,14 +13,19 @@ export type { TracesApi };
 
 const OUTCOMES: readonly RunOutcome[] = ['completed', 'dropped', 'failed', 'rejected'];
 
-/** `definitionFiles`: the files of a definition version, for Compare's definition diff. */
-export function tracesApi(store: RunStore, definitionFiles?: DefinitionFilesOf): TracesApi {
+/**
+ * `definitionFiles`: the files of a definition version, for Compare's definition diff;
+ * `verificationOf`: what a rejected run's verification expected and received.
+ */
+export function tracesApi(store: RunStore, definitionFiles?: DefinitionFilesOf, verificationOf?: (summary: RunSummary) => VerificationNote | undefined): TracesApi {
   const detailOf = (runId: string): RunDetail | null => {
     const found = store.detail(String(runId));
     if (!found) return null;
     const view = runDetailView(found.summary, found.detail);
     const traceRuns = store.sameTrace(String(runId));
     if (traceRuns.length > 0) view.traceRuns = traceRuns;
+    const verification = found.summary.rejection ? verificationOf?.(found.summary) : undefined;
+    if (verification) view.verification = verification;
     return view;
   };
   return {

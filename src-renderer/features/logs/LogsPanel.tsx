@@ -1,5 +1,7 @@
-import { memo, useDeferredValue, useMemo, useState } from 'react';
-import type { LogEntry } from '../../../shared/feed-events.ts';
+import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { historyCalls } from '../../api/history-calls.ts';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import type { LogEntry, LogFeedEvent } from '../../../shared/feed-events.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PanelHeader } from '../../components/PanelHeader.tsx';
 import { objectKey } from '../../components/object-key.ts';
@@ -25,12 +27,13 @@ export function LogsPanel() {
   const [search, setSearch] = useState('');
   const [follow, setFollow] = useState(true);
   const text = useDeferredValue(search.trim().toLowerCase());
+  const runLines = useRunLines(runFilter);
 
   const lines = useMemo(() => {
-    const runtime = logs.map(runtimeLine);
+    const runtime = (runLines ?? logs).map(runtimeLine);
     const all = withPlatform ? mergeByTime(runtime, platform.map(platformLine)) : runtime;
     return all.filter((l) => atLeast(l.level, level) && (!runFilter || l.runId === runFilter) && (!text || l.text.includes(text)));
-  }, [logs, platform, withPlatform, level, runFilter, text]);
+  }, [logs, runLines, platform, withPlatform, level, runFilter, text]);
 
   return (
     <section className="panel logs-panel" aria-labelledby="panel-title">
@@ -38,9 +41,12 @@ export function LogsPanel() {
         <span className="muted" aria-label="log line count">
           {lines.length} lines
         </span>
-        <button type="button" onClick={clear}>
-          Clear
-        </button>
+        <ConfirmButton
+          label="Clear"
+          question="Delete every stored log line?"
+          confirmLabel="Delete lines"
+          onConfirm={() => void historyCalls.clear('logs').then(clear, (err: unknown) => useStudio.getState().setNotice(err instanceof Error ? err.message : String(err)))}
+        />
       </PanelHeader>
       <div className="filters" role="search" aria-label="Filter logs">
         <select aria-label="Level" value={level} onChange={(e) => setLevel(e.target.value as LogEntry['level'])}>
@@ -81,6 +87,32 @@ export function LogsPanel() {
       />
     </section>
   );
+}
+
+/**
+ * The stored lines of one run with those that came live since, when the panel shows one run: it
+ * may be of an earlier start, or older than the lines the window holds.
+ */
+function useRunLines(runId: string | undefined) {
+  const logs = useStudio((s) => s.logs);
+  const [stored, setStored] = useState<{ runId: string; lines: LogFeedEvent[] } | undefined>(undefined);
+  useEffect(() => {
+    if (!runId) return;
+    let live = true;
+    historyCalls.logs({ runId, limit: 5_000 }).then(
+      (lines) => live && setStored({ runId, lines }),
+      () => live && setStored({ runId, lines: [] }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+  return useMemo(() => {
+    if (!runId || stored?.runId !== runId) return undefined;
+    const seen = new Set(stored.lines.map((l) => `${l.at} ${l.log.msg}`));
+    const since = logs.filter((l) => l.log.fields.runId === runId && !seen.has(`${l.at} ${l.log.msg}`));
+    return stored.lines.concat(since);
+  }, [runId, stored, logs]);
 }
 
 const LogRow = memo(function LogRow({ line, onRun }: { line: LogLine; onRun(runId: string): void }) {

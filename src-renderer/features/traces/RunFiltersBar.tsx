@@ -1,7 +1,11 @@
+import type { StoredVersion } from '../../../shared/trace-types.ts';
 import { useStudio } from '../../store/studio-store.ts';
 
-/** Flow, outcome, HTTP status and free text; the list follows as they change. The Live view shares them, without status. */
-export function RunFiltersBar({ flows, withStatus = true }: { flows: string[]; withStatus?: boolean }) {
+/** The filter value of a version. */
+export const versionKey = (v: { integration: string; generation: number }): string => `${v.integration}/${v.generation}`;
+
+/** Flow, outcome, version, HTTP status and free text; the list follows as they change. The Live view shares them, without status. */
+export function RunFiltersBar({ flows, versions = [], withStatus = true }: { flows: string[]; versions?: StoredVersion[]; withStatus?: boolean }) {
   const filters = useStudio((s) => s.runFilters);
   const set = useStudio((s) => s.setRunFilters);
   return (
@@ -19,7 +23,19 @@ export function RunFiltersBar({ flows, withStatus = true }: { flows: string[]; w
         <option value="completed">completed</option>
         <option value="failed">failed</option>
         <option value="dropped">dropped</option>
+        {withStatus ? <option value="rejected">rejected</option> : null}
       </select>
+      {withStatus ? (
+        <select aria-label="Version" value={filters.version} onChange={(e) => set({ version: e.target.value })} title="The definition version that served the runs">
+          <option value="">any version</option>
+          {filters.version && !versions.some((v) => versionKey(v) === filters.version) ? <option value={filters.version}>{filters.version.replace('/', ' v')}</option> : null}
+          {versions.map((v) => (
+            <option key={versionKey(v)} value={versionKey(v)}>
+              {v.integration} v{v.generation} · {v.digest} ({v.runs.toLocaleString('en-US')})
+            </option>
+          ))}
+        </select>
+      ) : null}
       {withStatus ? (
         // The stored runs know where they came from; the Live view's trace events do not.
         <select aria-label="Origin" value={filters.origin} onChange={(e) => set({ origin: e.target.value as typeof filters.origin })}>

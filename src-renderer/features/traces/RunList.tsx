@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { RunPage, RunSummary } from '../../../shared/trace-types.ts';
+import type { RunPage, RunSummary, StoredVersion } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
 import type { RunFilters } from '../../store/traces-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
@@ -32,7 +32,7 @@ interface ListState {
  * New runs refresh the list while it shows its top; further down, they are counted, not inserted,
  * so rows do not move under the person reading them.
  */
-export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
+export function RunList({ onOptions }: { onOptions(flows: string[], versions: StoredVersion[]): void }) {
   const filters = useStudio((s) => s.runFilters);
   const epoch = useStudio((s) => s.runsEpoch);
   const liveTraces = useStudio((s) => s.traces);
@@ -66,13 +66,24 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
       for (const p of pages) {
         if (loading.current.has(p)) continue;
         loading.current.add(p);
+        const cut = f.version.lastIndexOf('/');
         traceQueries
-          .runs({ flow: f.flow || undefined, outcome: f.outcome || undefined, status: f.status || undefined, text: f.text || undefined, origin: f.origin || undefined, offset: p * PAGE, limit: PAGE })
+          .runs({
+            flow: f.flow || undefined,
+            outcome: f.outcome || undefined,
+            status: f.status || undefined,
+            text: f.text || undefined,
+            origin: f.origin || undefined,
+            integration: f.version ? f.version.slice(0, cut) : undefined,
+            generation: f.version ? Number(f.version.slice(cut + 1)) : undefined,
+            offset: p * PAGE,
+            limit: PAGE,
+          })
           .then(
             (page: RunPage) => {
               if (gen !== generation.current) return;
               loading.current.delete(p);
-              onFlows(page.flows);
+              onOptions(page.flows, page.versions);
               setList((prev) => {
                 const fresh = !prev || prev.generation !== gen;
                 const next = fresh ? new Map<number, RunSummary[]>() : new Map(prev.pages);
@@ -94,7 +105,7 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
           );
       }
     },
-    [onFlows],
+    [onOptions],
   );
 
   // New filters: start over from the top (the text box waits a moment between keystrokes).
@@ -213,7 +224,7 @@ export function RunList({ onFlows }: { onFlows(flows: string[]): void }) {
       <div className="vlist" role="table" aria-label="Runs" aria-rowcount={total} tabIndex={0} ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
         {list !== undefined && list.key === key && total === 0 ? (
           <div className="empty-state">
-            <h3>No runs {!filters.flow && !filters.outcome && !filters.status && !filters.text && !filters.origin ? 'yet' : 'match'}</h3>
+            <h3>No runs {!filters.flow && !filters.outcome && !filters.status && !filters.text && !filters.origin && !filters.version ? 'yet' : 'match'}</h3>
             <p>Send a request to a running integration; every run appears here with its steps.</p>
           </div>
         ) : (
@@ -245,15 +256,28 @@ const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: 
       </span>
       <span className="cell origin">
         <RunOriginBadge run={run} />
+        {run.test === undefined && run.forkedFrom === undefined && run.version ? <VersionBadge version={run.version} /> : null}
       </span>
       <span className={`cell code status-${run.status === undefined ? 'none' : `${Math.floor(run.status / 100)}xx`}`}>{run.status ?? ''}</span>
-      <span className="cell outcome" title={run.error}>
+      <span className="cell outcome" title={run.rejection ? `${run.rejection.block}: ${run.rejection.reason}` : run.error}>
         {run.outcome}
       </span>
       <span className="cell duration">{run.durationMs.toFixed(1)} ms</span>
     </div>
   );
 });
+
+/**
+ * The working-copy version that served a run: `v3`, dashed, its digest on hover, so it never reads
+ * like a version tag (`v1.0.0`), which the Resources panel shows as a solid `tag`.
+ */
+export function VersionBadge({ version }: { version: NonNullable<RunSummary['version']> }) {
+  return (
+    <span className="version-badge" title={`working copy, version ${version.generation} (digest ${version.digest} of its definition files)`} data-generation={version.generation}>
+      v{version.generation}
+    </span>
+  );
+}
 
 /** Marks a run a flow test made ("test", its name on hover) or a re-run from a step ("re-run of r12"). */
 export function RunOriginBadge({ run }: { run: Pick<RunSummary, 'test' | 'forkedFrom' | 'forkedAt'> }) {

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import type { StoredVersion } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
 import { PanelHeader } from '../../components/PanelHeader.tsx';
 import { useStudio } from '../../store/studio-store.ts';
@@ -23,7 +24,11 @@ export function TracesPanel() {
   const setComparing = useStudio((s) => s.setComparing);
   const runsCleared = useStudio((s) => s.runsCleared);
   const [flows, setFlows] = useState<string[]>([]);
-  const onFlows = useCallback((f: string[]) => setFlows((prev) => (prev.join('\n') === f.join('\n') ? prev : f)), []);
+  const [versions, setVersions] = useState<StoredVersion[]>([]);
+  const onOptions = useCallback((f: string[], v: StoredVersion[]) => {
+    setFlows((prev) => (prev.join('\n') === f.join('\n') ? prev : f));
+    setVersions((prev) => (JSON.stringify(prev) === JSON.stringify(v) ? prev : v));
+  }, []);
 
   return (
     <section className="panel traces-panel" aria-labelledby="panel-title">
@@ -51,9 +56,9 @@ export function TracesPanel() {
         <LiveTraces />
       ) : (
         <>
-          <RunFiltersBar flows={flows} />
+          <RunFiltersBar flows={flows} versions={versions} />
           <div className="traces-split">
-            <RunList onFlows={onFlows} />
+            <RunList onOptions={onOptions} />
             <div className="traces-detail">
               {comparing && picks.length === 2 ? (
                 <CompareView a={picks[0]} b={picks[1]} />
