@@ -30,7 +30,8 @@ export function TagDiffView({ integration, tag }: { integration: string; tag: st
   );
 }
 
-function FileDiffView({ file }: { file: FileDiff }) {
+/** One file's line diff; `from` and `to` name the two sides (a tag and the working copy, two versions). */
+export function FileDiffView({ file, from = 'tag', to = 'working copy' }: { file: FileDiff; from?: string; to?: string }) {
   return (
     <article className="rs-diff" aria-label={`Diff of ${file.path}`}>
       <h4>
@@ -42,7 +43,7 @@ function FileDiffView({ file }: { file: FileDiff }) {
         {file.hunks.map((h, i) => (
           <span key={i}>
             <span className="line hunk">
-              @@ tag line {h.oldStart} · working copy line {h.newStart} @@
+              @@ {from} line {h.oldStart} · {to} line {h.newStart} @@
             </span>
             {h.lines.map((l, j) => (
               <span key={j} className={`line ${l.op}`}>

@@ -78,6 +78,9 @@ export function VersionsTab({ integration }: { integration: string }) {
             {[...tags.data].reverse().map((t) => (
               <tr key={t.tag} aria-label={t.tag}>
                 <td>
+                  <span className="version-tag" title="A version tag: a frozen copy you named (working-copy versions read v1, v2… with a dashed border)">
+                    tag
+                  </span>{' '}
                   <strong>{t.tag}</strong>
                   {t.description ? <div className="rs-hint muted">{t.description}</div> : null}
                 </td>

@@ -4,6 +4,8 @@ import { traceQueries } from '../../api/trace-queries.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
 import { MessageDiff } from './MessageDiff.tsx';
+import { FileDiffView } from '../resources/TagDiffView.tsx';
+import type { DefinitionChange } from '../../../shared/trace-types.ts';
 
 /**
  * Two runs side by side, step by step: which path each took (a step only one run reached shows
@@ -36,7 +38,14 @@ export function CompareView({ a, b }: { a: string; b: string }) {
     <section className="compare" aria-label="Compare runs">
       <header className="run-head">
         <h3>
-          Compare {cmp.a.flow} runs{' '}
+          Compare {cmp.a.flow} runs
+          {cmp.definitions ? (
+            <span className="version-change" aria-label="Definition versions">
+              v{cmp.definitions.a.generation} → v{cmp.definitions.b.generation}
+            </span>
+          ) : cmp.a.version ? (
+            <span className="muted version-same"> both v{cmp.a.version.generation}</span>
+          ) : null}{' '}
           <button type="button" className="link" onClick={() => setComparing(false)}>
             close
           </button>
@@ -53,6 +62,7 @@ export function CompareView({ a, b }: { a: string; b: string }) {
         </div>
         <p>{changed === 0 ? 'Both runs took the same steps with the same results.' : `${changed} step${changed === 1 ? '' : 's'} differ.`}</p>
       </header>
+      <div className={cmp.definitions ? 'compare-with-definitions' : undefined}>
       <div className="compare-table" role="table" aria-label="Steps of both runs">
         <div className="compare-row compare-header" role="row">
           <span role="columnheader">Step</span>
@@ -79,6 +89,26 @@ export function CompareView({ a, b }: { a: string; b: string }) {
           </div>
         ))}
       </div>
+      {cmp.definitions ? <DefinitionDiff change={cmp.definitions} /> : null}
+      </div>
+    </section>
+  );
+}
+
+/** How the definition changed between the versions that served A and B, beside the run diff. */
+function DefinitionDiff({ change }: { change: DefinitionChange }) {
+  const from = `v${change.a.generation}`;
+  const to = `v${change.b.generation}`;
+  return (
+    <section className="definition-diff" aria-label={`Definition ${from} → ${to}`}>
+      <h4>
+        Definition {from} → {to} <span className="muted">({change.a.digest} → {change.b.digest})</span>
+      </h4>
+      {change.note ? <p className="muted">{change.note}</p> : null}
+      {!change.note && change.files.length === 0 ? <p className="muted">Only files outside the definitions changed.</p> : null}
+      {change.files.map((f) => (
+        <FileDiffView key={f.path} file={f} from={from} to={to} />
+      ))}
     </section>
   );
 }

@@ -5,7 +5,8 @@ import { traceQueries } from '../../api/trace-queries.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
 import { ForkLink, SaveAsTest } from './SaveAsTest.tsx';
-import { RunOriginBadge } from './RunList.tsx';
+import { RunOriginBadge, VersionBadge } from './RunList.tsx';
+import { RejectionBanner } from './RejectionBanner.tsx';
 import { StepInspector } from './StepInspector.tsx';
 import { Waterfall } from './Waterfall.tsx';
 
@@ -48,10 +49,12 @@ export function RunDetailView({ runId }: { runId: string }) {
           {s.flow} <span className={`outcome-badge outcome-${s.outcome}`}>{s.outcome}</span>
           {s.status !== undefined ? <span className={`status-code status-${Math.floor(s.status / 100)}xx`}>{s.status}</span> : null}
           {s.test !== undefined ? <RunOriginBadge run={s} /> : null}
+          {s.version ? <VersionBadge version={s.version} /> : null}
         </h3>
         <div className="muted run-meta">
           {s.method ? `${s.method} ` : ''}
-          {s.route ?? ''} · {clockTime(s.startedAt)} · {s.durationMs.toFixed(2)} ms · run {s.runId} · correlation {s.correlationId}
+          {s.path ?? s.route ?? ''} · {clockTime(s.startedAt)} · {s.durationMs.toFixed(2)} ms · run {s.runId} · correlation {s.correlationId}
+          {s.version ? ` · served by working copy v${s.version.generation} (${s.version.digest})` : ''}
         </div>
         {s.traceId ? (
           <div className="muted run-trace">
@@ -70,6 +73,7 @@ export function RunDetailView({ runId }: { runId: string }) {
           </div>
         ) : null}
         {s.error ? <p className="step-error">{s.error}</p> : null}
+        <RejectionBanner run={run} />
         <div className="run-links">
           {s.captureId !== undefined ? (
             <button type="button" className="link" onClick={() => useStudio.setState({ panel: 'requests', requestsTab: 'captures', openCapture: s.captureId })}>

@@ -12,9 +12,9 @@ export function ServingVersion({ serving, integration }: { serving: NonNullable<
       className="serving"
       aria-label={`${integration} serves version ${serving.generation}`}
       data-generation={serving.generation}
-      title={`Definition digest ${serving.digest}; a save reloads it, a save with problems keeps this version serving`}
+      title={`Working-copy version ${serving.generation}, digest ${serving.digest} of its definition files; a save reloads it, a save with problems keeps this version serving. Runs name the version that served them.`}
     >
-      serving <strong>v{serving.generation}</strong> · <code>{serving.digest}</code> · loaded {clockTime(serving.loadedAt)}
+      serving working copy <strong className="wc-version">v{serving.generation}</strong> · <code>{serving.digest}</code> · loaded {clockTime(serving.loadedAt)}
     </p>
   );
 }
