@@ -33,6 +33,23 @@ describe('a run as a waterfall', () => {
     ]);
   });
 
+  it('puts a platform call under the step that made it, not the step before it that started in the same millisecond', () => {
+    const summary = { runId: 'r', integration: 'i', flow: 'f', correlationId: 'c', outcome: 'completed' as const, startedAt: 100, durationMs: 2, steps: 2 };
+    const steps = [
+      { ...stored('flows.f.steps[0]', 100, 0.01, 'set'), spanId: 's0' },
+      { ...stored('flows.f.steps[1]', 100, 0.8, 'kv-put'), spanId: 's1' },
+    ];
+    const kvPut = { kind: 'platform' as const, flow: 'f', runId: 'r', correlationId: 'c', name: 'kv.put', startedAt: 100, durationMs: 0.7 };
+    const placed = (withParent: boolean) =>
+      runDetailView(summary, { steps, calls: [withParent ? { ...kvPut, parentSpanId: 's1' } : kvPut], snapshots: false, bytes: 0 }).steps.map((s) => [s.block, s.calls.map((c) => c.name)]);
+    expect(placed(true)).toEqual([
+      ['set', []],
+      ['kv-put', ['kv.put']],
+    ]);
+    // Without span ids (runs stored before them), the platform block still wins the tie.
+    expect(placed(false)).toEqual(placed(true));
+  });
+
   it('cuts long strings and lists for display, naming where the whole value is', () => {
     const v = viewOf({ note: 'y'.repeat(5_000), items: Array.from({ length: 500 }, (_, i) => i) }, ['body']) as Record<string, { $truncated: { length: number; path: unknown[] } }>;
     expect(v.note.$truncated).toMatchObject({ length: 5_000, path: ['body', 'note'] });

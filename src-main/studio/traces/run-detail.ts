@@ -62,10 +62,14 @@ export function runDetailView(summary: RunSummary, detail: StoredDetail | undefi
     if (stored.output !== undefined) step.output = snapshotView(stored.output);
     return step;
   });
+  // A call names the step that made it as its parent span; timing is only the fallback (runs
+  // recorded before step spans were kept), as a `set` and the `kv-put` after it start in one ms.
+  const bySpan = new Map<string, RunStep>();
+  ordered.forEach(({ stored }, i) => stored.spanId !== undefined && bySpan.set(stored.spanId, steps[i]));
   for (const span of detail.calls) {
     // A debugger's pause comes before its step starts: it names the step it waited before.
     const named = span.kind === 'debug' && typeof span.detail?.step === 'string' ? steps.find((s) => s.step === span.detail!.step) : undefined;
-    const owner = named ?? ownerOf(span, steps);
+    const owner = named ?? (span.parentSpanId !== undefined ? bySpan.get(span.parentSpanId) : undefined) ?? ownerOf(span, steps);
     if (owner) {
       owner.calls.push(callOf(span));
       if (span.kind === 'http' && owner.category === 'block') owner.category = 'http';
@@ -94,13 +98,17 @@ function categoryOf(block: string | undefined): RunStep['category'] {
   return 'block';
 }
 
-/** The innermost step running when the call started (a call belongs to the step that made it). */
+/**
+ * The innermost step running when the call started, preferring a step of the call's kind (a
+ * platform call under a platform block) where whole-millisecond start times leave two candidates.
+ */
 function ownerOf(span: TraceSpan, steps: RunStep[]): RunStep | undefined {
   let best: RunStep | undefined;
+  const score = (s: RunStep): number => (s.category === span.kind ? 2 : 0) + (span.startedAt >= s.startedAt && span.startedAt <= s.startedAt + s.durationMs ? 1 : 0);
   for (const s of steps) {
     // Step start times are whole milliseconds; allow one either side.
     if (span.startedAt + 1 < s.startedAt || span.startedAt > s.startedAt + s.durationMs + 1) continue;
-    if (!best || s.depth > best.depth || (s.depth === best.depth && s.durationMs < best.durationMs)) best = s;
+    if (!best || score(s) > score(best) || (score(s) === score(best) && (s.depth > best.depth || (s.depth === best.depth && s.durationMs < best.durationMs)))) best = s;
   }
   return best;
 }

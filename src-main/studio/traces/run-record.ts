@@ -15,6 +15,8 @@ export interface StoredStep {
   error?: string;
   input?: unknown;
   output?: unknown;
+  /** The step's span: calls it made name it as their parent, which places them under it. */
+  spanId?: string;
 }
 
 export interface StoredDetail {

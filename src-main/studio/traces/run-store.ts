@@ -448,6 +448,7 @@ function storedStep(e: TraceEvent): StoredStep {
   if (e.error !== undefined) s.error = e.error;
   if (e.input !== undefined) s.input = e.input;
   if (e.output !== undefined) s.output = e.output;
+  if (e.spanId !== undefined) s.spanId = e.spanId;
   return s;
 }
 

@@ -13,6 +13,10 @@ import { CelPlayground } from './playground/CelPlayground.tsx';
 import { ProblemsView, useProblemCount } from './problems/ProblemsView.tsx';
 import { followRunStats } from './run-stats-sync.ts';
 import { fileToOpen } from './file-to-open.ts';
+import { ColumnSplitter } from './layout/ColumnSplitter.tsx';
+import { gridColumns } from './layout/column-layout.ts';
+import { FoldButton, FoldedColumn } from './layout/FoldedColumn.tsx';
+import { useColumnLayout } from './layout/use-column-layout.ts';
 import './flows.css';
 
 // Run counts follow the live feed from the start, whichever panel is showing.
@@ -28,6 +32,7 @@ export function FlowsPanel() {
   const loaded = useStudio((s) => s.integrationsLoaded);
   const workspace = useStudio((s) => s.workspace);
   const [adding, setAdding] = useState(false);
+  const { layout, setWidth, toggle } = useColumnLayout();
   useDesignReference();
   useDefaultFile();
   useSaveShortcut();
@@ -58,17 +63,29 @@ export function FlowsPanel() {
           Create one with New integration, or add a folder with a flow definition (a .yaml file) to {workspace?.root ?? 'the workspace'}; it shows up here as soon as it is saved.
         </EmptyState>
       ) : (
-        <div className="flows-layout">
-          <ul className="integration-list" aria-label="Integrations">
-            {integrations.map((i) => (
-              <IntegrationCard key={i.id} integration={i} />
-            ))}
-          </ul>
+        <div className="flows-layout" style={{ gridTemplateColumns: gridColumns(layout) }} data-left={layout.left.collapsed ? 'folded' : 'open'} data-right={layout.right.collapsed ? 'folded' : 'open'}>
+          {layout.left.collapsed ? (
+            <FoldedColumn name="integrations" onOpen={() => toggle('left')} />
+          ) : (
+            <div className="side-column">
+              <div className="side-column-head">
+                <span className="muted">Integrations</span>
+                <FoldButton name="integrations" side="left" onFold={() => toggle('left')} />
+              </div>
+              <ul className="integration-list" aria-label="Integrations">
+                {integrations.map((i) => (
+                  <IntegrationCard key={i.id} integration={i} />
+                ))}
+              </ul>
+            </div>
+          )}
+          <ColumnSplitter side="left" label="Resize integrations" width={layout.left.width} collapsed={layout.left.collapsed} onWidth={(w) => setWidth('left', w)} onToggle={() => toggle('left')} />
           <div className="flows-center">
             <EditorArea />
             <BottomPane />
           </div>
-          <SidePane />
+          <ColumnSplitter side="right" label="Resize graph and blocks" width={layout.right.width} collapsed={layout.right.collapsed} onWidth={(w) => setWidth('right', w)} onToggle={() => toggle('right')} />
+          {layout.right.collapsed ? <FoldedColumn name="graph and blocks" onOpen={() => toggle('right')} /> : <SidePane onFold={() => toggle('right')} />}
         </div>
       )}
     </section>
@@ -96,12 +113,13 @@ function BottomPane() {
   );
 }
 
-function SidePane() {
+function SidePane({ onFold }: { onFold(): void }) {
   const pane = useStudio((s) => s.sidePane);
   const setPane = useStudio((s) => s.setSidePane);
   return (
     <div className="side-pane">
       <div className="pane-tabs" role="tablist" aria-label="Beside the editor">
+        <FoldButton name="graph and blocks" side="right" onFold={onFold} />
         <button type="button" role="tab" aria-selected={pane === 'graph'} onClick={() => setPane('graph')}>
           Graph
         </button>
