@@ -31,6 +31,7 @@ import type { DebuggerApi } from './debugger-types.ts';
 import type { HistoryKind, HistoryOverview, HistorySettingsPatch } from './history-types.ts';
 import type { LogQuery } from './log-types.ts';
 import type { LogFeedEvent } from './feed-events.ts';
+import type { MetricsQuery, MetricsSeries, Sparklines } from './metrics-types.ts';
 import type { CelEvaluation, CelSample, DefinitionEdit, DesignReference } from './flow-design.ts';
 import type {
   AgentSearchHit,
@@ -245,6 +246,10 @@ export interface TracesApi {
   traceValue(ref: TraceValueRef): Promise<unknown>;
   compareRuns(a: string, b: string): Promise<RunComparison>;
   clearRuns(): Promise<void>;
+  /** Requests per second, p50/p95/p99 latency and error rate over a window, per flow and route. */
+  runMetrics(query: MetricsQuery): Promise<MetricsSeries>;
+  /** Each integration's runs per second over the last five minutes, for the integration list. */
+  runSparklines(): Promise<Sparklines>;
 }
 
 /** The studio's own history in its data folder: how much is kept, clearing it, stored log lines. */
@@ -400,6 +405,8 @@ const methodRecord = {
   traceValue: true,
   compareRuns: true,
   clearRuns: true,
+  runMetrics: true,
+  runSparklines: true,
   queueView: true,
   queueMessage: true,
   peekQueue: true,

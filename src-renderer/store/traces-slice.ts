@@ -2,6 +2,9 @@ import type { StateCreator } from 'zustand';
 import type { RunOrigin, RunOutcome } from '../../shared/trace-types.ts';
 import type { StudioState } from './studio-store.ts';
 
+/** The stored runs, the raw live feed, or charts of throughput, latency and errors. */
+export type TracesView = 'runs' | 'live' | 'charts';
+
 export interface RunFilters {
   flow: string;
   outcome: RunOutcome | '';
@@ -20,7 +23,7 @@ export interface TracesSlice {
   /** Runs picked for comparison (at most two, oldest pick first). */
   comparePicks: string[];
   comparing: boolean;
-  tracesView: 'runs' | 'live';
+  tracesView: TracesView;
   /** The Logs panel shows only this run's lines while set. */
   logRunFilter: string | undefined;
   /** Bumped when the stored runs change wholesale (cleared), so the list reloads. */
@@ -29,7 +32,7 @@ export interface TracesSlice {
   selectRun(runId: string | undefined): void;
   toggleComparePick(runId: string): void;
   setComparing(on: boolean): void;
-  setTracesView(view: 'runs' | 'live'): void;
+  setTracesView(view: TracesView): void;
   /** Opens a run in the Traces panel (from a request, a capture, a log line). */
   showRun(runId: string): void;
   /** Opens the Logs panel on one run's lines. */

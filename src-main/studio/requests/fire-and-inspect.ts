@@ -5,6 +5,8 @@ import type { DefinitionVersion, RunSummary } from '../../../shared/trace-types.
 import { rejectionDetail } from './rejection-detail.ts';
 import { readDefinitions, type Runtime } from '../../runtime/index.ts';
 import { LogHistory } from '../logs/log-history.ts';
+import { RunMetrics } from '../metrics/run-metrics.ts';
+import type { MetricsQuery } from '../../../shared/metrics-types.ts';
 import { runEndLine } from '../logs/run-log-lines.ts';
 import type { HistorySettingsStore } from '../state/history-settings.ts';
 import type { StudioDb } from '../state/studio-db.ts';
@@ -78,6 +80,13 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
   };
   const retention = options.settings.get().retention;
   const runs = new RunStore({ maxRuns: retention.runs.count, maxBytes: retention.runs.bytes });
+  // The charts count every run stored, those read back from disk first.
+  const metrics = new RunMetrics();
+  runs.onRun((now, before) => {
+    if (before) metrics.remove(before);
+    metrics.add(now);
+  });
+  runs.onCleared(() => metrics.clear());
   const runHistory = new RunHistory(options.db, onWriteError);
   runs.restore(runHistory.load(retention.runs.count));
   runs.setRetention(retention.runs);
@@ -138,6 +147,12 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       secretValueOf: (name) => options.secretValueOf(name),
     }),
     ...tracesApi(runs, options.definitionFiles, (summary) => rejectionDetail(summary, captures, (s) => definitionTextsOf(s, options))),
+    async runMetrics(query: MetricsQuery) {
+      return metrics.query(query);
+    },
+    async runSparklines() {
+      return metrics.sparklines();
+    },
   };
 
   return {

@@ -40,5 +40,7 @@ export function inspectionStubs(): RequestsApi & TracesApi & HistoryApi {
     traceValue: async () => null,
     compareRuns: none,
     clearRuns: async () => {},
+    runMetrics: async () => ({ from: 0, to: 0, stepMs: 1_000, points: [], total: { runs: 0, perSecond: 0, errorRate: 0 }, rows: [], precision: '' }),
+    runSparklines: async () => ({ stepMs: 10_000, to: 0, byIntegration: {} }),
   };
 }

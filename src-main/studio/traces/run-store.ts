@@ -62,6 +62,8 @@ export class RunStore {
   private readonly maxDetailBytes: number;
   private readonly listeners = new Set<() => void>();
   private readonly endListeners = new Set<(summary: RunSummary) => void>();
+  private readonly runListeners = new Set<(now: RunSummary, before?: RunSummary) => void>();
+  private readonly clearListeners = new Set<() => void>();
   /** Each running runtime's count of runs it left untraced, with its value when counting began. */
   private readonly untraced = new Map<() => number, { integration: string; from: number }>();
   /** Untraced runs of runtimes no longer counted (stopped, reloaded), by integration. */
@@ -107,6 +109,7 @@ export class RunStore {
       const record: RunRecord = { seq: row.seq, summary: row.summary, searchText: row.searchText, stepText: row.stepText, bytes: row.bytes };
       this.index(record);
       this.nextSeq = Math.max(this.nextSeq, row.seq + 1);
+      for (const l of this.runListeners) l(record.summary);
     }
     this.changed();
   }
@@ -137,6 +140,20 @@ export class RunStore {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Called for every run stored (restored from disk too), and again when a linked request or a
+   * test's name changes it, with a copy of it as it was: what the charts count.
+   */
+  onRun(listener: (now: RunSummary, before?: RunSummary) => void): () => void {
+    this.runListeners.add(listener);
+    return () => this.runListeners.delete(listener);
+  }
+
+  onCleared(listener: () => void): () => void {
+    this.clearListeners.add(listener);
+    return () => this.clearListeners.delete(listener);
   }
 
   /** Called once per run that ends failed or rejected (as soon as it is known), for its log line. */
@@ -216,7 +233,9 @@ export class RunStore {
       if (r.summary.startedAt + 1 < info.startedAt) break;
       const bytesBefore = r.bytes;
       const outcomeBefore = r.summary.outcome;
+      const before = this.runListeners.size > 0 ? { ...r.summary } : undefined;
       applyRequest(r, info);
+      for (const l of this.runListeners) l(r.summary, before);
       if (r.summary.outcome !== outcomeBefore) this.endedBadly(r.summary);
       this.bytes += r.bytes - bytesBefore;
       this.byCapture.set(info.captureId, r);
@@ -306,6 +325,7 @@ export class RunStore {
     this.untracedBefore.clear();
     for (const [read, c] of this.untraced) c.from = read();
     this.keeper?.cleared();
+    for (const l of this.clearListeners) l();
     this.changed();
   }
 
@@ -343,6 +363,7 @@ export class RunStore {
       this.trimDetail();
     }
     this.keeper?.kept(record);
+    for (const l of this.runListeners) l(record.summary);
     this.endedBadly(record.summary);
     // Up to a tenth more is let in before the oldest go, so eviction costs one array copy per
     // 10,000 runs, not one per run; then the store is back within its bounds.

@@ -17,7 +17,11 @@ const OUTCOMES: readonly RunOutcome[] = ['completed', 'dropped', 'failed', 'reje
  * `definitionFiles`: the files of a definition version, for Compare's definition diff;
  * `verificationOf`: what a rejected run's verification expected and received.
  */
-export function tracesApi(store: RunStore, definitionFiles?: DefinitionFilesOf, verificationOf?: (summary: RunSummary) => VerificationNote | undefined): TracesApi {
+export function tracesApi(
+  store: RunStore,
+  definitionFiles?: DefinitionFilesOf,
+  verificationOf?: (summary: RunSummary) => VerificationNote | undefined,
+): Omit<TracesApi, 'runMetrics' | 'runSparklines'> {
   const detailOf = (runId: string): RunDetail | null => {
     const found = store.detail(String(runId));
     if (!found) return null;

@@ -160,7 +160,7 @@ describe('the web studio', () => {
   });
 
   it('keeps the test hooks off unless the test harness enables them', async () => {
-    for (const hook of ['feed-burst', 'untraced-runs', 'seed-runs']) {
+    for (const hook of ['feed-burst', 'untraced-runs', 'seed-runs', 'run-burst']) {
       const res = await rawRequest(`http://${host()}/__test/${hook}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
       expect(res.status, hook).toBe(405);
     }

@@ -9,7 +9,7 @@ import { studioWeb } from '../../../shared/studio-api.ts';
 import { studioErrorStatus } from '../../../shared/studio-errors.ts';
 import type { StudioBackend } from '../studio-backend.ts';
 import { dispatchStudioCall } from '../studio-dispatch.ts';
-import { generateSyntheticTraces } from '../synthetic-feed.ts';
+import { generateSyntheticRuns, generateSyntheticTraces } from '../synthetic-feed.ts';
 import { seedRuns } from '../traces/seed-runs.ts';
 import { attachEventSocket } from './event-socket.ts';
 import { serveStatic } from './static-files.ts';
@@ -108,6 +108,11 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
       shed = Number(load.count ?? 0);
       stop();
       return json(res, 200, { notTraced: options.backend.inspection.runs.notTraced() });
+    }
+    if (options.testHooks && url.pathname === '/__test/run-burst' && req.method === 'POST' && options.backend.inspection) {
+      const load = (await readJson(req)) as { perSecond?: number; seconds?: number };
+      const sent = await generateSyntheticRuns(options.backend.feed, options.backend.inspection.runs, { perSecond: Number(load.perSecond ?? 2000), seconds: Number(load.seconds ?? 10) });
+      return json(res, 200, { sent });
     }
     if (options.testHooks && url.pathname === '/__test/seed-runs' && req.method === 'POST' && options.backend.inspection) {
       return json(res, 200, seedRuns(options.backend.inspection.runs, Number(((await readJson(req)) as { count?: number }).count ?? 0)));

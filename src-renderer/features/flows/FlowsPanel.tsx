@@ -17,7 +17,11 @@ import { ColumnSplitter } from './layout/ColumnSplitter.tsx';
 import { gridColumns } from './layout/column-layout.ts';
 import { FoldButton, FoldedColumn } from './layout/FoldedColumn.tsx';
 import { useColumnLayout } from './layout/use-column-layout.ts';
+import { metricsCalls } from '../../api/metrics-calls.ts';
+import { useLiveQuery } from '../../components/use-live-query.ts';
 import './flows.css';
+
+const SPARKLINE_MS = 3_000;
 
 // Run counts follow the live feed from the start, whichever panel is showing.
 followRunStats();
@@ -33,6 +37,8 @@ export function FlowsPanel() {
   const workspace = useStudio((s) => s.workspace);
   const [adding, setAdding] = useState(false);
   const { layout, setWidth, toggle } = useColumnLayout();
+  // One call every few seconds for every card's sparkline.
+  const sparklines = useLiveQuery(metricsCalls.sparklines, 'sparklines', { intervalMs: SPARKLINE_MS, live: true });
   useDesignReference();
   useDefaultFile();
   useSaveShortcut();
@@ -74,7 +80,7 @@ export function FlowsPanel() {
               </div>
               <ul className="integration-list" aria-label="Integrations">
                 {integrations.map((i) => (
-                  <IntegrationCard key={i.id} integration={i} />
+                  <IntegrationCard key={i.id} integration={i} activity={sparklines.data?.byIntegration[i.id]} />
                 ))}
               </ul>
             </div>

@@ -4,6 +4,7 @@ import { traceQueries } from '../../api/trace-queries.ts';
 import { PanelHeader } from '../../components/PanelHeader.tsx';
 import { useStudio } from '../../store/studio-store.ts';
 import { CompareView } from './CompareView.tsx';
+import { ChartsView } from '../charts/ChartsView.tsx';
 import { LiveTraces } from './LiveTraces.tsx';
 import { RunDetailView } from './RunDetailView.tsx';
 import { RunFiltersBar } from './RunFiltersBar.tsx';
@@ -40,6 +41,9 @@ export function TracesPanel() {
           <button type="button" role="tab" aria-selected={view === 'live'} onClick={() => setView('live')}>
             Live
           </button>
+          <button type="button" role="tab" aria-selected={view === 'charts'} onClick={() => setView('charts')}>
+            Charts
+          </button>
         </div>
         {view === 'runs' ? (
           <>
@@ -54,6 +58,8 @@ export function TracesPanel() {
       </PanelHeader>
       {view === 'live' ? (
         <LiveTraces />
+      ) : view === 'charts' ? (
+        <ChartsView />
       ) : (
         <>
           <RunFiltersBar flows={flows} versions={versions} />

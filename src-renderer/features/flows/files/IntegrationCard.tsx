@@ -5,11 +5,15 @@ import { useStudio } from '../../../store/studio-store.ts';
 import { RouteList } from '../RouteList.tsx';
 import { RunProblems } from '../RunProblems.tsx';
 import { ServingVersion } from './ServingVersion.tsx';
+import { Sparkline } from '../../charts/Sparkline.tsx';
 import { createFile } from './file-actions.ts';
 import { FileRow } from './FileRow.tsx';
 
-/** An integration with one-click Run, Stop and Restart, its routes, its definition files and its flow tests. */
-export function IntegrationCard({ integration }: { integration: IntegrationSummary }) {
+/**
+ * An integration with one-click Run, Stop and Restart, its run rate over the last minutes, its
+ * routes, its definition files and its flow tests.
+ */
+export function IntegrationCard({ integration, activity }: { integration: IntegrationSummary; activity?: { perSecond: number[]; errors: number[] } }) {
   const run = useStudio((s) => s.runs[integration.id]) as RunState | undefined;
   const [adding, setAdding] = useState(false);
   const known = useStudio((s) => s.runsKnown);
@@ -56,6 +60,11 @@ export function IntegrationCard({ integration }: { integration: IntegrationSumma
           + File
         </button>
       </div>
+      {activity && activity.perSecond.some((v) => v > 0) ? (
+        <button type="button" className="link spark-link" onClick={() => useStudio.setState({ panel: 'traces', tracesView: 'charts' })} title="Open the charts">
+          <Sparkline perSecond={activity.perSecond} errors={activity.errors} label={`${integration.id} runs per second`} />
+        </button>
+      ) : null}
       {integration.description ? <p className="muted">{integration.description}</p> : null}
       {integration.needs ? (
         <p className="needs" aria-label={`What ${integration.id} needs`}>
