@@ -15,11 +15,16 @@ export function StatusBar() {
     <footer className="status-bar" aria-label="Status">
       {ended ? <span className="status-item status-failed">disconnected: {ended === 'restarted' ? 'the studio restarted' : 'the session ended'}</span> : null}
       {!ended && shown.length === 0 ? <span className="muted">{known ? 'nothing running' : 'checking what runs…'}</span> : null}
-      {shown.map((r) => (
+      {shown.slice(0, SHOWN).map((r) => (
         <span key={r.integration} className={`status-item status-${r.status}`} data-integration={r.integration} title={describe(r)}>
-          {describe(r)}
+          {short(r)}
         </span>
       ))}
+      {shown.length > SHOWN ? (
+        <span className="status-item status-more" title={shown.slice(SHOWN).map(describe).join('\n')}>
+          +{shown.length - SHOWN} more
+        </span>
+      ) : null}
       <span className="spacer" />
       {dropped > 0 ? (
         <span className="dropped" role="status" title="Live events the window could not keep up with">
@@ -46,7 +51,15 @@ export function StatusBar() {
   );
 }
 
-/** Name and state first, so an ellipsis cuts the URLs and the reason before them. */
+/** Integrations named one by one; the rest are counted, each whole on hover. */
+const SHOWN = 4;
+
+/** Name, state and version: short enough that several fit whole; URLs and reasons are on hover. */
+function short(r: RunState): string {
+  return `${r.integration}: ${r.status}` + (r.serving ? ` v${r.serving.generation}` : '');
+}
+
+/** Name and state first, then every URL and a failure's reason. */
 function describe(r: RunState): string {
   return (
     `${r.integration}: ${r.status}` +

@@ -4,7 +4,7 @@ import type { RouteInfo } from '../../../shared/studio-api.ts';
 import { saveComposer, sendRequest, signBody, stopRequest } from '../../api/request-actions.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { BodyEditor } from './BodyEditor.tsx';
-import { composerProblems, paramNames, requestVariables, resolveRequest, toCurl } from './compose-request.ts';
+import { composerProblems, paramNames, requestVariables, resolveRequest, retarget, toCurl } from './compose-request.ts';
 import { KeyValueTable } from './KeyValueTable.tsx';
 import { SigningHelper } from './SigningHelper.tsx';
 
@@ -101,8 +101,10 @@ export function Composer() {
           value={composer.target ? targetKey(composer.target) : ''}
           onChange={(e) => {
             const t = routes.find((r) => targetKey({ integration: r.integration, flow: r.route.flow, route: r.route.path }) === e.target.value);
-            if (t) setComposer(requestForRoute(t));
+            // What was typed stays where it still applies; the last answer was another route's.
+            if (t) setComposer(retarget(composer, requestForRoute(t)));
             else patch({ target: undefined, url: route ? resolved.url : composer.url });
+            useStudio.getState().showEntry(undefined);
           }}
         >
           <option value="">Any URL…</option>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KeyValueRow, RequestEnvironments } from '../../../shared/request-types.ts';
 import { saveEnvironments } from '../../api/request-actions.ts';
 import { useStudio } from '../../store/studio-store.ts';
@@ -32,13 +32,33 @@ export function EnvironmentPicker() {
 
 function EnvironmentEditor({ envs, onDone }: { envs: RequestEnvironments; onDone(): void }) {
   const [draft, setDraft] = useState(() => envs.environments.map((e) => ({ name: e.name, rows: Object.entries(e.vars).map(([name, value]): KeyValueRow => ({ name, value, enabled: true })) })));
+  const box = useRef<HTMLDivElement>(null);
+  // Focus moves in as it opens, so Escape reaches it at once.
+  useEffect(() => box.current?.querySelector<HTMLElement>('input, button')?.focus(), []);
   const save = (): void => {
     const environments = draft.filter((d) => d.name.trim()).map((d) => ({ name: d.name.trim(), vars: Object.fromEntries(d.rows.filter((r) => r.enabled && r.name.trim()).map((r) => [r.name.trim(), r.value])) }));
     const active = environments.some((e) => e.name === envs.active) ? envs.active : environments[0]?.name;
     void saveEnvironments({ active, environments }).then(onDone);
   };
   return (
-    <div className="env-editor" role="dialog" aria-label="Environments">
+    <div
+      ref={box}
+      className="env-editor"
+      role="dialog"
+      aria-label="Environments"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onDone();
+        }
+      }}
+    >
+      {draft.length === 0 ? (
+        <p className="muted env-empty">
+          No environments yet. An environment is a set of variables that fill <code>{'{{name}}'}</code> in a request's URL, headers and body (say <code>local</code> with{' '}
+          <code>token</code>); add one, then pick it beside the panel title. They are saved in the workspace as <code>requests/environments.json</code>.
+        </p>
+      ) : null}
       {draft.map((d, i) => (
         <fieldset key={i}>
           <legend>

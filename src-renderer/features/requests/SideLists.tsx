@@ -1,8 +1,9 @@
-import type { ComposerRequest, HistoryEntry, ResolvedRequest } from '../../../shared/request-types.ts';
+import type { HistoryEntry } from '../../../shared/request-types.ts';
 import { clearHistory, deleteSaved } from '../../api/request-actions.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
 import { requestForRoute, useRunningRoutes } from './Composer.tsx';
+import { composerOfSent, retarget } from './compose-request.ts';
 
 /** The running integrations' routes; one click starts a request to it. */
 export function RouteChooser() {
@@ -13,7 +14,16 @@ export function RouteChooser() {
     <ul className="side-list" aria-label="Routes">
       {routes.map((r) => (
         <li key={`${r.integration} ${r.route.url}`}>
-          <button type="button" className="side-item" onClick={() => setComposer(requestForRoute(r))} aria-label={`New request to ${r.route.path} of ${r.integration}`}>
+          <button
+            type="button"
+            className="side-item"
+            onClick={() => {
+              const s = useStudio.getState();
+              setComposer(retarget(s.composer, requestForRoute(r)));
+              s.showEntry(undefined);
+            }}
+            aria-label={`New request to ${r.route.path} of ${r.integration}`}
+          >
             <span className="method">{r.route.methods.join(',') || 'ANY'}</span>
             <span className="side-main">{r.route.path}</span>
             <span className="muted">{r.integration}</span>
@@ -79,22 +89,9 @@ export function HistoryList() {
 
 function openHistory(entry: HistoryEntry): void {
   const s = useStudio.getState();
-  s.setComposer(composerOf(entry.request));
+  // Back at its route, not at the URL it went to: a re-send follows the route to its port now.
+  s.setComposer(composerOfSent(entry.request));
   s.showEntry(entry);
-}
-
-/** A sent request back in the composer, at its URL as sent. */
-function composerOf(req: ResolvedRequest): ComposerRequest {
-  return {
-    name: `${req.method} ${pathOf(req.url)}`,
-    method: req.method,
-    url: req.url,
-    pathParams: {},
-    query: [],
-    headers: req.headers.map(([name, value]) => ({ name, value, enabled: true })),
-    body: req.body,
-    sign: false,
-  };
 }
 
 function pathOf(url: string): string {

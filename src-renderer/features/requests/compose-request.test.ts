@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ComposerRequest } from '../../../shared/request-types.ts';
-import { composerProblems, resolveRequest, toCurl } from './compose-request.ts';
+import { composerOfSent, composerProblems, resolveRequest, retarget, toCurl } from './compose-request.ts';
 
 const route = { flow: 'job-progress', path: '/jobs/{job}/progress', methods: ['GET'], url: 'http://127.0.0.1:4100/jobs/{job}/progress' };
 const base: ComposerRequest = {
@@ -46,5 +46,28 @@ describe('the composer', () => {
     expect(curl).toBe(
       `curl -i -X POST 'http://127.0.0.1:4100/jobs/report%207/progress?verbose=1' -H 'Authorization: Bearer t-1' -H 'Content-Type: application/json' --data-binary '{"who": "o'\\''neil"}'`,
     );
+  });
+});
+
+describe('a sent request back in the composer', () => {
+  it('goes back to its route with the path parameters it was sent with, so a re-send follows the route to its port now', () => {
+    const sent = { method: 'PUT', url: 'http://127.0.0.1:41000/api/items/42?fields=name', headers: [['content-type', 'application/json']] as Array<[string, string]>, body: { kind: 'json' as const, text: '{"name": "lamp"}' }, target: { integration: 'json-api', flow: 'item', route: '/items/{id}' } };
+    const back = composerOfSent(sent);
+    expect(back).toMatchObject({ target: sent.target, url: '', pathParams: { id: '42' }, query: [{ name: 'fields', value: 'name', enabled: true }], body: sent.body });
+    // The route now listens elsewhere: the request goes there.
+    const moved = { flow: 'item', path: '/items/{id}', methods: ['PUT'], url: 'http://127.0.0.1:42000/api/items/{id}' };
+    expect(resolveRequest(back, moved, undefined).url).toBe('http://127.0.0.1:42000/api/items/42?fields=name');
+    // One sent to a typed URL goes back to it.
+    expect(composerOfSent({ ...sent, target: undefined }).url).toBe(sent.url);
+  });
+
+  it('keeps the typed body and path parameters when the route is picked again', () => {
+    const fresh: ComposerRequest = { ...base, pathParams: { job: '' }, body: { kind: 'json', text: '{\n  \n}' }, headers: [], query: [] };
+    const kept = retarget(base, fresh);
+    expect(kept.pathParams).toEqual({ job: '{{job}} 7' });
+    expect(kept.body).toEqual(base.body);
+    expect(kept.headers).toEqual(base.headers);
+    // A method that sends no body takes none.
+    expect(retarget(base, { ...fresh, method: 'GET', body: { kind: 'none' } }).body).toEqual({ kind: 'none' });
   });
 });

@@ -1,5 +1,6 @@
-import type { ComposerRequest, RequestBody, RequestEnvironment, ResolvedRequest } from '../../../shared/request-types.ts';
+import type { ComposerRequest, KeyValueRow, RequestBody, RequestEnvironment, ResolvedRequest } from '../../../shared/request-types.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
+import { matchSegments, parseRoutePattern, pathSegments } from '../../../shared/route-pattern.ts';
 
 /** `{{name}}` filled from the environment; unknown names stay as written so the mistake shows. */
 export function fillVars(text: string, vars: Record<string, string>): string {
@@ -120,4 +121,59 @@ export function toCurl(req: ResolvedRequest): string {
   }
   if (req.headers.some(([k, v]) => k.toLowerCase() === 'accept' && v.includes('text/event-stream'))) parts.splice(1, 0, '-N');
   return parts.join(' ');
+}
+
+/**
+ * A sent request back in the composer. One aimed at a route goes back to that route, its path
+ * parameters read out of the URL it went to (the route's pattern ends its path, after any
+ * basePath), so sending it again follows the route to wherever it listens now; a request to a
+ * typed URL goes back to that URL.
+ */
+export function composerOfSent(req: ResolvedRequest): ComposerRequest {
+  let path = req.url;
+  let search = '';
+  try {
+    const u = new URL(req.url);
+    path = u.pathname;
+    search = u.search;
+  } catch {
+    // Not a URL: shown as typed.
+  }
+  const headers = req.headers.map(([name, value]): KeyValueRow => ({ name, value, enabled: true }));
+  const base: ComposerRequest = { name: `${req.method} ${path}`, method: req.method, url: req.url, pathParams: {}, query: [], headers, body: req.body, sign: false };
+  if (!req.target) return base;
+  const params = paramsAtEnd(req.target.route, path);
+  if (!params) return base;
+  const query = [...new URLSearchParams(search)].map(([name, value]): KeyValueRow => ({ name, value, enabled: true }));
+  return { ...base, target: req.target, url: '', pathParams: params, query, sign: req.sign ?? false };
+}
+
+/** `{name}` values of a route pattern read from the end of a path (`/api/items/42` on `/items/{id}`). */
+function paramsAtEnd(pattern: string, path: string): Record<string, string> | undefined {
+  try {
+    const parsed = parseRoutePattern(pattern);
+    const parts = pathSegments(path);
+    if (parts.length < parsed.segments.length) return undefined;
+    return matchSegments(parsed, parts.slice(parts.length - parsed.segments.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The composer after picking a route: a fresh request for it, keeping what was typed where it
+ * still applies (the body when the new method sends one, path parameters of the same name,
+ * headers and query), so picking the route again loses nothing.
+ */
+export function retarget(current: ComposerRequest, fresh: ComposerRequest): ComposerRequest {
+  const params = Object.fromEntries(Object.keys(fresh.pathParams).map((p) => [p, current.pathParams[p] ?? '']));
+  const typedBody = current.body.kind !== 'none' && !(current.body.kind === 'json' && current.body.text.trim().replace(/\s/g, '') === '{}');
+  return {
+    ...fresh,
+    pathParams: params,
+    headers: current.headers.length > 0 ? current.headers : fresh.headers,
+    query: current.query.length > 0 ? current.query : fresh.query,
+    body: typedBody && fresh.body.kind !== 'none' ? current.body : fresh.body,
+    name: current.target && current.name !== `${current.method} ${current.target.route}` ? current.name : fresh.name,
+  };
 }

@@ -8,6 +8,7 @@ import { ServingVersion } from './ServingVersion.tsx';
 import { Sparkline } from '../../charts/Sparkline.tsx';
 import { createFile } from './file-actions.ts';
 import { FileRow } from './FileRow.tsx';
+import { PortOffer } from './PortOffer.tsx';
 
 /**
  * An integration with one-click Run, Stop and Restart, its run rate over the last minutes, its
@@ -100,7 +101,8 @@ export function IntegrationCard({ integration, activity }: { integration: Integr
       ) : null}
       {run?.serving ? <ServingVersion serving={run.serving} integration={integration.id} /> : null}
       {run?.reason ? <p className={status === 'failed' ? 'reason error' : 'reason warning'}>{run.reason}</p> : null}
-      {run && run.problems.length > 0 ? <RunProblems problems={run.problems} /> : null}
+      {run?.portClash ? <PortOffer integration={integration.id} clash={run.portClash} /> : null}
+      {run && run.problems.length > 0 ? <RunProblems problems={run.problems} integration={integration.id} /> : null}
       {run && run.routes.length > 0 ? <RouteList routes={run.routes} /> : null}
     </li>
   );
