@@ -104,7 +104,7 @@ export class RunMetrics {
     }
     rows.sort((a, b) => b.runs - a.runs || a.flow.localeCompare(b.flow));
     const { rejected: _r, ...whole } = figures(total, to - from);
-    return { from, to, stepMs, points, total: whole, rows, precision: 'latencies from histograms with bins 19% apart (within about a tenth)' };
+    return { from, to, stepMs, points, total: whole, rows, precision: 'Latencies are read from histograms with bins 19% apart, within about a tenth of the exact value' };
   }
 
   /** Runs per second and errors of each integration over the last five minutes, 10 s a point. */

@@ -92,7 +92,7 @@ export function ChartsView() {
         </div>
       )}
       <MetricTable rows={all.data?.rows ?? []} scope={scope} onPick={setScope} />
-      {s ? <p className="muted charts-note">Counted from the stored runs (traced runs; those left untraced under load are not in them). Latency {s.precision}.</p> : null}
+      {s ? <p className="muted charts-note">Counted from the stored runs (traced runs; those left untraced under load are not in them). {s.precision}.</p> : null}
     </section>
   );
 }

@@ -40,7 +40,7 @@ export function TimeChart({ title, times, lines, unit, label }: { title: string;
       scales: { x: { time: true }, y: { range: (_u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
-        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 56, values: (_u, splits) => splits.map((v) => unit(v)) },
+        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 64, values: (_u, splits) => splits.map((v) => (v === 0 ? '0' : unit(v))) },
       ],
       series: [
         {},

@@ -9,6 +9,7 @@ import { RunOriginBadge, VersionBadge } from './RunList.tsx';
 import { RejectionBanner } from './RejectionBanner.tsx';
 import { StepInspector } from './StepInspector.tsx';
 import { Waterfall } from './Waterfall.tsx';
+import { JsonTree } from './JsonTree.tsx';
 
 /** One run: what started it, its waterfall, and the selected step's messages. */
 export function RunDetailView({ runId }: { runId: string }) {
@@ -74,6 +75,15 @@ export function RunDetailView({ runId }: { runId: string }) {
         ) : null}
         {s.error ? <p className="step-error">{s.error}</p> : null}
         <RejectionBanner run={run} />
+        {s.captureId === undefined && run.output ? (
+          // A re-run or a test has no captured request: its answer is the message it ended with.
+          <details className="run-answer" open={s.forkedFrom !== undefined}>
+            <summary>
+              What it answered{typeof (run.output.vars as { httpStatus?: unknown } | null)?.httpStatus === 'number' ? ` (${(run.output.vars as { httpStatus: number }).httpStatus})` : ''}
+            </summary>
+            <JsonTree label="body it ended with" value={run.output.body} />
+          </details>
+        ) : null}
         <div className="run-links">
           {s.captureId !== undefined ? (
             <button type="button" className="link" onClick={() => useStudio.setState({ panel: 'requests', requestsTab: 'captures', openCapture: s.captureId })}>

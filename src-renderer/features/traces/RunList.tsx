@@ -249,7 +249,10 @@ const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: 
       onClick={() => onSelect(run.runId)}
     >
       <input type="checkbox" aria-label={`Pick ${run.runId} to compare`} checked={picked} onChange={() => toggle(run.runId)} onClick={(e) => e.stopPropagation()} />
-      <span className="cell time">{clockTime(run.startedAt)}</span>
+      <span className="cell time" title={clockTime(run.startedAt)}>
+        {clockTime(run.startedAt).slice(0, 8)}
+        <span className="ms">{clockTime(run.startedAt).slice(8)}</span>
+      </span>
       <span className="cell flow">{run.flow}</span>
       <span className="cell route" title={`${run.method ?? ''} ${run.path ?? run.route ?? ''}${run.route ? ` (route ${run.route})` : ''} · ${run.runId} · ${run.integration}`}>
         {run.route ? `${run.method ?? ''} ${run.path ?? run.route}` : <span className="muted">{run.integration}</span>}
