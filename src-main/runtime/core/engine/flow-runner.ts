@@ -30,9 +30,9 @@ let runCounter = 0;
 /**
  * Run ids are unique across a process's restarts, not only within it: the studio keeps runs, and
  * the log lines naming them, from one start to the next. The process's start second (base 36,
- * five digits: it repeats after 1.9 years) comes before a counter.
+ * five digits: it repeats after 1.9 years) comes before a counter, joined by `_` so an id is one word.
  */
-const RUN_ID_PREFIX = `r${(Math.floor(Date.now() / 1000) % 36 ** 5).toString(36)}-`;
+const RUN_ID_PREFIX = `r${(Math.floor(Date.now() / 1000) % 36 ** 5).toString(36)}_`;
 
 /**
  * Runs messages through one flow with at most `workers` in parallel and `buffer` waiting. A
