@@ -3,6 +3,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from './studio-fixture.ts';
 import { call, openStudio, startIntegration } from './requests-helpers.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
+import { frameStats, recordFrameTimes } from './frame-times.ts';
 
 const token = (issuer: string) =>
   new SignJWT({ sub: 'billing' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(issuer).sign(new TextEncoder().encode('dev-only-webhook-secret-change-me!'));
@@ -77,25 +78,12 @@ test.describe('the studio as a daily driver', () => {
     await page.getByRole('tab', { name: 'Traces' }).click();
     await page.getByRole('tab', { name: 'Charts' }).click();
     await expect(page.getByRole('figure', { name: 'Requests per second' })).toBeVisible();
-    await page.evaluate(() => {
-      const w = window as unknown as { frameTimes: number[] };
-      w.frameTimes = [];
-      let last = performance.now();
-      const tick = (now: number): void => {
-        w.frameTimes.push(now - last);
-        last = now;
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    });
+    await recordFrameTimes(page);
     const burst = await page.request.post(`${studio.origin}/__test/run-burst`, { data: { perSecond: 2_000, seconds: 10 } });
     expect((await burst.json()).sent).toBe(20_000);
     // The charts have taken the whole burst in once the headline counts it.
     await expect(page.getByLabel('Over the window')).toContainText(/^20,0\d\d runs/, { timeout: 10_000 });
-    const stats = await page.evaluate(() => {
-      const times = (window as unknown as { frameTimes: number[] }).frameTimes.slice(5).sort((a, b) => a - b);
-      return { frames: times.length, p95: times[Math.floor(times.length * 0.95)], max: times[times.length - 1] };
-    });
+    const stats = await frameStats(page);
     console.log(`charts under load: ${stats.frames} frames, p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms`);
     expect(stats.frames).toBeGreaterThan(100);
     // As the feed-load test: 50 ms on a machine to itself, growing with the run-queue per core.

@@ -1,13 +1,6 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from './studio-fixture.ts';
-
-interface FrameStats {
-  frames: number;
-  p95: number;
-  max: number;
-  heapBefore: number;
-  heapAfter: number;
-}
+import { frameStats, recordFrameTimes } from './frame-times.ts';
 
 test.describe('the live feed under load', () => {
   test('keeps the UI responsive at 2,000 trace events per second for 10 s, with memory bounded', async ({ page, studio }) => {
@@ -16,19 +9,8 @@ test.describe('the live feed under load', () => {
     await page.getByRole('tab', { name: 'Traces' }).click();
     // The Live view lists the feed's trace events as they arrive (the Runs view reads the run store).
     await page.getByRole('tab', { name: 'Live' }).click();
-    // Frame times from requestAnimationFrame timestamps (Performance API clock), recorded in the page.
-    await page.evaluate(() => {
-      const w = window as unknown as { frameTimes: number[]; heapBefore: number };
-      w.frameTimes = [];
-      w.heapBefore = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
-      let last = performance.now();
-      const tick = (now: number): void => {
-        w.frameTimes.push(now - last);
-        last = now;
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    });
+    const heapBefore = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    await recordFrameTimes(page);
 
     const burst = await page.request.post(`${studio.origin}/__test/feed-burst`, { data: { perSecond: 2_000, seconds: 10 } });
     expect(burst.status()).toBe(200);
@@ -36,12 +18,7 @@ test.describe('the live feed under load', () => {
     // The feed has reached the page once the list is full (the last 5,000 of the burst).
     await expect(page.getByLabel('trace count')).toHaveText('5000 shown (last 5000)', { timeout: 10_000 });
 
-    const stats = await page.evaluate((): FrameStats => {
-      const w = window as unknown as { frameTimes: number[]; heapBefore: number };
-      const times = w.frameTimes.slice(5).sort((a, b) => a - b);
-      const heapAfter = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
-      return { frames: times.length, p95: times[Math.floor(times.length * 0.95)], max: times[times.length - 1], heapBefore: w.heapBefore, heapAfter };
-    });
+    const stats = { ...(await frameStats(page)), heapBefore, heapAfter: await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) };
     console.log(
       `feed load: ${stats.frames} frames, p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms, heap ${(stats.heapBefore / 1e6).toFixed(1)} → ${(stats.heapAfter / 1e6).toFixed(1)} MB`,
     );

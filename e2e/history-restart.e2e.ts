@@ -1,44 +1,13 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startServe } from '../src-main/studio/testing/serve-process.ts';
 import { screenshotsAtBothSizes } from './page-health.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-
 /** `flow-studio serve` on a fixed port, so a restart answers at the address the tab knows. */
-async function serve(port: number, workspace: string, dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'flow-studio.js'), 'serve', '--port', String(port), '--workspace', workspace, '--data-dir', dataDir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL within 90 s:\n${output}`)), 90_000);
-    child.stdout!.on('data', () => {
-      const m = /Flow Studio is running at (\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
-  });
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const serve = (port: number, workspace: string, dataDir: string) => startServe({ port, workspace, dataDir, waitMs: 90_000 });
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -1,6 +1,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { call, openStudio, runIntegration } from './platform-views-support.ts';
 import { expect, test } from './studio-fixture.ts';
+import { frameStats, recordFrameTimes } from './frame-times.ts';
 
 const RATE = 500;
 const SECONDS = 30;
@@ -43,18 +44,7 @@ test.describe('the Queues & Topics panel under load', () => {
     const counter = (name: string) => page.locator(`[data-counter="${name}"]`);
     await expect(counter('published')).toHaveText('0');
 
-    // Frame times from requestAnimationFrame timestamps, recorded in the page.
-    await page.evaluate(() => {
-      const w = window as unknown as { frameTimes: number[] };
-      w.frameTimes = [];
-      let last = performance.now();
-      const tick = (now: number): void => {
-        w.frameTimes.push(now - last);
-        last = now;
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    });
+    await recordFrameTimes(page);
 
     // Publish on schedule from the test: every 100 ms, what is due so far, through the panel's own API.
     const started = Date.now();
@@ -71,10 +61,7 @@ test.describe('the Queues & Topics panel under load', () => {
     const publishSeconds = (Date.now() - started) / 1000;
 
     await expect(counter('acked')).toHaveText(String(TOTAL), { timeout: 30_000 * contention });
-    const stats = await page.evaluate(() => {
-      const times = (window as unknown as { frameTimes: number[] }).frameTimes.slice(5).sort((a, b) => a - b);
-      return { frames: times.length, p95: times[Math.floor(times.length * 0.95)], max: times[times.length - 1] };
-    });
+    const stats = await frameStats(page);
     console.log(`queue load: ${TOTAL} messages in ${publishSeconds.toFixed(1)} s; ${stats.frames} frames, p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms`);
     expect(publishSeconds).toBeLessThan(SECONDS + 5 * contention);
     expect(stats.frames).toBeGreaterThan(SECONDS * 20);

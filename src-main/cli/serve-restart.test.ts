@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CapturePage, HistoryEntry } from '../../shared/request-types.ts';
 import type { RunState } from '../../shared/studio-api.ts';
 import type { RunComparison, RunDetail, RunPage } from '../../shared/trace-types.ts';
+import { startServe } from '../studio/testing/serve-process.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'serve-restart-'));
 const workspace = join(temp, 'workspace');
 const dataDir = join(temp, 'data');
@@ -24,52 +22,24 @@ flows:
 `;
 
 interface Serve {
-  process: ChildProcess;
-  origin: string;
-  cookie: string;
   call<T>(method: string, ...args: unknown[]): Promise<T>;
   stop(): Promise<void>;
 }
 
-/** `flow-studio serve` as a person starts it, its session traded for a cookie as a browser does. */
+/** `flow-studio serve` on the test's folders, its session traded for a cookie as a browser does. */
 async function serve(): Promise<Serve> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'flow-studio.js'), 'serve', '--port', '0', '--workspace', workspace, '--data-dir', dataDir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    // The first start may build the studio's UI (a minute on a loaded machine).
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL within 240 s:\n${output}`)), 240_000);
-    child.stdout!.on('data', () => {
-      const m = /Flow Studio is running at (\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
-  });
-  const origin = new URL(url).origin;
-  const traded = await fetch(url, { redirect: 'manual' });
+  const started = await startServe({ workspace, dataDir });
+  const origin = new URL(started.url).origin;
+  const traded = await fetch(started.url, { redirect: 'manual' });
   const cookie = String(traded.headers.get('set-cookie')).split(';')[0];
   return {
-    process: child,
-    origin,
-    cookie,
     async call<T>(method: string, ...args: unknown[]): Promise<T> {
       const res = await fetch(`${origin}/api/call/${method}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ args }) });
       const body = (await res.json()) as { ok: boolean; value?: T; error?: string };
       if (!body.ok) throw new Error(`${method}: ${body.error}`);
       return body.value as T;
     },
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => started.stop(),
   };
 }
 

@@ -34,6 +34,10 @@ function HistoryDialog({ onClose }: { onClose(): void }) {
   const clearLogs = useStudio((s) => s.clearLogs);
   const setHistory = useStudio((s) => s.setHistory);
 
+  const edit = (kind: HistoryKind, patch: Partial<{ count: string; mib: string }>): void => {
+    setSaved(false);
+    setDraft((d) => (d ? { ...d, [kind]: { ...d[kind], ...patch } } : d));
+  };
   const take = (o: HistoryOverview): void => {
     setOverview(o);
     setDraft(draftOf(o.settings.retention));
@@ -95,34 +99,10 @@ function HistoryDialog({ onClose }: { onClose(): void }) {
                       {used.count.toLocaleString('en-US')} · {mib(used.bytes)}
                     </td>
                     <td>
-                      <input
-                        aria-label={`${LABELS[kind].title}: most ${LABELS[kind].unit}`}
-                        inputMode="numeric"
-                        value={draft[kind].count}
-                        size={9}
-                        onChange={(e) => {
-                          setSaved(false);
-                          setDraft({ ...draft, [kind]: { ...draft[kind], count: e.target.value } });
-                        }}
-                      />{' '}
-                      <span className="muted" title={`default ${d.count.toLocaleString('en-US')}`}>
-                        {LABELS[kind].unit}
-                      </span>
+                      <LimitField label={`${LABELS[kind].title}: most ${LABELS[kind].unit}`} unit={LABELS[kind].unit} hint={`default ${d.count.toLocaleString('en-US')}`} value={draft[kind].count} size={9} onChange={(count) => edit(kind, { count })} />
                     </td>
                     <td>
-                      <input
-                        aria-label={`${LABELS[kind].title}: most MiB`}
-                        inputMode="decimal"
-                        value={draft[kind].mib}
-                        size={6}
-                        onChange={(e) => {
-                          setSaved(false);
-                          setDraft({ ...draft, [kind]: { ...draft[kind], mib: e.target.value } });
-                        }}
-                      />{' '}
-                      <span className="muted" title={`default ${mib(d.bytes)}`}>
-                        MiB
-                      </span>
+                      <LimitField label={`${LABELS[kind].title}: most MiB`} unit="MiB" hint={`default ${mib(d.bytes)}`} value={draft[kind].mib} size={6} onChange={(mibs) => edit(kind, { mib: mibs })} />
                     </td>
                     <td>
                       <button type="button" className="rs-danger" onClick={() => clear(kind)} aria-label={`Clear ${LABELS[kind].title.toLowerCase()}`}>
@@ -163,6 +143,18 @@ function HistoryDialog({ onClose }: { onClose(): void }) {
         </>
       )}
     </Dialog>
+  );
+}
+
+/** One bound of one kind: a number typed, its unit, the default on hover. */
+function LimitField({ label, unit, hint, value, size, onChange }: { label: string; unit: string; hint: string; value: string; size: number; onChange(value: string): void }) {
+  return (
+    <>
+      <input aria-label={label} inputMode="decimal" value={value} size={size} onChange={(e) => onChange(e.target.value)} />{' '}
+      <span className="muted" title={hint}>
+        {unit}
+      </span>
+    </>
   );
 }
 
