@@ -22,7 +22,8 @@ class Tier {
   bucket(at: number, create: boolean): Bucket | undefined {
     const index = Math.floor(at / this.stepMs);
     let b = this.buckets.get(index);
-    if (!b && create) {
+    // A run older than the span this tier keeps (read back from disk) has no bucket here.
+    if (!b && create && index > this.newest - this.keep) {
       b = { runs: 0, errors: 0, rejected: 0, hist: new Uint32Array(BINS) };
       this.buckets.set(index, b);
       if (index > this.newest) {
