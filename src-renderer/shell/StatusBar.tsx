@@ -10,7 +10,8 @@ export function StatusBar() {
   const known = useStudio((s) => s.runsKnown);
   const ended = useStudio((s) => s.sessionEnded);
   // After the studio restarted, what this window knew of its runs is stale: say so instead.
-  const shown = ended ? [] : Object.values(runs).filter((r) => r.status !== 'stopped');
+  // The integration that changed last comes first: the one being worked on stays named.
+  const shown = ended ? [] : Object.values(runs).filter((r) => r.status !== 'stopped').sort((a, b) => b.since - a.since);
   return (
     <footer className="status-bar" aria-label="Status">
       {ended ? <span className="status-item status-failed">disconnected: {ended === 'restarted' ? 'the studio restarted' : 'the session ended'}</span> : null}

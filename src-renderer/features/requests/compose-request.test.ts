@@ -67,7 +67,8 @@ describe('a sent request back in the composer', () => {
     expect(kept.pathParams).toEqual({ job: '{{job}} 7' });
     expect(kept.body).toEqual(base.body);
     expect(kept.headers).toEqual(base.headers);
-    // A method that sends no body takes none.
+    // A method that sends no body takes none; another route starts afresh.
     expect(retarget(base, { ...fresh, method: 'GET', body: { kind: 'none' } }).body).toEqual({ kind: 'none' });
+    expect(retarget(base, { ...fresh, target: { ...base.target!, route: '/jobs/{job}' } })).toEqual({ ...fresh, target: { ...base.target!, route: '/jobs/{job}' } });
   });
 });

@@ -161,11 +161,13 @@ function paramsAtEnd(pattern: string, path: string): Record<string, string> | un
 }
 
 /**
- * The composer after picking a route: a fresh request for it, keeping what was typed where it
- * still applies (the body when the new method sends one, path parameters of the same name,
+ * The composer after picking a route: a fresh request for another route; for the route it is
+ * already aimed at, what was typed stays (the body when the method sends one, path parameters,
  * headers and query), so picking the route again loses nothing.
  */
 export function retarget(current: ComposerRequest, fresh: ComposerRequest): ComposerRequest {
+  const same = current.target && fresh.target && current.target.integration === fresh.target.integration && current.target.flow === fresh.target.flow && current.target.route === fresh.target.route;
+  if (!same) return fresh;
   const params = Object.fromEntries(Object.keys(fresh.pathParams).map((p) => [p, current.pathParams[p] ?? '']));
   const typedBody = current.body.kind !== 'none' && !(current.body.kind === 'json' && current.body.text.trim().replace(/\s/g, '') === '{}');
   return {
