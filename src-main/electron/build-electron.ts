@@ -19,7 +19,7 @@ export async function buildElectron(appRoot: string, outdir = join(appRoot, 'dis
   });
   // Workers start from files of their own; sources are not shipped, so otel-export.ts and
   // telemetry-writer.ts start these bundles instead (dist-electron/<name>.js).
-  for (const worker of [join('runtime', 'telemetry', 'otel-worker.ts'), join('platform', 'store', 'telemetry-writer-worker.ts')]) {
+  for (const worker of [join('runtime', 'telemetry', 'otel-worker.ts'), join('platform', 'store', 'sqlite', 'telemetry-writer-worker.ts')]) {
     await build({
       ...common,
       entryPoints: [join(appRoot, 'src-main', worker)],

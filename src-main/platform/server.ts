@@ -14,7 +14,7 @@ import { QueueDispatch } from './delegation/queue-dispatch.ts';
 import { RequestReply } from './delegation/queue-request-reply.ts';
 import { queueRoutes } from './delegation/queues.ts';
 import { resourceRoutes } from './delegation/resources.ts';
-import { ingestTelemetry, type TelemetryKind } from './delegation/telemetry-ingest.ts';
+import { ingestTelemetry } from './delegation/telemetry-ingest.ts';
 import { telemetryRoutes } from './delegation/telemetry.ts';
 import { TopicRoutes } from './delegation/topics.ts';
 import { PlatformEventFeed } from './events.ts';
@@ -30,12 +30,14 @@ import { Management } from './management/management.ts';
 import { managementRoutes } from './management/management-routes.ts';
 import { KubernetesSecretObject, type KubernetesApiOptions } from './management/kubernetes-secret-object.ts';
 import { keyFileProtection, type SecretKeyProtection } from './management/secret-key-protection.ts';
-import { kubernetesSecretValues, SealedFileSecretValues, type SecretValues } from './management/secret-values.ts';
+import { kubernetesSecretValues, SealedFileSecretValues } from './management/secret-values.ts';
+import type { SecretValues } from './store/cluster-secret-store.ts';
 import { seedResourcesFromDir } from './management/seed-resources.ts';
-import type { PlatformStore, ResourceBackend, TelemetryBackend } from './store/platform-store.ts';
+import type { PlatformStore, StoreSettings } from './store/platform-store.ts';
+import type { ResourceStore } from './store/resource-store.ts';
 import { SecretCipher } from './store/secret-cipher.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
-import type { TelemetryRecord } from './store/telemetry-store.ts';
+import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+import type { TelemetryKind, TelemetryRecord, TelemetryStore } from './store/telemetry-store.ts';
 
 export interface PlatformServerOptions {
   /** Interface to bind; 127.0.0.1 unless told otherwise. */
@@ -125,7 +127,7 @@ export interface PlatformServer {
    */
   ingestTelemetry(kind: TelemetryKind, count: number, jsonText: string): Promise<void>;
   /** Resources served by GET /v1/resources/content; the management side writes here. */
-  readonly resources: ResourceBackend;
+  readonly resources: ResourceStore;
   /** Integrations, resources, tags, cluster secrets and deployments, for in-process callers (the studio). */
   readonly management: Management;
   /** Every route served, and whether its capability is on (switched-off routes answer 501). */
@@ -167,9 +169,10 @@ export async function startPlatformServer(options: PlatformServerOptions): Promi
 
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const cipher = options.secretKey ? SecretCipher.fromKey(options.secretKey) : SecretCipher.openOrCreate(options.dataDir);
+  const settings = storeSettings(features);
   const store: PlatformStore = options.store
-    ? await (await import('./store/postgres/postgres-store.ts')).openPostgresStore(options.store, features, cipher, (err) => onInternalError(err, 'PostgreSQL store'))
-    : openSqliteStore(options.dataDir, features, cipher, options.clock);
+    ? await (await import('./store/postgres/postgres-store.ts')).openPostgresStore(options.store, settings, cipher, (err) => onInternalError(err, 'PostgreSQL store'))
+    : openSqliteStore(options.dataDir, settings, cipher, options.clock);
   try {
     return await serve(store, options, features, token, onInternalError);
   } catch (err) {
@@ -329,9 +332,15 @@ async function serve(
   };
 }
 
-function telemetryReader(store: TelemetryBackend): TelemetryReader {
+/** What the stores keep and for how long, from the effective features. */
+export function storeSettings(features: Features): StoreSettings {
+  const retention = (f: { retainRecords: number; retainBytes: number; retainSeconds: number }) => ({ records: f.retainRecords, bytes: f.retainBytes, seconds: f.retainSeconds });
+  return { retention: { traces: retention(features.traces), logs: retention(features.logs) }, subscriptionIdleMs: features.topics.subscriptionIdleSeconds * 1000 };
+}
+
+function telemetryReader(store: TelemetryStore): TelemetryReader {
   return {
-    list: async (options) => store.list(options),
+    list: (options) => store.list(options),
     get kept() {
       return store.kept;
     },

@@ -21,14 +21,10 @@ export function kvRoutes(p: PlatformContext): Route[] {
   const binding = { capability: 'kv', enabled };
 
   return [
-    // Not async: SQLite answers at once, and an async handler's promise, microtask turn and the
-    // router's catch on it cost a GET about 6% of its req/s (PostgreSQL's answer is still awaited).
-    implement(kvGet, binding, (ctx) => {
+    implement(kvGet, binding, async (ctx) => {
       const { namespace: ns } = ctx.params;
       const { key } = ctx.input;
-      const entry = kv.get(ns, key);
-      if (entry instanceof Promise) return entry.then((e) => sendEntry(ctx.res, ns, key, e));
-      sendEntry(ctx.res, ns, key, entry);
+      sendEntry(ctx.res, ns, key, await kv.get(ns, key));
     }),
     implement(kvPut, binding, async (ctx) => {
       const { namespace: ns } = ctx.params;
@@ -37,8 +33,8 @@ export function kvRoutes(p: PlatformContext): Route[] {
       const value = await readBody(ctx.req, maxValueBytes, (max) =>
         tooLarge('value_too_large', `the value for "${key}" in namespace "${ns}" is larger than kv.maxValueBytes (${max} bytes); store less or split it`),
       );
-      // Group commit: this write shares a WAL commit with the others of this turn; answered after it.
-      const outcome = await kv.putCommitted(ns, key, value, expected);
+      // Answered once durable: the store commits it with the other writes of its turn (group commit).
+      const outcome = await kv.put(ns, key, value, expected);
       if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
       if (events.active) {
         events.emit({ type: 'kv.put', at: p.clock.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created, ...runOf(ctx.req) });

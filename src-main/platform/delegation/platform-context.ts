@@ -1,7 +1,13 @@
 import { type Clock } from '../../../shared/clock.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
-import type { AgentMemoryBackend, KvBackend, LeaseBackend, QueueBackend, ResourceBackend, TelemetryBackend, TopicBackend } from '../store/platform-store.ts';
+import type { AgentMemoryStore } from '../store/agent-memory-store.ts';
+import type { KvStore } from '../store/kv-store.ts';
+import type { LeaseStore } from '../store/lease-store.ts';
+import type { QueueStore } from '../store/queue-store.ts';
+import type { ResourceStore } from '../store/resource-store.ts';
+import type { TelemetryStore } from '../store/telemetry-store.ts';
+import type { TopicStore } from '../store/topic-store.ts';
 
 /**
  * What the delegation routes share: the effective features, the store seam's parts (SQLite or
@@ -10,14 +16,14 @@ import type { AgentMemoryBackend, KvBackend, LeaseBackend, QueueBackend, Resourc
 export interface PlatformContext {
   features: Features;
   events: PlatformEventFeed;
-  kv: KvBackend;
-  resources: ResourceBackend;
-  leases: LeaseBackend;
-  queues: QueueBackend;
-  topics: TopicBackend;
-  agentMemory: AgentMemoryBackend;
-  traces: TelemetryBackend;
-  logs: TelemetryBackend;
+  kv: KvStore;
+  resources: ResourceStore;
+  leases: LeaseStore;
+  queues: QueueStore;
+  topics: TopicStore;
+  agentMemory: AgentMemoryStore;
+  traces: TelemetryStore;
+  logs: TelemetryStore;
   implementation: { name: string; version: string };
   /**
    * What the routes read the time from (event timestamps, long-poll windows, reply timeouts).

@@ -1,8 +1,7 @@
 import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
-import type { QueueBackend } from '../store/platform-store.ts';
-import type { QueueDelivery } from '../store/queue-store.ts';
+import type { Published, QueueDelivery, QueueStore } from '../store/queue-store.ts';
 import { WaitingReceivers, type PendingReceive } from './waiting-receivers.ts';
 import { parseHeaders } from '../inspect/stored-text.ts';
 
@@ -19,7 +18,7 @@ export class QueueDispatch {
   private readonly consumerGraceMs: number;
 
   constructor(
-    private readonly store: QueueBackend,
+    private readonly store: QueueStore,
     features: Features,
     private readonly events: PlatformEventFeed,
     onError: (err: Error) => void = () => {},
@@ -33,17 +32,13 @@ export class QueueDispatch {
     this.consumerGraceMs = features.queues.ackDeadlineSeconds * 1000;
   }
 
+  /** Stores the message (resolving once it is durable) and wakes the groups' waiting receivers. */
   async publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<string> {
     return this.announce(subject, await this.store.publish(subject, body, headers, replyTo), body, headers, replyTo);
   }
 
-  /** Like publish, durable when it resolves (the publish route; SQLite shares a group commit). */
-  async publishCommitted(subject: string, body: string, headers: string | null): Promise<string> {
-    return this.announce(subject, await this.store.publishCommitted(subject, body, headers), body, headers);
-  }
-
   /** Tells the feed and this process's waiting receivers about a message the store just took. */
-  announce(subject: string, published: { messageId: string; groups: readonly string[] }, body: string, headers: string | null, replyTo?: string): string {
+  announce(subject: string, published: Published, body: string, headers: string | null, replyTo?: string): string {
     const { messageId, groups } = published;
     if (this.events.active) {
       this.events.emit({ type: 'queue.publish', at: this.clock.now(), subject, messageId, consumerGroups: [...groups], body: JSON.parse(body), headers: parseHeaders(headers), ...(replyTo ? { replyTo } : {}) });
@@ -69,14 +64,12 @@ export class QueueDispatch {
       }
       return batch;
     };
-    const pending = this.waiting.receive(queueKey(subject, group), waitMs, () => {
+    const pending = this.waiting.receive(queueKey(subject, group), waitMs, async () => {
       if (!joined) {
         joined = true;
-        const join = this.store.joinGroup(subject, group);
-        if (join instanceof Promise) return join.then(async () => emit(await this.store.claim(subject, group, maxMessages, ackDeadlineMs)));
+        await this.store.joinGroup(subject, group);
       }
-      const batch = this.store.claim(subject, group, maxMessages, ackDeadlineMs);
-      return batch instanceof Promise ? batch.then(emit) : emit(batch);
+      return emit(await this.store.claim(subject, group, maxMessages, ackDeadlineMs));
     });
     void pending.result.finally(() => this.lastSeen.set(subject, this.clock.now())).catch(() => {});
     return pending;

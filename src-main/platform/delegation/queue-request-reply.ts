@@ -96,6 +96,7 @@ export class RequestReply {
   private await(subject: string, message: MessageText, timeoutMs: number, res: NodeJS.EventEmitter): Promise<MessageText> {
     const replyTo = `rr-${randomBytes(12).toString('hex')}`;
     return new Promise<MessageText>((resolve, reject) => {
+      let published: Promise<unknown> = Promise.resolve();
       const finish = (outcome: Outcome, reply?: MessageText): void => {
         if (!this.pending.delete(replyTo)) return;
         this.p.clock.clearTimeout(timer);
@@ -108,20 +109,21 @@ export class RequestReply {
           else reject(new ApiError(504, 'reply_timeout', `no reply to the request on "${subject}" within ${timeoutMs / 1000} s`));
         };
         // The request's message is withdrawn before the requester hears the outcome, so nobody
-        // receives it afterwards (on PostgreSQL, on whichever replica).
-        const dropped = this.p.queues.dropRequest(replyTo);
-        const closed = this.p.queues.replies?.close(replyTo);
-        if (dropped instanceof Promise || closed) void Promise.all([dropped, closed]).catch(() => {}).finally(answer);
-        else answer();
+        // receives it afterwards (on PostgreSQL, on whichever replica); a publish still on its
+        // way to the store is let through first, or its message would outlive the request.
+        void published
+          .catch(() => {})
+          .then(() => Promise.all([this.p.queues.dropRequest(replyTo), this.p.queues.replies?.close(replyTo)]))
+          .catch(() => {})
+          .finally(answer);
       };
       const abandon = (): void => finish('abandoned');
       const timer = this.p.clock.setTimeout(() => finish('timeout'), timeoutMs);
       res.once('close', abandon);
       this.pending.set(replyTo, { subject, finish });
       const exchange = this.p.queues.replies;
-      (exchange ? exchange.open(replyTo, subject) : Promise.resolve())
-        .then(() => this.dispatch.publish(subject, message.body, message.headers, replyTo))
-        .catch((err: unknown) => {
+      published = (exchange ? exchange.open(replyTo, subject) : Promise.resolve()).then(() => this.dispatch.publish(subject, message.body, message.headers, replyTo));
+      published.catch((err: unknown) => {
           if (!this.pending.delete(replyTo)) return;
           this.p.clock.clearTimeout(timer);
           res.off('close', abandon);

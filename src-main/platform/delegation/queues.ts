@@ -24,8 +24,8 @@ export function queueRoutes(p: PlatformContext, dispatch: QueueDispatch): Route[
     implement(queuePublish, binding, async (ctx) => {
       const subject = checkName(ctx.params.subject, 'the subject');
       const message = messageText(await ctx.json(publishBodyLimit), q.maxMessageBytes, subject);
-      // Group commit: this publish shares a WAL commit with the others of this turn; answered after it.
-      const messageId = await dispatch.publishCommitted(subject, message.body, message.headers);
+      // Answered once durable: the store commits it with the other publishes of its turn (group commit).
+      const messageId = await dispatch.publish(subject, message.body, message.headers);
       sendJson(ctx.res, 202, `{"messageId":"${messageId}"}`);
     }),
     implement(queueReceive, binding, async (ctx) => {

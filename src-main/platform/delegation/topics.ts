@@ -104,10 +104,7 @@ export class TopicRoutes {
         };
         const stream = streamKey(sub.plane, sub.subject);
         this.track(stream, sub.id, +1);
-        const pending = this.waiting.receive(sub.id, waitSeconds * 1000, () => {
-          const batch = topics.take(sub.id, maxMessages, ackDeadlineMs);
-          return batch instanceof Promise ? batch.then(delivered) : delivered(batch);
-        });
+        const pending = this.waiting.receive(sub.id, waitSeconds * 1000, async () => delivered(await topics.take(sub.id, maxMessages, ackDeadlineMs)));
         ctx.res.once('close', pending.cancel);
         let batch: TopicMessage[];
         try {

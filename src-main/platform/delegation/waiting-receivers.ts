@@ -1,9 +1,8 @@
 import { systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { Awaitable } from '../store/platform-store.ts';
 
 interface Waiter<T> {
-  take: () => Awaitable<T[]>;
+  take: () => Promise<T[]>;
   resolve: (items: T[]) => void;
   reject: (err: Error) => void;
   timer: ClockTimer;
@@ -26,9 +25,9 @@ export interface PendingReceive<T> {
  * moment the next invisible message becomes visible again. Nothing polls the database; an idle
  * key with waiters costs a timer per waiter.
  *
- * Takes may be asynchronous (PostgreSQL): one serve runs per key at a time, a wake that
- * arrives meanwhile makes it go round once more, and a wake between a receive's first (empty)
- * take and its registration is noticed by a per-key wake count, so no wake-up is lost.
+ * Takes answer later (the store seam is asynchronous): one serve runs per key at a time, a wake
+ * that arrives meanwhile makes it go round once more, and a wake between a receive's first
+ * (empty) take and its registration is noticed by a per-key wake count, so no wake-up is lost.
  */
 export class WaitingReceivers<T> {
   private readonly waiting = new Map<string, Array<Waiter<T>>>();
@@ -42,18 +41,14 @@ export class WaitingReceivers<T> {
 
   /** `nextWakeAt(key)` is when something under the key next becomes receivable without a publish. */
   constructor(
-    private readonly nextWakeAt: (key: string) => Awaitable<number | undefined>,
+    private readonly nextWakeAt: (key: string) => Promise<number | undefined>,
     private readonly onError: (err: Error) => void = () => {},
     /** Long-poll windows and wake-ups (a nack delay ending) are timers on this clock. */
     private readonly clock: Clock = systemClock,
   ) {}
 
-  receive(key: string, waitMs: number, take: () => Awaitable<T[]>): PendingReceive<T> {
+  receive(key: string, waitMs: number, take: () => Promise<T[]>): PendingReceive<T> {
     const first = take();
-    if (!(first instanceof Promise)) {
-      if (first.length > 0 || waitMs <= 0) return { result: Promise.resolve(first), cancel: () => {} };
-      return this.wait(key, waitMs, take);
-    }
     let track = this.firstTakes.get(key);
     if (!track) this.firstTakes.set(key, (track = { receives: 0, wakes: 0 }));
     track.receives++;
@@ -140,7 +135,7 @@ export class WaitingReceivers<T> {
     this.waiting.clear();
   }
 
-  private wait(key: string, waitMs: number, take: () => Awaitable<T[]>): PendingReceive<T> {
+  private wait(key: string, waitMs: number, take: () => Promise<T[]>): PendingReceive<T> {
     if (this.closed) return { result: Promise.reject(shuttingDown()), cancel: () => {} };
     let waiter!: Waiter<T>;
     const result = new Promise<T[]>((resolve, reject) => {
@@ -176,8 +171,7 @@ export class WaitingReceivers<T> {
           let items: T[];
           w.taking = true;
           try {
-            const taken = w.take();
-            items = taken instanceof Promise ? await taken : taken;
+            items = await w.take();
           } catch (err) {
             w.taking = false;
             this.remove(key, w);

@@ -1,9 +1,9 @@
 import type { AgentInfo, ConversationInfo } from '../../../shared/platform-views.ts';
 import type { SearchHit, StoredTurn } from '../store/agent-memory-store.ts';
-import type { ConversationRow, InspectionBackend, UserMemory } from '../store/inspection-backend.ts';
-import type { AgentMemoryBackend } from '../store/platform-store.ts';
+import type { ConversationRow, InspectionStore, UserMemory } from '../store/inspection-store.ts';
+import type { AgentMemoryStore } from '../store/agent-memory-store.ts';
 
-export type { UserMemory } from '../store/inspection-backend.ts';
+export type { UserMemory } from '../store/inspection-store.ts';
 
 /** An agent with its counts and newest write (to a conversation or memory), as the studio lists it. */
 export type AgentCounts = AgentInfo;
@@ -18,8 +18,8 @@ const MAX_CONVERSATIONS = 1_000;
  */
 export class AgentInspection {
   constructor(
-    private readonly reads: InspectionBackend,
-    private readonly store: AgentMemoryBackend,
+    private readonly reads: InspectionStore,
+    private readonly store: AgentMemoryStore,
   ) {}
 
   async agents(): Promise<AgentCounts[]> {

@@ -1,13 +1,12 @@
 import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
-import type { InspectionBackend, KvKeyRow, KvNamespaceCounts } from '../store/inspection-backend.ts';
-import { isSecretNamespace, isVolatileNamespace } from '../store/kv-store.ts';
+import type { InspectionStore, KvKeyRow, KvNamespaceCounts } from '../store/inspection-store.ts';
+import { isSecretNamespace, isVolatileNamespace, type KvStore } from '../store/kv-store.ts';
 import type { DeleteOutcome, WriteOutcome } from '../store/object-versions.ts';
-import type { KvBackend } from '../store/platform-store.ts';
 import { requireName } from './stored-text.ts';
 
-export type { KvKeyRow, KvNamespaceCounts } from '../store/inspection-backend.ts';
+export type { KvKeyRow, KvNamespaceCounts } from '../store/inspection-store.ts';
 
 /** An entry read for display. `value` is absent in `*_secrets` namespaces: secret values never leave the platform. */
 export interface KvEntryRead {
@@ -30,8 +29,8 @@ const MAX_KEYS = 10_000;
  */
 export class KvInspection {
   constructor(
-    private readonly reads: InspectionBackend,
-    private readonly kv: KvBackend,
+    private readonly reads: InspectionStore,
+    private readonly kv: KvStore,
     private readonly events: PlatformEventFeed,
     private readonly features: Features,
     /** The platform's clock: what is in flight, delayed or expired is judged by it. */

@@ -11,7 +11,7 @@ import { TopicInspection } from './topic-inspection.ts';
 /**
  * What the studio's platform panels read from the store, in process: queues, topics, KV,
  * leases and agent memory as stored now, on SQLite or PostgreSQL (the store's
- * InspectionBackend). Reads never change state; the few writes (test publishes, purge,
+ * InspectionStore). Reads never change state; the few writes (test publishes, purge,
  * subscription delete, versioned KV edits, conversation delete) go through the store calls the
  * delegation routes use and emit the same feed events.
  */

@@ -5,11 +5,11 @@ import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import { badRequest, tooLarge } from '../http/api-error.ts';
 import { checkName } from '../http/headers-and-names.ts';
-import type { InspectionBackend, QueueGroupCounts } from '../store/inspection-backend.ts';
-import type { QueueBackend } from '../store/platform-store.ts';
+import type { InspectionStore, QueueGroupCounts } from '../store/inspection-store.ts';
+import type { QueueStore } from '../store/queue-store.ts';
 import { parseHeaders, previewText, requireName, type StoredText } from './stored-text.ts';
 
-export type { QueueGroupCounts } from '../store/inspection-backend.ts';
+export type { QueueGroupCounts } from '../store/inspection-store.ts';
 
 export type StoredQueueState = WaitingMessage['state'];
 
@@ -32,12 +32,12 @@ const PREVIEW_BYTES = 64 * 1024;
 /**
  * Read-only views of the stored queues for the studio, plus the writes its panel offers: a test
  * publish (through the dispatch the publish route uses, so waiting receivers wake) and a purge.
- * On either store (SQLite or PostgreSQL, through the store's InspectionBackend).
+ * On either store (SQLite or PostgreSQL, through the store's InspectionStore).
  */
 export class QueueInspection {
   constructor(
-    private readonly reads: InspectionBackend,
-    private readonly queues: QueueBackend,
+    private readonly reads: InspectionStore,
+    private readonly queues: QueueStore,
     private readonly dispatch: QueueDispatch,
     private readonly events: PlatformEventFeed,
     private readonly features: Features,

@@ -4,8 +4,8 @@ import type { PlatformEventFeed } from '../events.ts';
 import type { Features } from '../features.ts';
 import { tooLarge } from '../http/api-error.ts';
 import { checkName } from '../http/headers-and-names.ts';
-import type { InspectionBackend } from '../store/inspection-backend.ts';
-import type { TopicBackend } from '../store/platform-store.ts';
+import type { InspectionStore } from '../store/inspection-store.ts';
+import type { TopicStore } from '../store/topic-store.ts';
 import { parseHeaders, previewText, requireName, type StoredText } from './stored-text.ts';
 
 /** A topic subscription's position and liveness, as the platform holds it now. */
@@ -44,12 +44,12 @@ const PREVIEW_BYTES = 64 * 1024;
 /**
  * Read-only views of topic streams and subscriptions for the studio, plus its panel's writes:
  * a test publish and deleting a subscription, done as the topic routes do them (events emitted,
- * waiting receives woken or ended). On either store, through its InspectionBackend.
+ * waiting receives woken or ended). On either store, through its InspectionStore.
  */
 export class TopicInspection {
   constructor(
-    private readonly reads: InspectionBackend,
-    private readonly store: TopicBackend,
+    private readonly reads: InspectionStore,
+    private readonly store: TopicStore,
     private readonly routes: TopicRoutes,
     private readonly events: PlatformEventFeed,
     private readonly features: Features,

@@ -1,6 +1,6 @@
 import { badRequest } from '../http/api-error.ts';
 import { resourceKinds, type ResourceKind } from '../store/resource-store.ts';
-import type { IntegrationFiles } from './integration-store.ts';
+import type { IntegrationFiles } from '../store/integration-store.ts';
 import { checkDefinitionFile, isDefinitionName } from './names.ts';
 import { readTar, writeTar } from './tar.ts';
 

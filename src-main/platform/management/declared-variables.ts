@@ -1,20 +1,8 @@
 import { readEnvDeclarations } from '../../../shared/env-declarations.ts';
 import { parseEnvFile } from '../../../shared/env-file.ts';
 import { badRequest } from '../http/api-error.ts';
-import type { IntegrationFiles } from './integration-store.ts';
-
-/** A variable a definition declares under `env:`, as the deploy dialog shows it (spec 2 §9). */
-export interface DeclaredVariable {
-  name: string;
-  description?: string;
-  required: boolean;
-  secret: boolean;
-  default?: string;
-  /** The definition file that declares it. */
-  declaredIn: string;
-  /** Frozen env resources that give it a non-empty value, in declared order. */
-  satisfiedBy: string[];
-}
+import type { IntegrationFiles } from '../store/integration-store.ts';
+import type { DeclaredVariable } from '../store/snapshot-store.ts';
 
 /**
  * Reads the `env:` declarations of the definitions (shared/env-declarations.ts, as the studio

@@ -4,7 +4,7 @@ import { MAX_JSON_BODY_BYTES } from '../delegation/platform-context.ts';
 import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
-import type { Binding } from './deployment-store.ts';
+import type { Binding } from '../store/deployment-store.ts';
 import type { Management } from './management.ts';
 import { actorOf, checkId, checkSecretName } from './names.ts';
 import { deploymentView } from './views.ts';

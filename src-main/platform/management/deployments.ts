@@ -1,8 +1,24 @@
 import { badRequest } from '../http/api-error.ts';
-import type { DeploymentBackend, SnapshotBackend } from '../store/management-backend.ts';
-import type { ClusterSecretStore } from './cluster-secret-store.ts';
-import type { Binding, ContainerEnv, Deployment, DeployRequest } from './deployment-store.ts';
-import type { Snapshot } from './snapshot-store.ts';
+import type { Binding, Deployment, DeploymentStore } from '../store/deployment-store.ts';
+import type { Snapshot } from '../store/snapshot-store.ts';
+import type { ClusterSecretStore } from './cluster-secrets.ts';
+import { answered } from './management-errors.ts';
+import type { Tags } from './tags.ts';
+
+export interface DeployRequest {
+  integration: string;
+  tag: string;
+  bindings: Record<string, Binding>;
+}
+
+/** What a runtime of the deployment starts with: the container environment, resolved. */
+export interface ContainerEnv {
+  snapshot: Snapshot;
+  /** Literal bindings and resolved secret references; empty bindings are absent. */
+  env: Record<string, string>;
+  /** Names of the variables whose value came from a secret, so the runtime masks them. */
+  secretVariables: string[];
+}
 
 /** Variables the orchestrator sets in every pod (spec 2 §2.1); a deployment may not bind them. */
 const ORCHESTRATOR_MANAGED: ReadonlySet<string> = new Set(['HTTP_PORT', 'HTTP_HOST']);
@@ -15,8 +31,8 @@ const ORCHESTRATOR_MANAGED: ReadonlySet<string> = new Set(['HTTP_PORT', 'HTTP_HO
  */
 export class Deployments {
   constructor(
-    private readonly records: DeploymentBackend,
-    private readonly snapshots: SnapshotBackend,
+    private readonly records: DeploymentStore,
+    private readonly snapshots: Tags,
     private readonly secrets: ClusterSecretStore,
   ) {}
 
@@ -25,7 +41,7 @@ export class Deployments {
   }
 
   async get(id: string): Promise<Deployment> {
-    return this.records.get(id);
+    return answered(this.records.get(id));
   }
 
   /** Deploys (or rolls out) a tag under `id`; true when the deployment is new. */
@@ -36,7 +52,7 @@ export class Deployments {
   }
 
   async delete(id: string): Promise<void> {
-    await this.records.delete(id);
+    await answered(this.records.delete(id));
   }
 
   /** Deployments that bind the secret, with the variable each binds it to. */
@@ -49,7 +65,7 @@ export class Deployments {
    * fails the start here, as a pod referencing a missing secret key fails to start.
    */
   async containerEnv(id: string): Promise<ContainerEnv> {
-    const deployment = await this.records.get(id);
+    const deployment = await this.get(id);
     const snapshot = await this.snapshots.get(deployment.snapshotId);
     const env: Record<string, string> = {};
     const secretVariables: string[] = [];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../server.ts';
 import { httpCaller, type Call } from '../testing/platform-harness.ts';
-import { SECRET_OBJECT_FILE } from './cluster-secret-store.ts';
+import { SECRET_OBJECT_FILE } from './secret-values.ts';
 
 /**
  * A double of the Kubernetes API for Secrets, speaking its wire format: the core/v1 paths, Status

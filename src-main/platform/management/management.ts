@@ -1,27 +1,29 @@
 import { conflict, notFound } from '../http/api-error.ts';
-import type { IntegrationBackend, ManagementBackend, SnapshotBackend } from '../store/management-backend.ts';
+import type { SecretValues } from '../store/cluster-secret-store.ts';
+import type { ManagementStore } from '../store/platform-store.ts';
 import { bundleOf, filesOfBundle } from './bundle.ts';
-import { ClusterSecretStore } from './cluster-secret-store.ts';
+import { ClusterSecretStore } from './cluster-secrets.ts';
 import { Deployments } from './deployments.ts';
-import type { SecretValues } from './secret-values.ts';
+import { Integrations } from './integrations.ts';
+import { Tags } from './tags.ts';
 
 /**
  * The management side of the platform (spec 2 §2.11, §3.2, §4.2–4.4): integrations and their
- * resources, version tags, cluster secrets and deployments, over the store's ManagementBackend
+ * resources, version tags, cluster secrets and deployments, over the store's ManagementStore
  * (SQLite or PostgreSQL, so any replica takes any write). The routes are thin over it, and the
  * studio calls it in process through `PlatformServer.management`.
  */
 export class Management {
-  readonly integrations: IntegrationBackend;
-  readonly snapshots: SnapshotBackend;
+  readonly integrations: Integrations;
+  readonly snapshots: Tags;
   readonly secrets: ClusterSecretStore;
   readonly deployments: Deployments;
 
-  constructor(backend: ManagementBackend, secretValues: SecretValues) {
-    this.integrations = backend.integrations;
-    this.snapshots = backend.snapshots;
-    this.secrets = new ClusterSecretStore(backend.secretNames, secretValues);
-    this.deployments = new Deployments(backend.deployments, backend.snapshots, this.secrets);
+  constructor(store: ManagementStore, secretValues: SecretValues) {
+    this.integrations = new Integrations(store.integrations);
+    this.snapshots = new Tags(store.snapshots);
+    this.secrets = new ClusterSecretStore(store.secretNames, secretValues);
+    this.deployments = new Deployments(store.deployments, this.snapshots, this.secrets);
   }
 
   /** The working copy as a tar (definitions at the root, resources under env/ and template/). */

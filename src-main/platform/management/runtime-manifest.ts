@@ -1,5 +1,5 @@
-import type { DeclaredVariable } from './declared-variables.ts';
-import type { Binding } from './deployment-store.ts';
+import type { Binding } from '../store/deployment-store.ts';
+import type { DeclaredVariable } from '../store/snapshot-store.ts';
 
 /** The Kubernetes Secret holding every cluster secret, one key per secret name (spec 2 §2.11). */
 export const CLUSTER_SECRET_OBJECT = 'flow-secrets';

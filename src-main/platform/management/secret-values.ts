@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../http/api-error.ts';
-import type { Awaitable } from '../store/platform-store.ts';
+import type { SecretValues } from '../store/cluster-secret-store.ts';
 import { SealedFormatError, SecretCipher } from '../store/secret-cipher.ts';
 import type { KubernetesSecretObject } from './kubernetes-secret-object.ts';
 import type { SecretKeyProtection } from './secret-key-protection.ts';
@@ -9,23 +9,6 @@ import type { SecretKeyProtection } from './secret-key-protection.ts';
 export const SECRET_OBJECT_FILE = 'flow-secrets';
 /** The associated data the object is sealed with: its own name. */
 const CONTEXT = 'flow-secrets';
-
-/**
- * Where the values of cluster secrets live (spec 2 §2.11: keys of one object, `flow-secrets`):
- * a sealed file in the data directory (the embedded default), the Kubernetes Secret, or the
- * PostgreSQL store's own table. Names and timestamps are kept by the store's SecretNameBackend.
- * Nothing here puts a value in an error message.
- */
-export interface SecretValues {
-  /** Where the values live, for messages. */
-  readonly description: string;
-  /** Reads what must be read before the first `get` (a remote object); a no-op where nothing is cached. */
-  ready(): Promise<void>;
-  get(name: string): Promise<string | undefined>;
-  put(name: string, value: string): Promise<void>;
-  delete(name: string): Promise<void>;
-  close?(): void;
-}
 
 /**
  * The values as keys of the Kubernetes Secret `flow-secrets` (read at start, patched on each
@@ -63,7 +46,7 @@ export class SealedFileSecretValues implements SecretValues {
     private readonly dataDir: string,
     private readonly protection: SecretKeyProtection,
     /** The names the database holds: values without one are dropped on load. */
-    private readonly names: () => Awaitable<readonly string[]>,
+    private readonly names: () => Promise<readonly string[]>,
   ) {
     this.path = join(dataDir, SECRET_OBJECT_FILE);
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startTestPlatform, testDatabaseUrl, testStore, type TestPlatform } from '../testing/platform-harness.ts';
-import { SECRET_OBJECT_FILE } from './cluster-secret-store.ts';
+import { SECRET_OBJECT_FILE } from './secret-values.ts';
 import { SECRET_OBJECT_KEY_FILE } from './secret-key-protection.ts';
 
 let platform: TestPlatform;

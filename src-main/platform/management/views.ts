@@ -6,10 +6,10 @@ import type { Tag } from '../../../shared/platform-api/version-tags.ts';
 import type { Integration } from '../../../shared/platform-api/integrations.ts';
 import type { Secret } from '../../../shared/platform-api/secrets.ts';
 import { badRequest } from '../http/api-error.ts';
-import type { Deployment } from './deployment-store.ts';
-import type { IntegrationInfo, ResourceInfo } from './integration-store.ts';
-import type { SecretInfo } from './cluster-secret-store.ts';
-import type { Snapshot } from './snapshot-store.ts';
+import type { SecretInfo } from '../store/cluster-secret-store.ts';
+import type { Deployment } from '../store/deployment-store.ts';
+import type { IntegrationInfo, ResourceInfo } from '../store/integration-store.ts';
+import type { Snapshot } from '../store/snapshot-store.ts';
 
 /**
  * JSON shapes of the management API, typed by their response schemas (shared/platform-api/):

@@ -1,37 +1,11 @@
-import { MetaCounter, type Db } from './database.ts';
-
 /**
- * Versions of versioned objects (KV entries, working memory, curated memories), §3.5.
- *
- * Every write takes the next value of one counter that never goes backwards, even across
- * deletes and restarts, so a version is never issued twice: a writer holding a version read
- * before a delete-and-recreate gets 409 instead of overwriting the new object (no ABA).
- * The counter's floor is recomputed from the stored rows at start; only deletes persist it.
+ * Versions of versioned objects (KV entries, working memory, curated memories), §3.5: every write
+ * takes the next value of one counter that never goes backwards, even across deletes and
+ * restarts, so a version is never issued twice: a writer holding a version read before a
+ * delete-and-recreate gets 409 instead of overwriting the new object (no ABA).
  */
-export class ObjectVersions {
-  private readonly counter: MetaCounter;
-
-  constructor(db: Db) {
-    const floor = db
-      .prepare(
-        `SELECT MAX(v) AS v FROM (
-           SELECT MAX(version) AS v FROM kv_entries
-           UNION ALL SELECT MAX(version) FROM agent_threads
-           UNION ALL SELECT MAX(version) FROM agent_memories)`,
-      )
-      .get() as { v: number | null };
-    this.counter = new MetaCounter(db, 'object_version', floor.v ?? 0);
-  }
-
-  next(): number {
-    return this.counter.next();
-  }
-
-  /** Call inside a transaction that deletes a versioned object, so its version is never reissued. */
-  rememberDeleted(): void {
-    this.counter.persist();
-  }
-}
+export type WriteOutcome = { ok: true; version: number; created: boolean } | { ok: false; conflict: string };
+export type DeleteOutcome = { ok: true; deleted: boolean } | { ok: false; conflict: string };
 
 /**
  * Why a write with `expected` (X-Object-Version) may not proceed against an object at
@@ -52,6 +26,3 @@ export function deleteConflict(expected: number, current: number): string | unde
   if (expected === 0 || expected === current) return undefined;
   return `it is at version ${current}, not ${expected}; read it again, or delete without X-Object-Version to delete unconditionally`;
 }
-
-export type WriteOutcome = { ok: true; version: number; created: boolean } | { ok: false; conflict: string };
-export type DeleteOutcome = { ok: true; deleted: boolean } | { ok: false; conflict: string };

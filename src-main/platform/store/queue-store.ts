@@ -1,10 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.ts';
-import { GroupCommit } from './group-commit.ts';
-import type { QueueBackend } from './platform-store.ts';
-import { systemClock, type Clock } from '../../../shared/clock.ts';
-
 /** A message as one consumer group receives it. `body` is the JSON text stored at publish. */
 export interface QueueDelivery {
   id: number;
@@ -24,158 +17,56 @@ export interface SettledDelivery {
   messageId: string;
 }
 
-/** Consumer group holding messages published while no group had ever received on the subject. */
-const UNCLAIMED = '';
+export interface Published {
+  messageId: string;
+  /** The consumer groups that got the message (none when the subject has no group yet). */
+  groups: readonly string[];
+}
 
 /**
- * Queue messages (§3.3): one row per message per consumer group, so every group sees every
- * message and, inside a group, each delivery goes to one receiver. A delivered row stays with
- * a deadline (`visible_at`) and a fresh receipt; an ack deletes it, a nack or the deadline makes
- * it visible again. The handle carries the receipt, so a handle from an earlier delivery can
- * never settle a later one.
- *
- * A group comes into being on its first receive. Messages published before the subject had
- * any group wait for the first one; a group added later starts with messages published after it.
+ * Queue messages (§3.3): every consumer group sees every message; inside a group, a delivery
+ * goes to one receiver and stays invisible until its ack deadline, an ack removes it, a nack or
+ * the deadline makes it visible again. A handle settles the delivery it came with and no later
+ * one. A group comes into being on its first receive; messages published before the subject had
+ * any group wait for the first one. A publish resolves once the message is durable.
  */
-export class QueueStore implements QueueBackend {
-  private readonly groups = new Map<string, string[]>();
-  private readonly insert: Statement<[string, string, string, string, string | null, string | null, number, number]>;
-  private readonly insertGroup: Statement<[string, string, number]>;
-  private readonly adoptUnclaimed: Statement<[string, string]>;
-  private readonly claimStmt: Statement<{ subject: string; grp: string; now: number; deadline: number; limit: number }>;
-  private readonly ackStmt: Statement<[number, string, string, number]>;
-  private readonly nackStmt: Statement<[number, number, string, string, number]>;
-  private readonly nextVisible: Statement<[string, string, number]>;
-  private readonly dropRequestStmt: Statement<[string]>;
-
-  readonly publish: (subject: string, body: string, headers: string | null, replyTo?: string) => { messageId: string; groups: string[] };
-  readonly addGroup: (subject: string, group: string) => void;
-
-  /**
-   * Publishes in a group commit with the other publishes of this turn of the event loop;
-   * resolves once committed, so a publisher answered after it holds a durable message.
-   */
-  publishCommitted(subject: string, body: string, headers: string | null): Promise<{ messageId: string; groups: string[] }> {
-    return this.group.run(() => this.publishRow(subject, body, headers));
-  }
-  readonly ack: (subject: string, handles: string[]) => SettledDelivery[];
-  readonly nack: (subject: string, handles: string[], delayMs: number) => SettledDelivery[];
-  readonly extend: (subject: string, handles: string[], deadlineMs: number) => number;
-  private readonly extendStmt: Statement<[number, number, string, string, number]>;
-
-  private readonly group: GroupCommit;
-  private readonly publishRow: (subject: string, body: string, headers: string | null, replyTo?: string) => { messageId: string; groups: string[] };
-
-  constructor(
-    db: Db,
-    private readonly clock: Clock = systemClock,
-  ) {
-    this.group = new GroupCommit(db);
-    // A pending request died with the process that held it; its message must not be delivered.
-    db.prepare('DELETE FROM queue_items WHERE reply_to IS NOT NULL').run();
-    for (const row of db.prepare('SELECT subject, grp FROM queue_groups ORDER BY created_at').all() as Array<{ subject: string; grp: string }>) {
-      this.groupList(row.subject).push(row.grp);
-    }
-    this.insert = db.prepare(
-      `INSERT INTO queue_items (message_id, subject, grp, body, headers, reply_to, published_at, visible_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertGroup = db.prepare('INSERT OR IGNORE INTO queue_groups (subject, grp, created_at) VALUES (?, ?, ?)');
-    this.adoptUnclaimed = db.prepare(`UPDATE queue_items SET grp = ? WHERE subject = ? AND grp = '${UNCLAIMED}'`);
-    this.claimStmt = db.prepare(
-      `UPDATE queue_items SET visible_at = @deadline, delivery_count = delivery_count + 1, receipt = lower(hex(randomblob(8)))
-       WHERE id IN (SELECT id FROM queue_items WHERE subject = @subject AND grp = @grp AND visible_at <= @now ORDER BY visible_at, id LIMIT @limit)
-       RETURNING id, message_id AS messageId, grp AS "group", body, headers, reply_to AS replyTo, published_at AS publishedAt,
-         delivery_count AS deliveryCount, receipt`,
-    );
-    this.ackStmt = db.prepare(
-      'DELETE FROM queue_items WHERE id = ? AND subject = ? AND receipt = ? AND visible_at > ? RETURNING grp AS "group", message_id AS messageId',
-    );
-    this.nackStmt = db.prepare(
-      `UPDATE queue_items SET visible_at = ?, receipt = NULL WHERE id = ? AND subject = ? AND receipt = ? AND visible_at > ?
-       RETURNING grp AS "group", message_id AS messageId`,
-    );
-    this.extendStmt = db.prepare('UPDATE queue_items SET visible_at = ? WHERE id = ? AND subject = ? AND receipt = ? AND visible_at > ? RETURNING id');
-    this.nextVisible = db.prepare('SELECT MIN(visible_at) FROM queue_items WHERE subject = ? AND grp = ? AND visible_at > ?').pluck();
-    this.dropRequestStmt = db.prepare('DELETE FROM queue_items WHERE reply_to = ?');
-
-    this.publishRow = (subject: string, body: string, headers: string | null, replyTo?: string) => {
-      const messageId = randomUUID();
-      const now = this.clock.now();
-      const groups = this.groupsOf(subject);
-      for (const grp of groups.length > 0 ? groups : [UNCLAIMED]) this.insert.run(messageId, subject, grp, body, headers, replyTo ?? null, now, now);
-      return { messageId, groups: [...groups] };
-    };
-    this.publish = db.transaction(this.publishRow);
-    this.addGroup = db.transaction((subject: string, group: string) => {
-      const groups = this.groupList(subject);
-      if (groups.includes(group)) return;
-      this.insertGroup.run(subject, group, this.clock.now());
-      if (groups.length === 0) this.adoptUnclaimed.run(group, subject);
-      groups.push(group);
-    });
-    this.ack = db.transaction((subject: string, handles: string[]) => this.settle(handles, (id, receipt) => this.ackStmt.get(id, subject, receipt, this.clock.now())));
-    this.extend = db.transaction((subject: string, handles: string[], deadlineMs: number) => {
-      const now = this.clock.now();
-      return this.settle(handles, (id, receipt) => this.extendStmt.get(now + deadlineMs, id, subject, receipt, now)).length;
-    });
-    this.nack = db.transaction((subject: string, handles: string[], delayMs: number) => {
-      const now = this.clock.now();
-      return this.settle(handles, (id, receipt) => this.nackStmt.get(now + delayMs, id, subject, receipt, now));
-    });
-  }
-
-  joinGroup(subject: string, group: string): void {
-    if (!this.hasGroup(subject, group)) this.addGroup(subject, group);
-  }
-
-  /** One process holds every receive, so the dispatcher's own record is the whole truth. */
-  lastReceiveAt(): undefined {
-    return undefined;
-  }
-
-  hasGroup(subject: string, group: string): boolean {
-    return this.groups.get(subject)?.includes(group) ?? false;
-  }
-
-  groupsOf(subject: string): readonly string[] {
-    return this.groups.get(subject) ?? [];
-  }
-
-  /** Takes up to `limit` visible messages for the group, making them invisible until `deadline`. */
-  claim(subject: string, group: string, limit: number, ackDeadlineMs: number): QueueDelivery[] {
-    const now = this.clock.now();
-    const rows = this.claimStmt.all({ subject, grp: group, now, deadline: now + ackDeadlineMs, limit }) as Array<
-      Omit<QueueDelivery, 'handle'> & { receipt: string }
-    >;
-    if (rows.length > 1) rows.sort((a, b) => a.id - b.id);
-    return rows.map(({ receipt, ...row }) => ({ ...row, handle: `${row.id}.${receipt}` }));
-  }
-
-  /** When the group's next invisible message (in flight or nack-delayed) becomes visible. */
-  nextVisibleAt(subject: string, group: string): number | undefined {
-    return (this.nextVisible.get(subject, group, this.clock.now()) as number | null) ?? undefined;
-  }
-
+export interface QueueStore {
+  publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<Published>;
+  /** Makes the group exist (a no-op when it does) and records that it receives now. */
+  joinGroup(subject: string, group: string): Promise<void>;
+  groupsOf(subject: string): Promise<readonly string[]>;
+  /** Takes up to `limit` visible messages for the group, invisible to others for `ackDeadlineMs`. */
+  claim(subject: string, group: string, limit: number, ackDeadlineMs: number): Promise<QueueDelivery[]>;
+  /** When the group's next invisible message (in flight or nack-delayed) becomes visible, on this process's clock. */
+  nextVisibleAt(subject: string, group: string): Promise<number | undefined>;
+  ack(subject: string, handles: string[]): Promise<SettledDelivery[]>;
+  nack(subject: string, handles: string[], delayMs: number): Promise<SettledDelivery[]>;
+  /** Pushes the deadline of current deliveries to `deadlineMs` from now; stale handles change nothing. Resolves to how many moved. */
+  extend(subject: string, handles: string[], deadlineMs: number): Promise<number>;
   /** Removes a finished request's message from every group: nobody waits for its reply any more. */
-  dropRequest(replyTo: string): void {
-    this.dropRequestStmt.run(replyTo);
-  }
+  dropRequest(replyTo: string): Promise<void>;
+  /** When any replica last saw a receive on the subject (undefined: this store only knows its own process). */
+  lastReceiveAt(subject: string): Promise<number | undefined>;
+  /** Request/reply across replicas; absent when every request is answered by the process holding it. */
+  readonly replies?: ReplyExchange;
+}
 
-  private settle(handles: string[], apply: (id: number, receipt: string) => unknown): SettledDelivery[] {
-    const settled: SettledDelivery[] = [];
-    for (const handle of handles) {
-      const dot = handle.indexOf('.');
-      const id = Number(handle.slice(0, dot));
-      if (dot < 1 || !Number.isSafeInteger(id)) continue;
-      const row = apply(id, handle.slice(dot + 1)) as SettledDelivery | undefined;
-      if (row) settled.push(row);
-    }
-    return settled;
-  }
+/** Pending requests and their replies, for a reply posted to another replica than the one holding the request. */
+export interface ReplyExchange {
+  open(replyTo: string, subject: string): Promise<void>;
+  close(replyTo: string): Promise<void>;
+  /** Takes the right to answer the request (the first reply, on any replica, wins); false when it is gone. */
+  claim(replyTo: string): Promise<boolean>;
+  /** Stores the reply for the replica holding the request; false when no such request is pending. */
+  deliver(replyTo: string, body: string, headers: string | null): Promise<boolean>;
+  /** Takes a stored reply (once). */
+  take(replyTo: string): Promise<{ body: string; headers: string | null } | undefined>;
+}
 
-  private groupList(subject: string): string[] {
-    let list = this.groups.get(subject);
-    if (!list) this.groups.set(subject, (list = []));
-    return list;
-  }
+/** A handle as the receive gave it, `<row id>.<receipt>`; undefined when it cannot be one. */
+export function parseHandle(handle: string): { id: number; receipt: string } | undefined {
+  const dot = handle.indexOf('.');
+  const id = Number(handle.slice(0, dot));
+  if (dot < 1 || !Number.isSafeInteger(id)) return undefined;
+  return { id, receipt: handle.slice(dot + 1) };
 }

@@ -1,9 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.ts';
-import type { TopicBackend } from './platform-store.ts';
-import { systemClock, type Clock } from '../../../shared/clock.ts';
-
 export interface TopicMessage {
   id: number;
   body: string;
@@ -11,7 +5,7 @@ export interface TopicMessage {
   publishedAt: number;
 }
 
-/** A subscription's position in its stream. In-flight state is memory only: after a restart, unacked messages come again. */
+/** A subscription's position in its stream. */
 export interface Subscription {
   id: string;
   plane: string;
@@ -26,166 +20,24 @@ export interface Subscription {
 }
 
 /**
- * Topic streams (§3.4), one per plane and subject: the platform plane for `system: true`
- * traffic, a deployment's own plane otherwise. A subscription is a cursor that starts at the
- * end of its stream; every subscription sees every later message; ack moves the cursor past
- * the delivery. Messages every subscription has passed are deleted by `sweep`.
+ * Topic streams (§3.4), one per plane and subject. A subscription is a cursor that starts at the
+ * end of its stream; every subscription sees every later message, in order, none skipped; ack
+ * moves the cursor past the delivery; unacked deliveries come again after their deadline.
  */
-export class TopicStore implements TopicBackend {
-  private readonly subscriptions = new Map<string, Subscription>();
-  private readonly byStream = new Map<string, Set<string>>();
-  private lastMessageId: number;
-  private readonly insert: Statement<[number, string, string, string, string | null, number]>;
-  private readonly readStmt: Statement<[string, string, number, number]>;
-  private readonly insertSub: Statement<[string, string, string, number, number, number]>;
-  private readonly saveCursor: Statement<[number, number, string]>;
-  private readonly deleteSub: Statement<[string]>;
-  private readonly deleteConsumed: Statement<[]>;
-
-  constructor(
-    db: Db,
-    /** A subscription with no receive or ack for this long expires. */
-    private readonly idleMs: number,
-    private readonly clock: Clock = systemClock,
-  ) {
-    // Ids come from this counter (a publish nobody can read takes one without a row), so it
-    // restarts above every id stored and every cursor handed out.
-    this.lastMessageId = db
-      .prepare(`SELECT MAX(v) FROM (SELECT seq AS v FROM sqlite_sequence WHERE name = 'topic_messages' UNION ALL SELECT MAX(cursor) FROM topic_subscriptions)`)
-      .pluck()
-      .get() as number ?? 0;
-    const now = this.clock.now();
-    const rows = db.prepare('SELECT id, plane, subject, cursor, created_at AS createdAt FROM topic_subscriptions').all() as Array<
-      Pick<Subscription, 'id' | 'plane' | 'subject' | 'cursor' | 'createdAt'>
-    >;
-    // The idle clock restarts with the server: the subscriber could not reach it while it was down.
-    for (const row of rows) this.track({ ...row, delivered: row.cursor, deliveredUntil: 0, lastActiveAt: now });
-    this.insert = db.prepare('INSERT INTO topic_messages (id, plane, subject, body, headers, published_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.readStmt = db.prepare(
-      'SELECT id, body, headers, published_at AS publishedAt FROM topic_messages WHERE plane = ? AND subject = ? AND id > ? ORDER BY id LIMIT ?',
-    );
-    this.insertSub = db.prepare('INSERT INTO topic_subscriptions (id, plane, subject, cursor, created_at, last_active_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.saveCursor = db.prepare('UPDATE topic_subscriptions SET cursor = ?, last_active_at = ? WHERE id = ?');
-    this.deleteSub = db.prepare('DELETE FROM topic_subscriptions WHERE id = ?');
-    this.deleteConsumed = db.prepare(
-      `DELETE FROM topic_messages WHERE id <= COALESCE(
-         (SELECT MIN(cursor) FROM topic_subscriptions s WHERE s.plane = topic_messages.plane AND s.subject = topic_messages.subject),
-         9223372036854775807)`,
-    );
-  }
-
-  publish(plane: string, subject: string, body: string, headers: string | null): number {
-    const id = ++this.lastMessageId;
-    // With no subscription on the stream nobody can ever read the message: new cursors start after it.
-    if (this.byStream.has(streamKey(plane, subject))) this.insert.run(id, plane, subject, body, headers, this.clock.now());
-    return id;
-  }
-
-  subscribe(plane: string, subject: string): Subscription {
-    const now = this.clock.now();
-    const id = `sub-${randomBytes(12).toString('hex')}`;
-    const sub: Subscription = { id, plane, subject, cursor: this.lastMessageId, delivered: this.lastMessageId, deliveredUntil: 0, createdAt: now, lastActiveAt: now };
-    this.insertSub.run(id, plane, subject, sub.cursor, now, now);
-    this.track(sub);
-    return sub;
-  }
-
+export interface TopicStore {
+  /** Resolves to the message's id in its stream. */
+  publish(plane: string, subject: string, body: string, headers: string | null): Promise<number>;
+  subscribe(plane: string, subject: string): Promise<Subscription>;
   /** The live subscription, or undefined when it never existed, was removed or has expired. */
-  get(id: string): Subscription | undefined {
-    const sub = this.subscriptions.get(id);
-    if (!sub) return undefined;
-    if (this.clock.now() - sub.lastActiveAt > this.idleMs) {
-      this.remove(sub);
-      return undefined;
-    }
-    return sub;
-  }
-
-  touch(id: string): void {
-    const sub = this.subscriptions.get(id);
-    if (sub) sub.lastActiveAt = this.clock.now();
-  }
-
-  unsubscribe(id: string): Subscription | undefined {
-    const sub = this.subscriptions.get(id);
-    if (sub) this.remove(sub);
-    return sub;
-  }
-
-  /** Ids of the subscriptions reading a stream, to wake their waiting receives. */
-  subscribersOf(plane: string, subject: string): ReadonlySet<string> | undefined {
-    return this.byStream.get(streamKey(plane, subject));
-  }
-
-  /**
-   * The next messages for the subscription: after the in-flight ones while their deadline
-   * holds, else after the cursor (so unacked deliveries come again once the deadline passes).
-   */
-  take(id: string, limit: number, ackDeadlineMs: number): TopicMessage[] {
-    const sub = this.subscriptions.get(id);
-    if (!sub) return [];
-    const now = this.clock.now();
-    const after = sub.deliveredUntil > now ? sub.delivered : sub.cursor;
-    const rows = this.readStmt.all(sub.plane, sub.subject, after, limit) as TopicMessage[];
-    if (rows.length > 0) {
-      sub.delivered = rows[rows.length - 1].id;
-      sub.deliveredUntil = now + ackDeadlineMs;
-      sub.lastActiveAt = now;
-    }
-    return rows;
-  }
-
+  get(id: string): Promise<Subscription | undefined>;
+  touch(id: string): Promise<void>;
+  unsubscribe(id: string): Promise<Subscription | undefined>;
+  /** The next messages: after the in-flight ones while their deadline holds, else after the cursor. */
+  take(id: string, limit: number, ackDeadlineMs: number): Promise<TopicMessage[]>;
   /** When unacknowledged deliveries of the subscription become due again. */
-  redeliveryAt(id: string): number | undefined {
-    const sub = this.subscriptions.get(id);
-    return sub && sub.delivered > sub.cursor && sub.deliveredUntil > this.clock.now() ? sub.deliveredUntil : undefined;
-  }
-
-  /** Moves the cursor past the highest delivered message among `ids`. */
-  ack(id: string, ids: number[]): { before: number; cursor: number } | undefined {
-    const sub = this.get(id);
-    if (!sub) return undefined;
-    const before = sub.cursor;
-    const now = this.clock.now();
-    sub.lastActiveAt = now;
-    let cursor = sub.cursor;
-    for (const id of ids) if (id > cursor && id <= sub.delivered) cursor = id;
-    if (cursor !== sub.cursor) {
-      sub.cursor = cursor;
-      this.saveCursor.run(cursor, now, sub.id);
-    }
-    return { before, cursor };
-  }
-
-  /** Expires idle subscriptions and deletes messages every subscription has passed. */
-  sweep(receiving: ReadonlySet<string>): Subscription[] {
-    const now = this.clock.now();
-    const expired: Subscription[] = [];
-    for (const sub of this.subscriptions.values()) {
-      if (receiving.has(sub.id)) sub.lastActiveAt = now;
-      else if (now - sub.lastActiveAt > this.idleMs) expired.push(sub);
-    }
-    for (const sub of expired) this.remove(sub);
-    this.deleteConsumed.run();
-    return expired;
-  }
-
-  private track(sub: Subscription): void {
-    this.subscriptions.set(sub.id, sub);
-    const key = streamKey(sub.plane, sub.subject);
-    let ids = this.byStream.get(key);
-    if (!ids) this.byStream.set(key, (ids = new Set()));
-    ids.add(sub.id);
-  }
-
-  private remove(sub: Subscription): void {
-    this.subscriptions.delete(sub.id);
-    this.deleteSub.run(sub.id);
-    const key = streamKey(sub.plane, sub.subject);
-    const ids = this.byStream.get(key);
-    ids?.delete(sub.id);
-    if (ids?.size === 0) this.byStream.delete(key);
-  }
+  redeliveryAt(id: string): Promise<number | undefined>;
+  /** Moves the cursor past the highest delivered message among `ids`; undefined when the subscription is gone. */
+  ack(id: string, ids: number[]): Promise<{ before: number; cursor: number } | undefined>;
+  /** Expires idle subscriptions (those in `receiving` are active) and deletes consumed messages. */
+  sweep(receiving: ReadonlySet<string>): Promise<Subscription[]>;
 }
-
-const streamKey = (plane: string, subject: string): string => `${plane}\0${subject}`;

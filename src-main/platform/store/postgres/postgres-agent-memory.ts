@@ -1,8 +1,17 @@
 import type pg from 'pg';
-import type { CuratedMemory, SearchHit, StoredTurn, ThreadRow, ThreadSummary, WorkingMemory } from '../agent-memory-store.ts';
-import { searchableText } from '../agent-memory-store.ts';
+import {
+  searchableText,
+  threadSummary,
+  type AgentMemoryStore,
+  type AppendedTurns,
+  type CuratedMemory,
+  type SearchHit,
+  type StoredTurn,
+  type ThreadRow,
+  type ThreadSummary,
+  type WorkingMemory,
+} from '../agent-memory-store.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type WriteOutcome } from '../object-versions.ts';
-import type { AgentMemoryBackend } from '../platform-store.ts';
 import { inTransaction } from './postgres-connection.ts';
 
 const THREAD_COLUMNS = 'thread_key, user_id, title, version, working, iteration, tokens, turn_count, created_at, updated_at';
@@ -15,12 +24,12 @@ const THREAD_COLUMNS = 'thread_key, user_id, title, version, working, iteration,
  * append. Search is PostgreSQL full-text search: `simple` configuration (lower-cased words, no
  * stemming, like SQLite's FTS5 default), any word of the query matches, ranked by ts_rank.
  */
-export class PostgresAgentMemory implements AgentMemoryBackend {
+export class PostgresAgentMemory implements AgentMemoryStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async getThread(agent: string, threadKey: string): Promise<ThreadSummary | undefined> {
     const row = await this.thread(this.pool, agent, threadKey);
-    return row && summary(row);
+    return row && threadSummary(row);
   }
 
   async readWorking(agent: string, threadKey: string): Promise<WorkingMemory | undefined> {
@@ -58,7 +67,7 @@ export class PostgresAgentMemory implements AgentMemoryBackend {
       `SELECT ${THREAD_COLUMNS} FROM agent_threads WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, thread_key LIMIT $${args.length}`,
       args,
     );
-    return rows.map(summary);
+    return rows.map(threadSummary);
   }
 
   async listMemories(agent: string, userId: string): Promise<CuratedMemory[]> {
@@ -114,7 +123,7 @@ export class PostgresAgentMemory implements AgentMemoryBackend {
     });
   }
 
-  appendTurns(agent: string, threadKey: string, userId: string | undefined, turns: string[]): Promise<{ version: number; turns: Array<{ seq: number; createdAt: number }> }> {
+  appendTurns(agent: string, threadKey: string, userId: string | undefined, turns: string[]): Promise<AppendedTurns> {
     return inTransaction(this.pool, async (c) => {
       await lockThread(c, agent, threadKey);
       const { rows } = await c.query<{ version: number; turn_count: number; now: number }>(
@@ -193,16 +202,4 @@ export class PostgresAgentMemory implements AgentMemoryBackend {
 
 async function lockThread(c: pg.PoolClient, agent: string, threadKey: string): Promise<void> {
   await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(["thread", agent, threadKey])]);
-}
-
-function summary(row: ThreadRow): ThreadSummary {
-  return {
-    threadKey: row.thread_key,
-    userId: row.user_id,
-    title: row.title,
-    version: row.version,
-    turnCount: row.turn_count,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

@@ -1,11 +1,9 @@
 import type pg from 'pg';
-import { secretInfo, type SecretInfo } from '../../management/cluster-secret-store.ts';
-import type { SecretValues } from '../../management/secret-values.ts';
-import type { SecretNameBackend } from '../management-backend.ts';
+import { secretInfo, type SecretInfo, type SecretNameStore, type SecretValues } from '../cluster-secret-store.ts';
 import type { SecretCipher } from '../secret-cipher.ts';
 
 /** Cluster secret names in PostgreSQL. */
-export class PostgresSecretNames implements SecretNameBackend {
+export class PostgresSecretNames implements SecretNameStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async list(): Promise<SecretInfo[]> {

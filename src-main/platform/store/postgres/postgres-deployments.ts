@@ -1,11 +1,10 @@
 import type pg from 'pg';
-import { deploymentOf, type Binding, type BindingRow, type Deployment, type DeploymentRow } from '../../management/deployment-store.ts';
-import { missingDeployment } from '../../management/management-errors.ts';
-import type { DeploymentBackend } from '../management-backend.ts';
+import { deploymentOf, type Binding, type BindingRow, type Deployment, type DeploymentRow, type DeploymentStore } from '../deployment-store.ts';
+import { refuse } from '../store-refusal.ts';
 import { inTransaction } from './postgres-connection.ts';
 
-/** Deployment records in PostgreSQL (the SQLite twin is management/deployment-store.ts). */
-export class PostgresDeployments implements DeploymentBackend {
+/** Deployment records in PostgreSQL (the SQLite twin is store/sqlite/sqlite-deployments.ts). */
+export class PostgresDeployments implements DeploymentStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async list(): Promise<Deployment[]> {
@@ -23,7 +22,7 @@ export class PostgresDeployments implements DeploymentBackend {
       this.pool.query<DeploymentRow>('SELECT * FROM deployments WHERE id = $1', [id]),
       this.pool.query<BindingRow>('SELECT variable, literal, secret FROM deployment_bindings WHERE deployment = $1 ORDER BY variable', [id]),
     ]);
-    if (!deployment.rows[0]) throw missingDeployment(id);
+    if (!deployment.rows[0]) throw refuse({ reason: 'missing-deployment', id: id });
     return deploymentOf(deployment.rows[0], bindings.rows);
   }
 
@@ -54,7 +53,7 @@ export class PostgresDeployments implements DeploymentBackend {
   async delete(id: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const { rowCount } = await client.query('DELETE FROM deployments WHERE id = $1', [id]);
-      if (rowCount === 0) throw missingDeployment(id);
+      if (rowCount === 0) throw refuse({ reason: 'missing-deployment', id: id });
       await client.query('DELETE FROM deployment_bindings WHERE deployment = $1', [id]);
     });
   }

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { AgentInfo } from '../../../../shared/platform-views.ts';
 import type {
   ConversationRow,
-  InspectionBackend,
+  InspectionStore,
   KvKeyRow,
   KvNamespaceCounts,
   QueueGroupCounts,
@@ -11,16 +11,16 @@ import type {
   StoredQueueRow,
   StoredTopicRow,
   UserMemory,
-} from '../inspection-backend.ts';
+} from '../inspection-store.ts';
 import type { PostgresQueues } from './postgres-queues.ts';
 import { WAKE_CHANNEL } from './postgres-wakeups.ts';
 
 /**
  * The inspection reads on PostgreSQL: what every replica stores, read with the same columns as
- * on SQLite (store/sqlite-inspection.ts). A topic message's id is its stream sequence number here.
+ * on SQLite (store/sqlite/sqlite-inspection.ts). A topic message's id is its stream sequence number here.
  * Volatile KV namespaces are not listed, as on SQLite (the studio follows them from its feed).
  */
-export class PostgresInspection implements InspectionBackend {
+export class PostgresInspection implements InspectionStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly queues: PostgresQueues,

@@ -10,23 +10,14 @@ import {
   type IntegrationFiles,
   type IntegrationInfo,
   type IntegrationRow,
+  type IntegrationStore,
   type ResourceInfo,
   type ResourcePatch,
   type ResourceRecord,
   type ResourceRow,
-} from '../../management/integration-store.ts';
-import {
-  checkBundleResources,
-  checkKind,
-  duplicateResource,
-  missingDefinition,
-  missingIntegration,
-  missingResource,
-  resourceVersionConflict,
-} from '../../management/management-errors.ts';
-import { checkResourceName } from '../../management/names.ts';
-import type { IntegrationBackend } from '../management-backend.ts';
+} from '../integration-store.ts';
 import type { ResourceKind } from '../resource-store.ts';
+import { refuse } from '../store-refusal.ts';
 import { inTransaction } from './postgres-connection.ts';
 
 /** A pooled connection or the pool itself: reads run on either, inside a transaction or not. */
@@ -36,11 +27,11 @@ const newResourceId = (): string => `res_${randomBytes(9).toString('base64url')}
 
 /**
  * The working copy of each integration in PostgreSQL, shared by every replica (the SQLite twin is
- * management/integration-store.ts, with the same answers). Every write locks the integration's
+ * store/sqlite/sqlite-integrations.ts, with the same answers). Every write locks the integration's
  * row first, so writes to one integration are serialized across replicas: a version check, a
  * duplicate-name check and the next position are never decided on a stale read.
  */
-export class PostgresIntegrations implements IntegrationBackend {
+export class PostgresIntegrations implements IntegrationStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async list(): Promise<IntegrationInfo[]> {
@@ -53,9 +44,9 @@ export class PostgresIntegrations implements IntegrationBackend {
     return rows[0] && integrationInfo(rows[0]);
   }
 
-  async require(id: string, db: Queryable = this.pool): Promise<IntegrationInfo> {
+  private async require(id: string, db: Queryable = this.pool): Promise<IntegrationInfo> {
     const found = await this.get(id, db);
-    if (!found) throw missingIntegration(id);
+    if (!found) throw refuse({ reason: 'missing-integration', integration: id });
     return found;
   }
 
@@ -78,13 +69,11 @@ export class PostgresIntegrations implements IntegrationBackend {
   async getResource(integration: string, id: string, db: Queryable = this.pool): Promise<ResourceRecord> {
     await this.require(integration, db);
     const { rows } = await db.query<ResourceRow>(`SELECT ${RESOURCE_COLUMNS}, content FROM integration_resources WHERE integration = $1 AND id = $2`, [integration, id]);
-    if (!rows[0]) throw missingResource(integration, id);
+    if (!rows[0]) throw refuse({ reason: 'missing-resource', integration, id });
     return { ...resourceInfo(rows[0]), content: rows[0].content! };
   }
 
   async createResource(integration: string, input: { kind: ResourceKind; name: string; content: Buffer }, actor: string): Promise<ResourceRecord> {
-    checkKind(input.kind);
-    checkResourceName(input.name);
     const id = newResourceId();
     await this.write(integration, actor, true, async (client, now) => {
       await refuseDuplicate(client, integration, input.name, undefined);
@@ -98,11 +87,11 @@ export class PostgresIntegrations implements IntegrationBackend {
   }
 
   async updateResource(integration: string, id: string, patch: ResourcePatch, expectedVersion: number, actor: string): Promise<ResourceRecord> {
-    if (patch.kind !== undefined) checkKind(patch.kind);
-    if (patch.name !== undefined) checkResourceName(patch.name);
     await this.write(integration, actor, false, async (client, now) => {
       const current = await this.getResource(integration, id, client);
-      if (expectedVersion > 0 && expectedVersion !== current.version) throw resourceVersionConflict(current.name, current.version, expectedVersion);
+      if (expectedVersion > 0 && expectedVersion !== current.version) {
+        throw refuse({ reason: 'resource-version', name: current.name, current: current.version, expected: expectedVersion });
+      }
       if (patch.name !== undefined && patch.name !== current.name) await refuseDuplicate(client, integration, patch.name, id);
       await client.query(
         'UPDATE integration_resources SET kind = $1, name = $2, content = $3, version = version + 1, updated_at = $4, updated_by = $5 WHERE id = $6',
@@ -138,7 +127,7 @@ export class PostgresIntegrations implements IntegrationBackend {
       [integration, file],
     );
     const row = rows[0];
-    if (!row) throw missingDefinition(integration, file);
+    if (!row) throw refuse({ reason: 'missing-definition', integration, file });
     return { file: row.file, content: row.content, bytes: row.bytes, updatedAt: row.updated_at, updatedBy: row.updated_by };
   }
 
@@ -176,7 +165,7 @@ export class PostgresIntegrations implements IntegrationBackend {
   }
 
   async replace(integration: string, files: IntegrationFiles, actor: string): Promise<void> {
-    const seen = checkBundleResources(files);
+    const seen = new Set(files.resources.map((r) => r.name));
     await this.write(integration, actor, true, async (client, now) => {
       const { rows } = await client.query<{ id: string; kind: string; name: string; content: Buffer }>(
         'SELECT id, kind, name, content FROM integration_resources WHERE integration = $1',
@@ -224,7 +213,7 @@ export class PostgresIntegrations implements IntegrationBackend {
     return inTransaction(this.pool, async (client) => {
       if (create) await this.ensure(integration, actor, client);
       const locked = await client.query<{ now: number }>('SELECT flow_now_ms() AS now FROM integrations WHERE id = $1 FOR UPDATE', [integration]);
-      if (locked.rowCount === 0) throw missingIntegration(integration);
+      if (locked.rowCount === 0) throw refuse({ reason: 'missing-integration', integration });
       const now = locked.rows[0].now;
       const result = await work(client, now);
       await client.query('UPDATE integrations SET updated_at = $1, updated_by = $2 WHERE id = $3', [now, actor, integration]);
@@ -235,5 +224,5 @@ export class PostgresIntegrations implements IntegrationBackend {
 
 async function refuseDuplicate(client: pg.PoolClient, integration: string, name: string, exceptId: string | undefined): Promise<void> {
   const { rows } = await client.query<{ id: string; kind: string }>('SELECT id, kind FROM integration_resources WHERE integration = $1 AND name = $2', [integration, name]);
-  if (rows[0] && rows[0].id !== exceptId) throw duplicateResource(integration, name, rows[0]);
+  if (rows[0] && rows[0].id !== exceptId) throw refuse({ reason: 'duplicate-resource', integration, name, other: rows[0] });
 }

@@ -1,8 +1,6 @@
 import type pg from 'pg';
-import { isSecretNamespace, isVolatileNamespace, type KvEntry } from '../kv-store.ts';
-import type { DeleteOutcome, WriteOutcome } from '../object-versions.ts';
-import { deleteConflict, writeConflict } from '../object-versions.ts';
-import type { KvBackend } from '../platform-store.ts';
+import { isSecretNamespace, isVolatileNamespace, kvSealContext, type KvEntry, type KvStore } from '../kv-store.ts';
+import { deleteConflict, writeConflict, type DeleteOutcome, type WriteOutcome } from '../object-versions.ts';
 import type { SecretCipher } from '../secret-cipher.ts';
 
 /**
@@ -12,7 +10,7 @@ import type { SecretCipher } from '../secret-cipher.ts';
  * two replicas writing the same version exactly one succeeds. Versions come from one sequence.
  * `*_volatile` namespaces live in an UNLOGGED table: shared by replicas, lost on a crash.
  */
-export class PostgresKv implements KvBackend {
+export class PostgresKv implements KvStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly cipher: SecretCipher,
@@ -21,12 +19,12 @@ export class PostgresKv implements KvBackend {
   async get(ns: string, key: string): Promise<KvEntry | undefined> {
     const { rows } = await this.pool.query<KvEntry>(`SELECT value, version FROM ${table(ns)} WHERE namespace = $1 AND key = $2`, [ns, key]);
     const row = rows[0];
-    if (row && isSecretNamespace(ns)) row.value = this.cipher.open(row.value, sealContext(ns, key));
+    if (row && isSecretNamespace(ns)) row.value = this.cipher.open(row.value, kvSealContext(ns, key));
     return row;
   }
 
   async put(ns: string, key: string, value: Buffer, expected: number): Promise<WriteOutcome> {
-    const stored = isSecretNamespace(ns) ? this.cipher.seal(value, sealContext(ns, key)) : value;
+    const stored = isSecretNamespace(ns) ? this.cipher.seal(value, kvSealContext(ns, key)) : value;
     const t = table(ns);
     const { rows } =
       expected === 0
@@ -43,11 +41,6 @@ export class PostgresKv implements KvBackend {
     if (rows[0]) return { ok: true, version: rows[0].version, created: expected === 0 };
     const current = await this.versionOf(ns, key);
     return { ok: false, conflict: writeConflict(expected, current) ?? `it changed while being written (now at version ${current ?? 'none'}); read it again and retry` };
-  }
-
-  /** A PostgreSQL statement is committed when it answers: nothing to group. */
-  putCommitted(ns: string, key: string, value: Buffer, expected: number): Promise<WriteOutcome> {
-    return this.put(ns, key, value, expected);
   }
 
   async delete(ns: string, key: string, expected: number): Promise<DeleteOutcome> {
@@ -70,4 +63,3 @@ export class PostgresKv implements KvBackend {
 }
 
 const table = (ns: string): string => (isVolatileNamespace(ns) ? 'kv_volatile' : 'kv_entries');
-const sealContext = (ns: string, key: string): string => `kv\0${ns}\0${key}`;

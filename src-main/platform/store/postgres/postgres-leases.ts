@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { LeaseKind } from '../../events.ts';
-import type { AcquireOutcome, LeaseClaim, RenewOutcome } from '../lease-store.ts';
-import type { LeaseBackend } from '../platform-store.ts';
+import { toClaim, type AcquireOutcome, type LeaseClaim, type LeaseStore, type RenewOutcome, type LeaseRow as StoredLeaseRow } from '../lease-store.ts';
 import { inTransaction } from './postgres-connection.ts';
-import { toClaim, type LeaseRow as StoredLeaseRow } from '../lease-store.ts';
 
 interface LeaseRow extends StoredLeaseRow {
   /** The database clock when the row was read: expiry is decided by it, not by a replica's clock. */
@@ -20,7 +18,7 @@ interface LeaseRow extends StoredLeaseRow {
  * By design this ignores the platform's injected Clock (shared/clock.ts), which the SQLite store
  * decides TTLs with: replicas must agree on one clock, and only the database's is shared.
  */
-export class PostgresLeases implements LeaseBackend {
+export class PostgresLeases implements LeaseStore {
   constructor(private readonly pool: pg.Pool) {}
 
   acquire(kind: LeaseKind, name: string, holder: string, ttlMs: number, sameHolderRenews: boolean): Promise<AcquireOutcome> {

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../../server.ts';
 import { httpCaller, testDatabaseUrl, type Call } from '../../testing/platform-harness.ts';
-import { postgresMigrations } from './migrations.ts';
+import { postgresMigrations } from './postgres-migrations.ts';
 
 const adminUrl = process.env.PLATFORM_TEST_POSTGRES_URL;
 const SKIP_REASON = 'skipped: PLATFORM_TEST_POSTGRES_URL is not set; run `bash .ci/postgres.sh with-server npx vitest run src-main/platform/store/postgres`';

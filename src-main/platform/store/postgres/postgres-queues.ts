@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { QueueBackend, ReplyExchange } from '../platform-store.ts';
-import type { QueueDelivery, SettledDelivery } from '../queue-store.ts';
+import { parseHandle, type Published, type QueueDelivery, type QueueStore, type ReplyExchange, type SettledDelivery } from '../queue-store.ts';
 import { inTransaction } from './postgres-connection.ts';
 import { WAKE_CHANNEL } from './postgres-wakeups.ts';
 
@@ -15,14 +14,14 @@ import { WAKE_CHANNEL } from './postgres-wakeups.ts';
  * A publish notifies `flow_platform` in its own transaction (delivered on commit), which wakes
  * long polls held by other replicas; the rows stay the only truth.
  */
-export class PostgresQueues implements QueueBackend {
+export class PostgresQueues implements QueueStore {
   readonly replies: ReplyExchange;
 
   constructor(private readonly pool: pg.Pool) {
     this.replies = new PostgresReplies(pool);
   }
 
-  async publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<{ messageId: string; groups: string[] }> {
+  async publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<Published> {
     const messageId = randomUUID();
     const { rows } = await this.pool.query<{ grp: string }>(
       `WITH g AS (SELECT grp FROM queue_groups WHERE subject = $1),
@@ -37,11 +36,6 @@ export class PostgresQueues implements QueueBackend {
     // Published to nobody while a first group may have been joining: hand it over (see joinGroup).
     if (groups.length === 0) await this.adoptUnclaimed(subject);
     return { messageId, groups };
-  }
-
-  /** A PostgreSQL statement is committed when it answers: nothing to group. */
-  publishCommitted(subject: string, body: string, headers: string | null): Promise<{ messageId: string; groups: string[] }> {
-    return this.publish(subject, body, headers);
   }
 
   async joinGroup(subject: string, group: string): Promise<void> {
@@ -195,11 +189,10 @@ function parseHandles(handles: string[]): [number[], string[]] {
   const ids: number[] = [];
   const receipts: string[] = [];
   for (const handle of handles) {
-    const dot = handle.indexOf('.');
-    const id = Number(handle.slice(0, dot));
-    if (dot < 1 || !Number.isSafeInteger(id)) continue;
-    ids.push(id);
-    receipts.push(handle.slice(dot + 1));
+    const parsed = parseHandle(handle);
+    if (!parsed) continue;
+    ids.push(parsed.id);
+    receipts.push(parsed.receipt);
   }
   return [ids, receipts];
 }

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import type { ResourceBackend } from '../platform-store.ts';
-import type { ResourceKind } from '../resource-store.ts';
+import type { ResourceKind, ResourceStore } from '../resource-store.ts';
 
-export class PostgresResources implements ResourceBackend {
+/** Integration resources served to runtimes, in PostgreSQL. */
+export class PostgresResources implements ResourceStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async read(kind: ResourceKind, name: string): Promise<Buffer | undefined> {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { declaredVariables, type DeclaredVariable } from '../../management/declared-variables.ts';
-import { missingSnapshot, missingTag, nothingToTag, tagExists } from '../../management/management-errors.ts';
-import type { Snapshot, SnapshotRow } from '../../management/snapshot-store.ts';
-import type { SnapshotBackend } from '../management-backend.ts';
+import type { IntegrationFiles } from '../integration-store.ts';
 import type { ResourceKind } from '../resource-store.ts';
+import type { DeclaredVariable, Snapshot, SnapshotRow, SnapshotStore } from '../snapshot-store.ts';
+import { refuse } from '../store-refusal.ts';
 import { inTransaction } from './postgres-connection.ts';
 import type { PostgresIntegrations } from './postgres-integrations.ts';
 
@@ -13,27 +12,32 @@ const UNIQUE_VIOLATION = '23505';
 
 /**
  * Version tags and their frozen copies in PostgreSQL (the SQLite twin is
- * management/snapshot-store.ts). A tag reads the working copy and writes its frozen copy in one
+ * store/sqlite/sqlite-snapshots.ts). A tag reads the working copy and writes its frozen copy in one
  * REPEATABLE READ transaction: every file it freezes comes from one snapshot of the database,
  * whatever other replicas write meanwhile. Two replicas creating the same tag at once: the
  * unique (integration, tag) key lets one win and the other answers 409 as SQLite would.
  */
-export class PostgresSnapshots implements SnapshotBackend {
+export class PostgresSnapshots implements SnapshotStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly integrations: PostgresIntegrations,
   ) {}
 
-  async createTag(integration: string, tag: string, description: string | undefined, actor: string): Promise<Snapshot> {
+  async createTag(
+    integration: string,
+    tag: string,
+    description: string | undefined,
+    actor: string,
+    variablesOf: (files: IntegrationFiles) => DeclaredVariable[],
+  ): Promise<Snapshot> {
     const id = `snap_${randomBytes(9).toString('base64url')}`;
     try {
       await inTransaction(this.pool, async (client) => {
         await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
         const files = await this.integrations.files(integration, client);
         const taken = await this.tagId(integration, tag, client);
-        if (taken) throw tagExists(integration, tag, taken);
-        if (files.definitions.length === 0) throw nothingToTag(integration);
-        const variables = declaredVariables(files);
+        if (taken) throw refuse({ reason: 'tag-exists', integration, tag, snapshot: taken });
+        const variables = variablesOf(files);
         await client.query(
           'INSERT INTO snapshots (id, integration, tag, description, variables, created_at, created_by) VALUES ($1, $2, $3, $4, $5, flow_now_ms(), $6)',
           [id, integration, tag, description ?? null, JSON.stringify(variables), actor],
@@ -44,29 +48,31 @@ export class PostgresSnapshots implements SnapshotBackend {
         }
       });
     } catch (err) {
-      if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw tagExists(integration, tag, (await this.tagId(integration, tag, this.pool)) ?? 'unknown');
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw refuse({ reason: 'tag-exists', integration, tag, snapshot: (await this.tagId(integration, tag, this.pool)) ?? 'unknown' });
+      }
       throw err;
     }
     return this.get(id);
   }
 
   async listTags(integration: string): Promise<Snapshot[]> {
-    await this.integrations.require(integration);
+    await this.requireIntegration(integration);
     const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM snapshots WHERE integration = $1 ORDER BY created_at, tag', [integration]);
     return Promise.all(rows.map((r) => this.get(r.id)));
   }
 
   async getTag(integration: string, tag: string): Promise<Snapshot> {
-    await this.integrations.require(integration);
+    await this.requireIntegration(integration);
     const id = await this.tagId(integration, tag, this.pool);
-    if (!id) throw missingTag(integration, tag);
+    if (!id) throw refuse({ reason: 'missing-tag', integration, tag });
     return this.get(id);
   }
 
   async get(id: string): Promise<Snapshot> {
     const { rows } = await this.pool.query<SnapshotRow>('SELECT * FROM snapshots WHERE id = $1', [id]);
     const row = rows[0];
-    if (!row) throw missingSnapshot(id);
+    if (!row) throw refuse({ reason: 'missing-snapshot', id });
     const [definitions, resources] = await Promise.all([
       this.pool.query<{ file: string; bytes: number }>('SELECT file, length(content) AS bytes FROM snapshot_definitions WHERE snapshot = $1 ORDER BY file', [id]),
       this.pool.query<{ kind: ResourceKind; name: string; bytes: number }>(
@@ -102,7 +108,12 @@ export class PostgresSnapshots implements SnapshotBackend {
 
   private async requireExists(id: string): Promise<void> {
     const { rowCount } = await this.pool.query('SELECT 1 FROM snapshots WHERE id = $1', [id]);
-    if (rowCount === 0) throw missingSnapshot(id);
+    if (rowCount === 0) throw refuse({ reason: 'missing-snapshot', id });
+  }
+
+  private async requireIntegration(id: string): Promise<void> {
+    const { rowCount } = await this.pool.query('SELECT 1 FROM integrations WHERE id = $1', [id]);
+    if (rowCount === 0) throw refuse({ reason: 'missing-integration', integration: id });
   }
 
   private async tagId(integration: string, tag: string, db: pg.Pool | pg.PoolClient): Promise<string | undefined> {

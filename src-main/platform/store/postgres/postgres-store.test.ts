@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../../server.ts';
 import { httpCaller, testDatabaseUrl, WatchedClock, type Call } from '../../testing/platform-harness.ts';
-import { postgresMigrations } from './migrations.ts';
+import { postgresMigrations } from './postgres-migrations.ts';
 
 const adminUrl = process.env.PLATFORM_TEST_POSTGRES_URL;
 const SKIP_REASON =

@@ -1,5 +1,4 @@
-import type { Features } from '../../features.ts';
-import type { PlatformStore } from '../platform-store.ts';
+import type { PlatformStore, StoreSettings } from '../platform-store.ts';
 import type { SecretCipher } from '../secret-cipher.ts';
 import { PostgresAgentMemory } from './postgres-agent-memory.ts';
 import { PostgresSecretNames, PostgresSecretValues } from './postgres-cluster-secrets.ts';
@@ -15,7 +14,7 @@ import { PostgresSnapshots } from './postgres-snapshots.ts';
 import { PostgresTelemetry } from './postgres-telemetry.ts';
 import { PostgresTopics } from './postgres-topics.ts';
 import { PostgresWakeups } from './postgres-wakeups.ts';
-import { migrate } from './migrations.ts';
+import { migrate } from './postgres-migrations.ts';
 import { isPostgresUrl, redactStoreUrl } from './store-url.ts';
 
 /**
@@ -23,7 +22,7 @@ import { isPostgresUrl, redactStoreUrl } from './store-url.ts';
  * platform replicas share (a replica keeps nothing but its long polls in memory). Connects,
  * migrates the schema (versioned, under an advisory lock) and starts the wake-up listener.
  */
-export async function openPostgresStore(url: string, features: Features, cipher: SecretCipher, onError: (err: Error) => void = () => {}): Promise<PlatformStore> {
+export async function openPostgresStore(url: string, settings: StoreSettings, cipher: SecretCipher, onError: (err: Error) => void = () => {}): Promise<PlatformStore> {
   if (!isPostgresUrl(url)) throw new Error(`the platform store must be a postgres://… URL, got "${url.slice(0, 40)}"`);
   const pool = createPool(url);
   let wakeups: PostgresWakeups | undefined;
@@ -44,8 +43,8 @@ export async function openPostgresStore(url: string, features: Features, cipher:
     throw err;
   }
   const listener = wakeups;
-  const traces = new PostgresTelemetry(pool, 'trace_records', { records: features.traces.retainRecords, bytes: features.traces.retainBytes, seconds: features.traces.retainSeconds });
-  const logs = new PostgresTelemetry(pool, 'log_records', { records: features.logs.retainRecords, bytes: features.logs.retainBytes, seconds: features.logs.retainSeconds });
+  const traces = new PostgresTelemetry(pool, 'trace_records', settings.retention.traces);
+  const logs = new PostgresTelemetry(pool, 'log_records', settings.retention.logs);
   await traces.recount();
   await logs.recount();
   const integrations = new PostgresIntegrations(pool);
@@ -56,7 +55,7 @@ export async function openPostgresStore(url: string, features: Features, cipher:
     resources: new PostgresResources(pool),
     leases: new PostgresLeases(pool),
     queues,
-    topics: new PostgresTopics(pool, features.topics.subscriptionIdleSeconds * 1000),
+    topics: new PostgresTopics(pool, settings.subscriptionIdleMs),
     agentMemory: new PostgresAgentMemory(pool),
     traces,
     logs,

@@ -1,7 +1,5 @@
 import type pg from 'pg';
-import { recordsOf, type TelemetryBatch } from '../../delegation/telemetry-ingest.ts';
-import type { TelemetryBackend } from '../platform-store.ts';
-import type { Retention, TelemetryRecord } from '../telemetry-store.ts';
+import { recordsOf, type Retention, type TelemetryBatch, type TelemetryRecord, type TelemetryStore } from '../telemetry-store.ts';
 
 /**
  * Trace or log records on PostgreSQL, a row per record, within the SQLite store's retention of
@@ -10,7 +8,7 @@ import type { Retention, TelemetryRecord } from '../telemetry-store.ts';
  * total it last read and trims (oldest first) once that passes the bound; with several replicas
  * the bytes bound holds at each trim and sweep rather than after every single append.
  */
-export class PostgresTelemetry implements TelemetryBackend {
+export class PostgresTelemetry implements TelemetryStore {
   private keptRecords = 0;
   private keptBytes = 0;
   private ageCheckedAt = 0;

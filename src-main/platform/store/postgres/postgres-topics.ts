@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { TopicBackend } from '../platform-store.ts';
-import type { Subscription, TopicMessage } from '../topic-store.ts';
+import type { Subscription, TopicMessage, TopicStore } from '../topic-store.ts';
 import { inTransaction } from './postgres-connection.ts';
 import { WAKE_CHANNEL } from './postgres-wakeups.ts';
 
@@ -32,7 +31,7 @@ interface SubscriptionRow {
  * In-flight state (`delivered`, `delivered_until`) is in the subscription row, so a receive on
  * one replica and an ack on another agree; receives of one subscription serialize on its row.
  */
-export class PostgresTopics implements TopicBackend {
+export class PostgresTopics implements TopicStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly idleMs: number,

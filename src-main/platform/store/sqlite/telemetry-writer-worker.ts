@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { systemClock, type Clock } from '../../../shared/clock.ts';
+import { systemClock, type Clock } from '../../../../shared/clock.ts';
 import { openTelemetryFile } from './telemetry-database.ts';
-import { TelemetryStore } from './telemetry-store.ts';
+import { SqliteTelemetry } from './sqlite-telemetry.ts';
 import type { WriterReply, WriterRequest, WriterSetup } from './telemetry-writer.ts';
 
 /** The telemetry writer's thread: appends and prunes on a connection of its own, one request at a time, in order. */
@@ -11,8 +11,8 @@ let at = 0;
 const clock: Clock = { ...systemClock, now: () => at };
 const db = openTelemetryFile(file);
 const stores = {
-  traces: new TelemetryStore(db, 'trace_batches', retention.traces, clock),
-  logs: new TelemetryStore(db, 'log_batches', retention.logs, clock),
+  traces: new SqliteTelemetry(db, 'trace_batches', retention.traces, clock),
+  logs: new SqliteTelemetry(db, 'log_batches', retention.logs, clock),
 };
 const reply = (message: WriterReply): void => parentPort!.postMessage(message);
 
@@ -25,8 +25,8 @@ parentPort!.on('message', (m: WriterRequest) => {
   }
   const store = stores[m.kind];
   try {
-    if (m.op === 'append') store.append({ count: m.count, text: m.text });
-    else store.prune();
+    if (m.op === 'append') store.appendNow({ count: m.count, text: m.text });
+    else store.pruneNow();
     reply({ id: m.id, kept: store.kept });
   } catch (err) {
     reply({ id: m.id, error: (err as Error).message });

@@ -1,46 +1,45 @@
 import type { AgentInfo, ConversationInfo, KvNamespaceInfo, LeaseHolder, QueueGroupStats } from '../../../shared/platform-views.ts';
 import type { CuratedMemory } from './agent-memory-store.ts';
-import type { Awaitable } from './platform-store.ts';
 
 /**
  * The store seam's side for the studio's platform views (platform/inspect/): what is stored now,
  * in bulk, which the delegation routes never ask for, and the few writes only the queue panel
- * makes (a publish to one group, a purge). SQLite answers at once (store/sqlite-inspection.ts),
- * PostgreSQL over the network (store/postgres/postgres-inspection.ts); the inspect classes are
+ * makes (a publish to one group, a purge). SQLite (store/sqlite/sqlite-inspection.ts) and PostgreSQL
+ * (store/postgres/postgres-inspection.ts) answer alike; the inspect classes are
  * written once over it. Bodies come cut to `previewBytes` with their full size, so a large
  * backlog is never read whole.
  */
-export interface InspectionBackend {
+export interface InspectionStore {
   /** Stored messages by subject and group and state; groups with none stored are not listed. */
-  queueCounts(now: number): Awaitable<QueueGroupCounts[]>;
-  queueGroups(): Awaitable<Array<{ subject: string; group: string }>>;
+  queueCounts(now: number): Promise<QueueGroupCounts[]>;
+  queueGroups(): Promise<Array<{ subject: string; group: string }>>;
   /** A group's messages in the order it will receive them. */
-  queueMessages(subject: string, group: string, limit: number, offset: number, previewBytes: number): Awaitable<StoredQueueRow[]>;
+  queueMessages(subject: string, group: string, limit: number, offset: number, previewBytes: number): Promise<StoredQueueRow[]>;
   /** Creates the group when it does not exist (taking over messages no group has claimed), without recording a receive. */
-  addQueueGroup(subject: string, group: string): Awaitable<void>;
+  addQueueGroup(subject: string, group: string): Promise<void>;
   /** Stores a message for one group only (a studio test publish); returns its message id. */
-  publishToGroup(subject: string, group: string, body: string, headers: string | null): Awaitable<string>;
+  publishToGroup(subject: string, group: string, body: string, headers: string | null): Promise<string>;
   /** Deletes the subject's messages (or one group's); returns how many rows went. */
-  purgeQueue(subject: string, group?: string): Awaitable<number>;
+  purgeQueue(subject: string, group?: string): Promise<number>;
 
-  topicSubscriptions(): Awaitable<Array<{ id: string; plane: string; subject: string }>>;
-  topicStored(): Awaitable<Array<{ plane: string; subject: string; stored: number }>>;
+  topicSubscriptions(): Promise<Array<{ id: string; plane: string; subject: string }>>;
+  topicStored(): Promise<Array<{ plane: string; subject: string; stored: number }>>;
   /** Stored messages of the stream with an id above `after` (and at most `upTo`). */
-  topicCount(plane: string, subject: string, after: number, upTo?: number): Awaitable<number>;
+  topicCount(plane: string, subject: string, after: number, upTo?: number): Promise<number>;
   /** The newest stored messages of a stream, newest first. */
-  topicRecent(plane: string, subject: string, limit: number, previewBytes: number): Awaitable<StoredTopicRow[]>;
+  topicRecent(plane: string, subject: string, limit: number, previewBytes: number): Promise<StoredTopicRow[]>;
 
-  kvNamespaces(): Awaitable<KvNamespaceCounts[]>;
+  kvNamespaces(): Promise<KvNamespaceCounts[]>;
   /** Keys of a durable namespace from `from` (inclusive) to `to` (exclusive), in order. */
-  kvKeys(namespace: string, from: string, to: string, limit: number): Awaitable<KvKeyRow[]>;
-  kvMeta(namespace: string, key: string): Awaitable<{ version: number; updatedAt: number } | undefined>;
+  kvKeys(namespace: string, from: string, to: string, limit: number): Promise<KvKeyRow[]>;
+  kvMeta(namespace: string, key: string): Promise<{ version: number; updatedAt: number } | undefined>;
 
-  leaseClaims(): Awaitable<StoredClaim[]>;
+  leaseClaims(): Promise<StoredClaim[]>;
 
-  agents(): Awaitable<AgentInfo[]>;
-  conversations(agentId: string, limit: number): Awaitable<ConversationRow[]>;
-  conversation(agentId: string, threadKey: string): Awaitable<ConversationRow | undefined>;
-  memories(agentId: string): Awaitable<UserMemory[]>;
+  agents(): Promise<AgentInfo[]>;
+  conversations(agentId: string, limit: number): Promise<ConversationRow[]>;
+  conversation(agentId: string, threadKey: string): Promise<ConversationRow | undefined>;
+  memories(agentId: string): Promise<UserMemory[]>;
 }
 
 /**

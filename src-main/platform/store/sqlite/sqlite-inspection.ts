@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import type { Clock } from '../../../shared/clock.ts';
-import type { AgentInfo } from '../../../shared/platform-views.ts';
-import type { Db } from './database.ts';
+import type { Clock } from '../../../../shared/clock.ts';
+import type { AgentInfo } from '../../../../shared/platform-views.ts';
 import type {
   ConversationRow,
-  InspectionBackend,
+  InspectionStore,
   KvKeyRow,
   KvNamespaceCounts,
   QueueGroupCounts,
@@ -13,11 +12,12 @@ import type {
   StoredQueueRow,
   StoredTopicRow,
   UserMemory,
-} from './inspection-backend.ts';
-import type { QueueStore } from './queue-store.ts';
+} from '../inspection-store.ts';
+import type { Db } from './sqlite-database.ts';
+import type { SqliteQueues } from './sqlite-queues.ts';
 
 /** The inspection reads on the embedded SQLite file: prepared once, answered at once. */
-export class SqliteInspection implements InspectionBackend {
+export class SqliteInspection implements InspectionStore {
   private readonly countsStmt: Statement<{ now: number }>;
   private readonly groupsStmt: Statement<[]>;
   private readonly peekStmt: Statement<[number, string, string, number, number]>;
@@ -41,7 +41,7 @@ export class SqliteInspection implements InspectionBackend {
 
   constructor(
     db: Db,
-    private readonly queues: QueueStore,
+    private readonly queues: SqliteQueues,
     clock: Clock,
   ) {
     this.countsStmt = db.prepare(
@@ -102,75 +102,75 @@ export class SqliteInspection implements InspectionBackend {
     );
   }
 
-  queueCounts(now: number): QueueGroupCounts[] {
+  async queueCounts(now: number): Promise<QueueGroupCounts[]> {
     return this.countsStmt.all({ now }) as QueueGroupCounts[];
   }
 
-  queueGroups(): Array<{ subject: string; group: string }> {
+  async queueGroups(): Promise<Array<{ subject: string; group: string }>> {
     return this.groupsStmt.all() as Array<{ subject: string; group: string }>;
   }
 
-  queueMessages(subject: string, group: string, limit: number, offset: number, previewBytes: number): StoredQueueRow[] {
+  async queueMessages(subject: string, group: string, limit: number, offset: number, previewBytes: number): Promise<StoredQueueRow[]> {
     return this.peekStmt.all(previewBytes, subject, group, limit, offset) as StoredQueueRow[];
   }
 
-  addQueueGroup(subject: string, group: string): void {
+  async addQueueGroup(subject: string, group: string): Promise<void> {
     if (!this.queues.hasGroup(subject, group)) this.queues.addGroup(subject, group);
   }
 
-  publishToGroup(subject: string, group: string, body: string, headers: string | null): string {
+  async publishToGroup(subject: string, group: string, body: string, headers: string | null): Promise<string> {
     return this.publishOne(subject, group, body, headers);
   }
 
-  purgeQueue(subject: string, group?: string): number {
+  async purgeQueue(subject: string, group?: string): Promise<number> {
     return group === undefined ? this.purgeAllStmt.run(subject).changes : this.purgeGroupStmt.run(subject, group).changes;
   }
 
-  topicSubscriptions(): Array<{ id: string; plane: string; subject: string }> {
+  async topicSubscriptions(): Promise<Array<{ id: string; plane: string; subject: string }>> {
     return this.subsStmt.all() as Array<{ id: string; plane: string; subject: string }>;
   }
 
-  topicStored(): Array<{ plane: string; subject: string; stored: number }> {
+  async topicStored(): Promise<Array<{ plane: string; subject: string; stored: number }>> {
     return this.storedStmt.all() as Array<{ plane: string; subject: string; stored: number }>;
   }
 
-  topicCount(plane: string, subject: string, after: number, upTo?: number): number {
+  async topicCount(plane: string, subject: string, after: number, upTo?: number): Promise<number> {
     return (upTo === undefined ? this.lagStmt.get(plane, subject, after) : this.inFlightStmt.get(plane, subject, after, upTo)) as number;
   }
 
-  topicRecent(plane: string, subject: string, limit: number, previewBytes: number): StoredTopicRow[] {
+  async topicRecent(plane: string, subject: string, limit: number, previewBytes: number): Promise<StoredTopicRow[]> {
     return this.recentStmt.all(previewBytes, plane, subject, limit) as StoredTopicRow[];
   }
 
-  kvNamespaces(): KvNamespaceCounts[] {
+  async kvNamespaces(): Promise<KvNamespaceCounts[]> {
     return this.namespacesStmt.all() as KvNamespaceCounts[];
   }
 
-  kvKeys(namespace: string, from: string, to: string, limit: number): KvKeyRow[] {
+  async kvKeys(namespace: string, from: string, to: string, limit: number): Promise<KvKeyRow[]> {
     return this.keysStmt.all(namespace, from, to, limit) as KvKeyRow[];
   }
 
-  kvMeta(namespace: string, key: string): { version: number; updatedAt: number } | undefined {
+  async kvMeta(namespace: string, key: string): Promise<{ version: number; updatedAt: number } | undefined> {
     return this.metaStmt.get(namespace, key) as { version: number; updatedAt: number } | undefined;
   }
 
-  leaseClaims(): StoredClaim[] {
+  async leaseClaims(): Promise<StoredClaim[]> {
     return this.claimsStmt.all() as StoredClaim[];
   }
 
-  agents(): AgentInfo[] {
+  async agents(): Promise<AgentInfo[]> {
     return this.agentsStmt.all() as AgentInfo[];
   }
 
-  conversations(agentId: string, limit: number): ConversationRow[] {
+  async conversations(agentId: string, limit: number): Promise<ConversationRow[]> {
     return this.conversationsStmt.all(agentId, limit) as ConversationRow[];
   }
 
-  conversation(agentId: string, threadKey: string): ConversationRow | undefined {
+  async conversation(agentId: string, threadKey: string): Promise<ConversationRow | undefined> {
     return this.conversationStmt.get(agentId, threadKey) as ConversationRow | undefined;
   }
 
-  memories(agentId: string): UserMemory[] {
+  async memories(agentId: string): Promise<UserMemory[]> {
     return this.memoriesStmt.all(agentId) as UserMemory[];
   }
 }

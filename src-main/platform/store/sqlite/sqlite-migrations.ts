@@ -1,4 +1,4 @@
-import { managementMigration } from './management-schema.ts';
+import { managementMigration } from './sqlite-management-schema.ts';
 
 /**
  * The platform database, one migration per entry; `PRAGMA user_version` records how many ran.

@@ -4,10 +4,11 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../shared/clock.ts';
-import type { Db } from './database.ts';
+import { ManualClock } from '../../../../shared/clock.ts';
+import type { Db } from './sqlite-database.ts';
 import { openTelemetryDatabase } from './telemetry-database.ts';
-import { TelemetryStore, type Retention } from './telemetry-store.ts';
+import type { Retention } from '../telemetry-store.ts';
+import { SqliteTelemetry } from './sqlite-telemetry.ts';
 import { OffThreadTelemetry, TelemetryWriter } from './telemetry-writer.ts';
 
 let dir: string | undefined;
@@ -30,7 +31,7 @@ function open(retention: Retention = roomy) {
   db = openTelemetryDatabase(dir, () => {});
   const clock = new ManualClock(1_700_000_000_000);
   writer = TelemetryWriter.startWhereItPays({ file: db.name, retention: { traces: retention, logs: roomy } });
-  const local = new TelemetryStore(db, 'trace_batches', retention, clock);
+  const local = new SqliteTelemetry(db, 'trace_batches', retention, clock);
   return { clock, local, traces: writer ? new OffThreadTelemetry('traces', local, writer, clock) : undefined };
 }
 
@@ -44,7 +45,7 @@ describe.runIf(availableParallelism() >= 2)('trace and log batches stored from t
     // Stored by the writer's connection: this thread's store appended nothing itself.
     expect(local.kept).toEqual({ records: 0, bytes: 0 });
     expect(traces!.kept.records).toBe(5);
-    const page = traces!.list();
+    const page = await traces!.list();
     expect(page.map((r) => [r.id, r.record])).toEqual([[5, { n: 5 }], [4, { n: 4 }], [3, { n: 3 }], [2, { n: 2 }], [1, { n: 1 }]]);
     expect(page.map((r) => r.receivedAt)).toEqual([1_700_000_005_000, 1_700_000_005_000, 1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_000]);
   });
@@ -53,11 +54,11 @@ describe.runIf(availableParallelism() >= 2)('trace and log batches stored from t
     const { clock, traces } = open({ records: 100, bytes: 1e9, seconds: 60 });
     for (let i = 0; i < 30; i++) await traces!.append(batch(i * 10, 10));
     expect(traces!.kept.records).toBeLessThanOrEqual(100);
-    expect(traces!.list({ limit: 1 })[0].record).toEqual({ n: 299 });
+    expect((await traces!.list({ limit: 1 }))[0].record).toEqual({ n: 299 });
     await clock.advance(61_000);
     await traces!.prune();
     expect(traces!.kept.records).toBe(0);
-    expect(traces!.list()).toEqual([]);
+    expect(await traces!.list()).toEqual([]);
   });
 
   it('takes the writes over on this thread once the writer is gone, continuing its record ids', async () => {
@@ -67,7 +68,7 @@ describe.runIf(availableParallelism() >= 2)('trace and log batches stored from t
     await traces!.append(batch(5, 2));
     expect(local.kept.records).toBe(6);
     expect(traces!.kept.records).toBe(6);
-    expect(traces!.list().map((r) => r.id)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect((await traces!.list()).map((r) => r.id)).toEqual([6, 5, 4, 3, 2, 1]);
   });
 
   it('answers a failed write with its error, not a silent drop', async () => {
@@ -79,7 +80,7 @@ describe.runIf(availableParallelism() >= 2)('trace and log batches stored from t
   });
 
   it('keeps a process whose work is done alive until the batch it handed on is stored', () => {
-    const repo = fileURLToPath(new URL('../../../', import.meta.url));
+    const repo = fileURLToPath(new URL('../../../../', import.meta.url));
     mkdirSync(join(repo, '.tmp'), { recursive: true });
     dir = mkdtempSync(join(repo, '.tmp', 'telemetry-writer-'));
     const script = join(dir, 'append-and-leave.ts');

@@ -3,11 +3,11 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPlatformServer, type PlatformServer } from '../server.ts';
-import { DATABASE_FILE, openDatabase } from './database.ts';
+import { startPlatformServer, storeSettings, type PlatformServer } from '../../server.ts';
+import { DATABASE_FILE, openDatabase } from './sqlite-database.ts';
 import { openSqliteStore } from './sqlite-store.ts';
-import { resolveFeatures } from '../features.ts';
-import { SecretCipher } from './secret-cipher.ts';
+import { resolveFeatures } from '../../features.ts';
+import { SecretCipher } from '../secret-cipher.ts';
 import { TELEMETRY_FILE } from './telemetry-database.ts';
 
 let server: PlatformServer | undefined;
@@ -91,7 +91,7 @@ describe('traces and logs in a database file of their own', () => {
     writeFileSync(join(dir, TELEMETRY_FILE), Buffer.alloc(8192, 0x5a));
 
     const warnings: string[] = [];
-    const store = openSqliteStore(dir, resolveFeatures(), SecretCipher.openOrCreate(dir), undefined, (m) => warnings.push(m));
+    const store = openSqliteStore(dir, storeSettings(resolveFeatures()), SecretCipher.openOrCreate(dir), undefined, (m) => warnings.push(m));
     expect(store.traces.kept.records).toBe(0);
     await store.close();
     expect(warnings).toHaveLength(1);

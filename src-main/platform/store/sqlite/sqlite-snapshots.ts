@@ -1,58 +1,36 @@
 import type { Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/database.ts';
-import type { ResourceKind } from '../store/resource-store.ts';
-import { declaredVariables, type DeclaredVariable } from './declared-variables.ts';
-import type { IntegrationStore } from './integration-store.ts';
-import { missingSnapshot, missingTag, nothingToTag, tagExists } from './management-errors.ts';
+import type { IntegrationFiles } from '../integration-store.ts';
+import type { ResourceKind } from '../resource-store.ts';
+import type { DeclaredVariable, Snapshot, SnapshotRow, SnapshotStore } from '../snapshot-store.ts';
+import { refuse } from '../store-refusal.ts';
+import type { Db } from './sqlite-database.ts';
+import type { SqliteIntegrations } from './sqlite-integrations.ts';
 
-/** A version tag and its frozen copy (spec 2 §3.2). */
-export interface Snapshot {
-  /** What a deployed runtime carries in FLOW_SNAPSHOT_ID. */
-  id: string;
-  integration: string;
-  tag: string;
-  description?: string;
-  createdAt: number;
-  createdBy: string;
-  definitions: Array<{ file: string; bytes: number }>;
-  /** In declared order: env resources are folded in it. */
-  resources: Array<{ kind: ResourceKind; name: string; bytes: number }>;
-  variables: DeclaredVariable[];
-}
-
-export interface SnapshotRow {
-  id: string;
-  integration: string;
-  tag: string;
-  description: string | null;
-  variables: string;
-  created_at: number;
-  created_by: string;
-}
-
-/**
- * Tags freeze an integration's definitions and every resource in one transaction; later edits of
- * the working copy never reach a tag, and a tag is never changed.
- */
-export class SnapshotStore {
+/** Version tags and their frozen copies in the SQLite file; a tag is frozen in one transaction. */
+export class SqliteSnapshots implements SnapshotStore {
   private readonly selectContent: Statement<[string, string, string]>;
 
   constructor(
     private readonly db: Db,
-    private readonly integrations: IntegrationStore,
+    private readonly integrations: SqliteIntegrations,
   ) {
     this.selectContent = db.prepare('SELECT content FROM snapshot_resources WHERE snapshot = ? AND kind = ? AND name = ?').pluck();
   }
 
-  createTag(integration: string, tag: string, description: string | undefined, actor: string): Snapshot {
+  async createTag(
+    integration: string,
+    tag: string,
+    description: string | undefined,
+    actor: string,
+    variablesOf: (files: IntegrationFiles) => DeclaredVariable[],
+  ): Promise<Snapshot> {
     const id = `snap_${randomBytes(9).toString('base64url')}`;
     this.db.transaction(() => {
-      const files = this.integrations.files(integration);
+      const files = this.integrations.filesNow(integration);
       const taken = this.db.prepare('SELECT id FROM snapshots WHERE integration = ? AND tag = ?').pluck().get(integration, tag);
-      if (taken) throw tagExists(integration, tag, String(taken));
-      if (files.definitions.length === 0) throw nothingToTag(integration);
-      const variables = declaredVariables(files);
+      if (taken) throw refuse({ reason: 'tag-exists', integration, tag, snapshot: String(taken) });
+      const variables = variablesOf(files);
       this.db
         .prepare('INSERT INTO snapshots (id, integration, tag, description, variables, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(id, integration, tag, description ?? null, JSON.stringify(variables), Date.now(), actor);
@@ -61,25 +39,33 @@ export class SnapshotStore {
       const resource = this.db.prepare('INSERT INTO snapshot_resources (snapshot, position, kind, name, content) VALUES (?, ?, ?, ?, ?)');
       files.resources.forEach((r, i) => resource.run(id, i + 1, r.kind, r.name, r.content));
     })();
-    return this.get(id);
+    return this.snapshot(id);
   }
 
-  listTags(integration: string): Snapshot[] {
-    this.integrations.require(integration);
+  async listTags(integration: string): Promise<Snapshot[]> {
+    this.requireIntegration(integration);
     const ids = this.db.prepare('SELECT id FROM snapshots WHERE integration = ? ORDER BY created_at, tag').pluck().all(integration) as string[];
-    return ids.map((id) => this.get(id));
+    return ids.map((id) => this.snapshot(id));
   }
 
-  getTag(integration: string, tag: string): Snapshot {
-    this.integrations.require(integration);
+  async getTag(integration: string, tag: string): Promise<Snapshot> {
+    this.requireIntegration(integration);
     const id = this.db.prepare('SELECT id FROM snapshots WHERE integration = ? AND tag = ?').pluck().get(integration, tag) as string | undefined;
-    if (!id) throw missingTag(integration, tag);
-    return this.get(id);
+    if (!id) throw refuse({ reason: 'missing-tag', integration, tag });
+    return this.snapshot(id);
   }
 
-  get(id: string): Snapshot {
+  async get(id: string): Promise<Snapshot> {
+    return this.snapshot(id);
+  }
+
+  private requireIntegration(id: string): void {
+    if (this.db.prepare('SELECT 1 FROM integrations WHERE id = ?').get(id) === undefined) throw refuse({ reason: 'missing-integration', integration: id });
+  }
+
+  private snapshot(id: string): Snapshot {
     const row = this.db.prepare('SELECT * FROM snapshots WHERE id = ?').get(id) as SnapshotRow | undefined;
-    if (!row) throw missingSnapshot(id);
+    if (!row) throw refuse({ reason: 'missing-snapshot', id });
     return {
       id: row.id,
       integration: row.integration,
@@ -96,17 +82,15 @@ export class SnapshotStore {
   }
 
   private requireExists(id: string): void {
-    if (this.db.prepare('SELECT 1 FROM snapshots WHERE id = ?').get(id) === undefined) throw missingSnapshot(id);
+    if (this.db.prepare('SELECT 1 FROM snapshots WHERE id = ?').get(id) === undefined) throw refuse({ reason: 'missing-snapshot', id });
   }
 
-  /** The frozen definition files, for a runtime to load. */
-  definitions(id: string): Array<{ file: string; content: Buffer }> {
+  async definitions(id: string): Promise<Array<{ file: string; content: Buffer }>> {
     this.requireExists(id);
     return this.db.prepare('SELECT file, content FROM snapshot_definitions WHERE snapshot = ? ORDER BY file').all(id) as Array<{ file: string; content: Buffer }>;
   }
 
-  /** A frozen resource's bytes; undefined when the snapshot has none of that kind and name. */
-  resourceContent(id: string, kind: ResourceKind, name: string): Buffer | undefined {
+  async resourceContent(id: string, kind: ResourceKind, name: string): Promise<Buffer | undefined> {
     const content = this.selectContent.get(id, kind, name) as Buffer | undefined;
     // Only a miss pays for telling a missing snapshot from a missing resource.
     if (content === undefined) this.requireExists(id);

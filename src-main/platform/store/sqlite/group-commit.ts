@@ -1,4 +1,4 @@
-import type { Db } from './database.ts';
+import type { Db } from './sqlite-database.ts';
 
 interface Pending {
   write: () => unknown;

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrations } from './schema.ts';
+import { migrations } from './sqlite-migrations.ts';
 
 export type Db = Database.Database;
 

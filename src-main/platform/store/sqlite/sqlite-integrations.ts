@@ -1,103 +1,55 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/database.ts';
-import type { ResourceKind } from '../store/resource-store.ts';
-import { checkBundleResources, checkKind, duplicateResource, missingDefinition, missingIntegration, missingResource, resourceVersionConflict } from './management-errors.ts';
-import { checkResourceName } from './names.ts';
-
-export interface Authored {
-  updatedAt: number;
-  updatedBy: string;
-}
-
-export interface IntegrationInfo extends Authored {
-  id: string;
-  createdAt: number;
-  createdBy: string;
-  definitions: number;
-  resources: number;
-  tags: number;
-}
-
-export interface ResourceInfo extends Authored {
-  id: string;
-  integration: string;
-  kind: ResourceKind;
-  name: string;
-  /** Size of the content in bytes. */
-  bytes: number;
-  /** Starts at 1; every update adds one. */
-  version: number;
-  createdAt: number;
-  createdBy: string;
-}
-
-export interface ResourceRecord extends ResourceInfo {
-  content: Buffer;
-}
-
-export interface DefinitionInfo extends Authored {
-  file: string;
-  bytes: number;
-}
-
-export interface DefinitionRecord extends DefinitionInfo {
-  content: Buffer;
-}
-
-/** What a bundle or a tag holds: definitions by file, resources in declared order. */
-export interface IntegrationFiles {
-  definitions: Array<{ file: string; content: Buffer }>;
-  resources: Array<{ kind: ResourceKind; name: string; content: Buffer }>;
-}
-
-export interface ResourcePatch {
-  kind?: ResourceKind;
-  name?: string;
-  content?: Buffer;
-}
-
-export interface ResourceRow {
-  id: string;
-  integration: string;
-  kind: ResourceKind;
-  name: string;
-  bytes: number;
-  version: number;
-  created_at: number;
-  created_by: string;
-  updated_at: number;
-  updated_by: string;
-  content?: Buffer;
-}
-
-export const RESOURCE_COLUMNS = 'id, integration, kind, name, length(content) AS bytes, version, created_at, created_by, updated_at, updated_by';
+import {
+  INTEGRATION_SELECT,
+  RESOURCE_COLUMNS,
+  integrationInfo,
+  resourceInfo,
+  type DefinitionInfo,
+  type DefinitionRecord,
+  type IntegrationFiles,
+  type IntegrationInfo,
+  type IntegrationRow,
+  type IntegrationStore,
+  type ResourceInfo,
+  type ResourcePatch,
+  type ResourceRecord,
+  type ResourceRow,
+} from '../integration-store.ts';
+import type { ResourceKind } from '../resource-store.ts';
+import { refuse } from '../store-refusal.ts';
+import type { Db } from './sqlite-database.ts';
 
 /**
- * The working copy of each integration: its flow definitions (root-level YAML files) and its
- * resources, in declared order. Every write records who made it and when, and creates the
- * integration when it is new.
+ * The working copy of each integration in the SQLite file (the PostgreSQL twin is
+ * store/postgres/postgres-integrations.ts, with the same answers). A write is one transaction.
  */
-export class IntegrationStore {
+export class SqliteIntegrations implements IntegrationStore {
   constructor(private readonly db: Db) {}
 
-  list(): IntegrationInfo[] {
+  async list(): Promise<IntegrationInfo[]> {
     return (this.db.prepare(`SELECT ${INTEGRATION_SELECT} FROM integrations i ORDER BY i.id`).all() as IntegrationRow[]).map(integrationInfo);
   }
 
-  get(id: string): IntegrationInfo | undefined {
+  async get(id: string): Promise<IntegrationInfo | undefined> {
+    return this.read(id);
+  }
+
+  private read(id: string): IntegrationInfo | undefined {
     const row = this.db.prepare(`SELECT ${INTEGRATION_SELECT} FROM integrations i WHERE i.id = ?`).get(id) as IntegrationRow | undefined;
     return row && integrationInfo(row);
   }
 
-  /** The integration, or a 404 that says how one comes to exist. */
-  require(id: string): IntegrationInfo {
-    const found = this.get(id);
-    if (!found) throw missingIntegration(id);
+  private require(id: string): IntegrationInfo {
+    const found = this.read(id);
+    if (!found) throw refuse({ reason: 'missing-integration', integration: id });
     return found;
   }
 
-  /** Creates the integration when missing; true when it was created. */
-  ensure(id: string, actor: string): boolean {
+  async ensure(id: string, actor: string): Promise<boolean> {
+    return this.ensureNow(id, actor);
+  }
+
+  private ensureNow(id: string, actor: string): boolean {
     const now = Date.now();
     const created = this.db
       .prepare('INSERT INTO integrations (id, created_at, created_by, updated_at, updated_by) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
@@ -107,27 +59,29 @@ export class IntegrationStore {
 
   /* ---------- resources ---------- */
 
-  listResources(integration: string): ResourceInfo[] {
+  async listResources(integration: string): Promise<ResourceInfo[]> {
     this.require(integration);
     const rows = this.db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM integration_resources WHERE integration = ? ORDER BY position`).all(integration) as ResourceRow[];
     return rows.map(resourceInfo);
   }
 
-  getResource(integration: string, id: string): ResourceRecord {
+  async getResource(integration: string, id: string): Promise<ResourceRecord> {
+    return this.resource(integration, id);
+  }
+
+  private resource(integration: string, id: string): ResourceRecord {
     this.require(integration);
     const row = this.db.prepare(`SELECT ${RESOURCE_COLUMNS}, content FROM integration_resources WHERE integration = ? AND id = ?`).get(integration, id) as
       | ResourceRow
       | undefined;
-    if (!row) throw missingResource(integration, id);
+    if (!row) throw refuse({ reason: 'missing-resource', integration, id });
     return { ...resourceInfo(row), content: row.content! };
   }
 
-  createResource(integration: string, input: { kind: ResourceKind; name: string; content: Buffer }, actor: string): ResourceRecord {
-    checkKind(input.kind);
-    checkResourceName(input.name);
+  async createResource(integration: string, input: { kind: ResourceKind; name: string; content: Buffer }, actor: string): Promise<ResourceRecord> {
     const id = `res_${randomBytes(9).toString('base64url')}`;
     this.db.transaction(() => {
-      this.ensure(integration, actor);
+      this.ensureNow(integration, actor);
       this.refuseDuplicate(integration, input.name, undefined);
       const position = (this.db.prepare('SELECT COALESCE(MAX(position), 0) + 1 FROM integration_resources WHERE integration = ?').pluck().get(integration) as number);
       const now = Date.now();
@@ -139,17 +93,14 @@ export class IntegrationStore {
         .run(id, integration, position, input.kind, input.name, input.content, now, actor, now, actor);
       this.touch(integration, actor, now);
     })();
-    return this.getResource(integration, id);
+    return this.resource(integration, id);
   }
 
-  /** Applies the patch; `expectedVersion` 0 writes unconditionally, a positive one must match. */
-  updateResource(integration: string, id: string, patch: ResourcePatch, expectedVersion: number, actor: string): ResourceRecord {
-    if (patch.kind !== undefined) checkKind(patch.kind);
-    if (patch.name !== undefined) checkResourceName(patch.name);
+  async updateResource(integration: string, id: string, patch: ResourcePatch, expectedVersion: number, actor: string): Promise<ResourceRecord> {
     this.db.transaction(() => {
-      const current = this.getResource(integration, id);
+      const current = this.resource(integration, id);
       if (expectedVersion > 0 && expectedVersion !== current.version) {
-        throw resourceVersionConflict(current.name, current.version, expectedVersion);
+        throw refuse({ reason: 'resource-version', name: current.name, current: current.version, expected: expectedVersion });
       }
       if (patch.name !== undefined && patch.name !== current.name) this.refuseDuplicate(integration, patch.name, id);
       const now = Date.now();
@@ -158,12 +109,12 @@ export class IntegrationStore {
         .run(patch.kind ?? current.kind, patch.name ?? current.name, patch.content ?? current.content, now, actor, id);
       this.touch(integration, actor, now);
     })();
-    return this.getResource(integration, id);
+    return this.resource(integration, id);
   }
 
-  deleteResource(integration: string, id: string, actor: string): ResourceInfo {
+  async deleteResource(integration: string, id: string, actor: string): Promise<ResourceInfo> {
     return this.db.transaction(() => {
-      const current = this.getResource(integration, id);
+      const { content: _content, ...current } = this.resource(integration, id);
       this.db.prepare('DELETE FROM integration_resources WHERE id = ?').run(id);
       this.touch(integration, actor, Date.now());
       return current;
@@ -172,7 +123,7 @@ export class IntegrationStore {
 
   /* ---------- definitions ---------- */
 
-  listDefinitions(integration: string): DefinitionInfo[] {
+  async listDefinitions(integration: string): Promise<DefinitionInfo[]> {
     this.require(integration);
     return (
       this.db
@@ -181,19 +132,22 @@ export class IntegrationStore {
     ).map((r) => ({ file: r.file, bytes: r.bytes, updatedAt: r.updated_at, updatedBy: r.updated_by }));
   }
 
-  getDefinition(integration: string, file: string): DefinitionRecord {
+  async getDefinition(integration: string, file: string): Promise<DefinitionRecord> {
+    return this.definition(integration, file);
+  }
+
+  private definition(integration: string, file: string): DefinitionRecord {
     this.require(integration);
     const row = this.db
       .prepare('SELECT file, content, length(content) AS bytes, updated_at, updated_by FROM integration_definitions WHERE integration = ? AND file = ?')
       .get(integration, file) as { file: string; content: Buffer; bytes: number; updated_at: number; updated_by: string } | undefined;
-    if (!row) throw missingDefinition(integration, file);
+    if (!row) throw refuse({ reason: 'missing-definition', integration, file });
     return { file: row.file, content: row.content, bytes: row.bytes, updatedAt: row.updated_at, updatedBy: row.updated_by };
   }
 
-  /** Creates or replaces a definition file; true when it was created. */
-  putDefinition(integration: string, file: string, content: Buffer, actor: string): boolean {
+  async putDefinition(integration: string, file: string, content: Buffer, actor: string): Promise<boolean> {
     return this.db.transaction(() => {
-      this.ensure(integration, actor);
+      this.ensureNow(integration, actor);
       const now = Date.now();
       const existed = this.db.prepare('SELECT 1 FROM integration_definitions WHERE integration = ? AND file = ?').get(integration, file) !== undefined;
       this.db
@@ -207,9 +161,9 @@ export class IntegrationStore {
     })();
   }
 
-  deleteDefinition(integration: string, file: string, actor: string): void {
+  async deleteDefinition(integration: string, file: string, actor: string): Promise<void> {
     this.db.transaction(() => {
-      this.getDefinition(integration, file);
+      this.definition(integration, file);
       this.db.prepare('DELETE FROM integration_definitions WHERE integration = ? AND file = ?').run(integration, file);
       this.touch(integration, actor, Date.now());
     })();
@@ -217,8 +171,12 @@ export class IntegrationStore {
 
   /* ---------- the whole working copy ---------- */
 
-  /** Definitions and resources with their content, resources in declared order. */
-  files(integration: string): IntegrationFiles {
+  async files(integration: string): Promise<IntegrationFiles> {
+    return this.filesNow(integration);
+  }
+
+  /** The working copy now, inside the caller's transaction (a tag freezing it). */
+  filesNow(integration: string): IntegrationFiles {
     this.require(integration);
     const definitions = this.db.prepare('SELECT file, content FROM integration_definitions WHERE integration = ? ORDER BY file').all(integration) as Array<{
       file: string;
@@ -232,14 +190,10 @@ export class IntegrationStore {
     return { definitions, resources };
   }
 
-  /**
-   * Replaces the working copy with `files` in one transaction (a bundle upload). A resource whose
-   * name survives keeps its id; its version moves on when its kind or content changed.
-   */
-  replace(integration: string, files: IntegrationFiles, actor: string): void {
-    const seen = checkBundleResources(files);
+  async replace(integration: string, files: IntegrationFiles, actor: string): Promise<void> {
+    const seen = new Set(files.resources.map((r) => r.name));
     this.db.transaction(() => {
-      this.ensure(integration, actor);
+      this.ensureNow(integration, actor);
       const now = Date.now();
       const existing = new Map(
         (this.db.prepare('SELECT id, kind, name, content FROM integration_resources WHERE integration = ?').all(integration) as Array<{
@@ -276,55 +230,10 @@ export class IntegrationStore {
     const other = this.db.prepare('SELECT id, kind FROM integration_resources WHERE integration = ? AND name = ?').get(integration, name) as
       | { id: string; kind: string }
       | undefined;
-    if (other && other.id !== exceptId) throw duplicateResource(integration, name, other);
+    if (other && other.id !== exceptId) throw refuse({ reason: 'duplicate-resource', integration, name, other });
   }
 
   private touch(integration: string, actor: string, now: number): void {
     this.db.prepare('UPDATE integrations SET updated_at = ?, updated_by = ? WHERE id = ?').run(now, actor, integration);
   }
-}
-
-
-export interface IntegrationRow {
-  id: string;
-  created_at: number;
-  created_by: string;
-  updated_at: number;
-  updated_by: string;
-  definitions: number;
-  resources: number;
-  tags: number;
-}
-
-export const INTEGRATION_SELECT = `i.id, i.created_at, i.created_by, i.updated_at, i.updated_by,
-  (SELECT COUNT(*) FROM integration_definitions d WHERE d.integration = i.id) AS definitions,
-  (SELECT COUNT(*) FROM integration_resources r WHERE r.integration = i.id) AS resources,
-  (SELECT COUNT(*) FROM snapshots s WHERE s.integration = i.id) AS tags`;
-
-export function integrationInfo(r: IntegrationRow): IntegrationInfo {
-  return {
-    id: r.id,
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-    updatedAt: r.updated_at,
-    updatedBy: r.updated_by,
-    definitions: r.definitions,
-    resources: r.resources,
-    tags: r.tags,
-  };
-}
-
-export function resourceInfo(r: ResourceRow): ResourceInfo {
-  return {
-    id: r.id,
-    integration: r.integration,
-    kind: r.kind,
-    name: r.name,
-    bytes: r.bytes,
-    version: r.version,
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-    updatedAt: r.updated_at,
-    updatedBy: r.updated_by,
-  };
 }

@@ -3,11 +3,10 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Clock } from '../../../shared/clock.ts';
-import { workerStart } from '../../../shared/ts-worker-boot.ts';
-import type { TelemetryBatch, TelemetryKind } from '../delegation/telemetry-ingest.ts';
-import type { TelemetryBackend } from './platform-store.ts';
-import type { Retention, TelemetryRecord, TelemetryStore } from './telemetry-store.ts';
+import type { Clock } from '../../../../shared/clock.ts';
+import { workerStart } from '../../../../shared/ts-worker-boot.ts';
+import type { Retention, TelemetryBatch, TelemetryKind, TelemetryRecord, TelemetryStore } from '../telemetry-store.ts';
+import type { SqliteTelemetry } from './sqlite-telemetry.ts';
 
 export interface WriterSetup {
   file: string;
@@ -49,7 +48,7 @@ export class TelemetryWriter {
     const source = new URL('./telemetry-writer-worker.ts', import.meta.url);
     const { target, options } = workerStart(
       source,
-      new URL('../../../dist-electron/telemetry-writer-worker.js', import.meta.url),
+      new URL('../../../../dist-electron/telemetry-writer-worker.js', import.meta.url),
       { sourceExists: existsSync(fileURLToPath(source)), tsxPackage: () => createRequire(import.meta.url).resolve('tsx/package.json') },
       { ...setup },
     );
@@ -105,13 +104,13 @@ export class TelemetryWriter {
  * on this thread's connection (`local`). Should the writer be gone, `local` takes over the writes,
  * after reading the counts and next record id the writer left in the file.
  */
-export class OffThreadTelemetry implements TelemetryBackend {
+export class OffThreadTelemetry implements TelemetryStore {
   private keptNow: Kept;
   private takenOver = false;
 
   constructor(
     private readonly kind: TelemetryKind,
-    private readonly local: TelemetryStore,
+    private readonly local: SqliteTelemetry,
     private readonly writer: TelemetryWriter,
     private readonly clock: Clock,
   ) {
@@ -124,15 +123,15 @@ export class OffThreadTelemetry implements TelemetryBackend {
 
   async append(batch: TelemetryBatch): Promise<void> {
     if (batch.count === 0) return;
-    await this.onWriter(() => this.writer.request({ op: 'append', kind: this.kind, count: batch.count, text: batch.text, at: this.clock.now() }), () => this.local.append(batch));
+    await this.onWriter(() => this.writer.request({ op: 'append', kind: this.kind, count: batch.count, text: batch.text, at: this.clock.now() }), () => this.local.appendNow(batch));
   }
 
   async prune(): Promise<void> {
-    await this.onWriter(() => this.writer.request({ op: 'prune', kind: this.kind, at: this.clock.now() }), () => this.local.prune());
+    await this.onWriter(() => this.writer.request({ op: 'prune', kind: this.kind, at: this.clock.now() }), () => this.local.pruneNow());
   }
 
-  list(options?: { limit?: number; beforeId?: number }): TelemetryRecord[] {
-    return this.local.list(options);
+  async list(options?: { limit?: number; beforeId?: number }): Promise<TelemetryRecord[]> {
+    return this.local.listNow(options);
   }
 
   private async onWriter(remote: () => Promise<Kept | undefined>, here: () => void): Promise<void> {

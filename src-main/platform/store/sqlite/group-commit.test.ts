@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from './database.ts';
+import { openDatabase, type Db } from './sqlite-database.ts';
 import { GroupCommit } from './group-commit.ts';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from './database.ts';
+import type { Db } from './sqlite-database.ts';
 
 export const TELEMETRY_FILE = 'telemetry.db';
 

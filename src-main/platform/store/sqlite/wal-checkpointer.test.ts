@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPlatformServer, type PlatformServer } from '../server.ts';
+import { startPlatformServer, type PlatformServer } from '../../server.ts';
 import { TELEMETRY_FILE } from './telemetry-database.ts';
 
 let server: PlatformServer | undefined;
