@@ -41,6 +41,15 @@ export function endsThisTurn(res: EndableResponse): boolean {
   return responses.includes(res);
 }
 
+/**
+ * Ends now the responses this turn has answered so far, rather than at the turn's end: for a
+ * caller that answers them from a setImmediate callback of its own (a group commit), whose
+ * turn-end write would otherwise wait for the next turn of the event loop.
+ */
+export function endTurnNow(): void {
+  if (responses.length > 0) endAll();
+}
+
 function endAll(): void {
   // Ending one may answer another (a `finish` listener): the loop reads the length each time.
   for (let i = 0; i < responses.length; i++) {

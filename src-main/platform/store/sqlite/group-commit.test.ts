@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from './sqlite-database.ts';
+import { endThisTurn, type EndableResponse } from '../../../../shared/end-of-turn.ts';
 import { GroupCommit } from './group-commit.ts';
+import { openDatabase, type Db } from './sqlite-database.ts';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];
@@ -66,5 +67,24 @@ describe('group commit', () => {
     const results = await Promise.allSettled([group.run(() => insert.run('x')), group.run(() => insert.run('x')), group.run(() => insert.run('y'))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(db.prepare('SELECT v FROM t ORDER BY id').pluck().all()).toEqual(['x', 'y']);
+  });
+
+  it('ends the answers of its writes in its own turn, not one turn of the event loop later', async () => {
+    const { db } = fresh();
+    const group = new GroupCommit(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const ended: string[] = [];
+    const answer = (name: string): EndableResponse => ({ destroyed: false, writableEnded: false, end: () => ended.push(name), destroy: () => {} });
+    // Two writes answered as a route answers them: after an await, through the end-of-turn write.
+    const handler = async (v: string): Promise<void> => {
+      await group.run(() => insert.run(v));
+      await Promise.resolve(); // a route may await more before it answers
+      endThisTurn(answer(v), 'ok');
+    };
+    void handler('a');
+    void handler('b');
+    // Queued after the group's commit, so it runs in the same turn right after it: by then the answers are ended.
+    const sameTurn = new Promise<string[]>((resolve) => setImmediate(() => resolve([...ended])));
+    expect(await sameTurn).toEqual(['a', 'b']);
   });
 });

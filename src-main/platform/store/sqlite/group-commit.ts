@@ -1,3 +1,4 @@
+import { endTurnNow } from '../../../../shared/end-of-turn.ts';
 import type { Db } from './sqlite-database.ts';
 
 interface Pending {
@@ -14,6 +15,11 @@ const MAX_GROUP = 512;
  * so concurrent writers share one WAL commit instead of paying one each. A write's promise
  * settles only after its transaction committed, so an acknowledged write is exactly as durable
  * as one committed alone; writes run in arrival order, each seeing the ones before it.
+ *
+ * The commit runs in a setImmediate callback, where the answers its writes resolve would be
+ * ended at the end of the next turn (shared/end-of-turn.ts schedules with setImmediate too). So
+ * once every waiter has been resumed and has answered, the group ends those answers itself, in
+ * its own turn.
  */
 export class GroupCommit {
   private pending: Pending[] = [];
@@ -56,5 +62,10 @@ export class GroupCommit {
       }
       for (let i = 0; i < group.length; i++) group[i].resolve(results[i]);
     }
+    // After the waiters' continuations: a tick queued from a microtask runs once the microtask
+    // queue is drained, so every chain of awaits that resumed here has answered by then.
+    queueMicrotask(afterAnswers);
   };
 }
+
+const afterAnswers = (): void => process.nextTick(endTurnNow);
