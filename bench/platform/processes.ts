@@ -8,11 +8,12 @@ export interface Server {
 }
 
 /**
- * Starts a server pinned to one core with taskset (the load generator gets the other) and waits
- * for its `listening on <url>` line.
+ * Starts a server pinned to one core with taskset (the load generator gets the other; no core:
+ * wherever the OS runs it) and waits for its `listening on <url>` line.
  */
-export function startPinned(core: number, args: string[], cwd: string): Promise<Server> {
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startPinned(core: number | undefined, args: string[], cwd: string, env?: Record<string, string>): Promise<Server> {
+  const command = core === undefined ? [process.execPath, ...args] : ['taskset', '-c', String(core), process.execPath, ...args];
+  const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let output = '';

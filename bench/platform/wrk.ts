@@ -10,12 +10,14 @@ export interface WrkResult {
   errors: number;
 }
 
-/** Runs wrk (keep-alive, pinned to `core`) and reads its summary. `script` is Lua, for requests other than GET. */
+/** Runs wrk (keep-alive, pinned to `core` when given) and reads its summary. `script` is Lua, for requests other than GET. */
 export function wrk(
   url: string,
-  options: { seconds: number; connections: number; core: number; threads?: number; headers?: Record<string, string>; script?: string; dir: string },
+  options: { seconds: number; connections: number; core?: number; threads?: number; headers?: Record<string, string>; script?: string; dir: string },
 ): Promise<WrkResult> {
-  const args = ['-c', String(options.core), '/usr/bin/wrk', `-t${options.threads ?? 2}`, `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
+  // Pinned to `core` with taskset; with no core, wherever the OS runs it.
+  const pin = options.core === undefined ? [] : ['taskset', '-c', String(options.core)];
+  const args = [...pin, '/usr/bin/wrk', `-t${options.threads ?? 2}`, `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (options.script) {
     const path = join(options.dir, `wrk-${Date.now()}-${Math.random().toString(36).slice(2)}.lua`);
@@ -24,7 +26,7 @@ export function wrk(
   }
   args.push(url);
   return new Promise((resolve, reject) => {
-    execFile('taskset', args, (err, stdout) => {
+    execFile(args[0], args.slice(1), (err, stdout) => {
       if (err) return reject(err);
       const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
       const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /** bigint (int8) columns as JS numbers: every bigint here (ms times, versions, sequences) stays below 2^53. */
@@ -32,4 +33,17 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   } finally {
     client.release();
   }
+}
+
+const names = new Map<string, string>();
+
+/**
+ * A statement PostgreSQL parses and plans once per connection: node-postgres prepares a query
+ * that has a name the first time a connection runs it, and reuses it after. The name is derived
+ * from the text, so one text is one name.
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `flow_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return { name, text, values };
 }

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { parseHandle, type Published, type QueueDelivery, type QueueStore, type ReplyExchange, type SettledDelivery } from '../queue-store.ts';
-import { inTransaction } from './postgres-connection.ts';
+import { Coalescer } from './coalescer.ts';
+import { inTransaction, prepared } from './postgres-connection.ts';
 import { WAKE_CHANNEL } from './postgres-wakeups.ts';
+
+interface Outgoing {
+  subject: string;
+  messageId: string;
+  body: string;
+  headers: string | null;
+  replyTo: string | null;
+}
 
 /**
  * Queues on PostgreSQL with the SQLite store's model (one row per message per consumer group,
@@ -16,34 +25,56 @@ import { WAKE_CHANNEL } from './postgres-wakeups.ts';
  */
 export class PostgresQueues implements QueueStore {
   readonly replies: ReplyExchange;
+  private readonly publishes = new Coalescer<Outgoing, Published>((messages) => this.publishBatch(messages));
 
   constructor(private readonly pool: pg.Pool) {
     this.replies = new PostgresReplies(pool);
   }
 
-  async publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<Published> {
-    const messageId = randomUUID();
-    const { rows } = await this.pool.query<{ grp: string }>(
-      `WITH g AS (SELECT grp FROM queue_groups WHERE subject = $1),
-            targets AS (SELECT grp FROM g UNION ALL SELECT '' WHERE NOT EXISTS (SELECT 1 FROM g)),
-            ins AS (
-              INSERT INTO queue_items (message_id, subject, grp, body, headers, reply_to, published_at, visible_at)
-              SELECT $2, $1, grp, $3, $4, $5, flow_now_ms(), flow_now_ms() FROM targets RETURNING grp)
-       SELECT grp, pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp)::text) FROM ins`,
-      [subject, messageId, body, headers, replyTo ?? null],
+  publish(subject: string, body: string, headers: string | null, replyTo?: string): Promise<Published> {
+    return this.publishes.submit({ subject, messageId: randomUUID(), body, headers, replyTo: replyTo ?? null });
+  }
+
+  /**
+   * Publishes that arrive together in one statement (group commit): a row per message per
+   * consumer group the subject has when it runs ('' when it has none yet), and a wake-up per
+   * subject and group in the same transaction, which PostgreSQL delivers once per payload at commit.
+   */
+  private async publishBatch(messages: Outgoing[]): Promise<Published[]> {
+    const { rows } = await this.pool.query<{ message_id: string; grp: string }>(
+      prepared(
+        `WITH m AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS m(subject, message_id, body, headers, reply_to, i)),
+           ins AS (
+             INSERT INTO queue_items (message_id, subject, grp, body, headers, reply_to, published_at, visible_at)
+             SELECT m.message_id, m.subject, COALESCE(g.grp, ''), m.body, m.headers, m.reply_to, flow_now_ms(), flow_now_ms()
+             FROM m LEFT JOIN queue_groups g ON g.subject = m.subject ORDER BY m.i, g.grp
+             RETURNING message_id, subject, grp)
+         SELECT message_id, grp, pg_notify('${WAKE_CHANNEL}', json_build_array('q', subject, grp)::text) FROM ins`,
+        [
+          messages.map((m) => m.subject),
+          messages.map((m) => m.messageId),
+          messages.map((m) => m.body),
+          messages.map((m) => m.headers),
+          messages.map((m) => m.replyTo),
+        ],
+      ),
     );
-    const groups = rows.map((r) => r.grp).filter((g) => g !== '');
+    const groups = new Map<string, string[]>(messages.map((m) => [m.messageId, []]));
+    for (const r of rows) if (r.grp !== '') groups.get(r.message_id)!.push(r.grp);
     // Published to nobody while a first group may have been joining: hand it over (see joinGroup).
-    if (groups.length === 0) await this.adoptUnclaimed(subject);
-    return { messageId, groups };
+    const unclaimed = new Set(messages.filter((m) => groups.get(m.messageId)!.length === 0).map((m) => m.subject));
+    for (const subject of unclaimed) await this.adoptUnclaimed(subject);
+    return messages.map((m) => ({ messageId: m.messageId, groups: groups.get(m.messageId)! }));
   }
 
   async joinGroup(subject: string, group: string): Promise<void> {
-    const seen = await this.pool.query('UPDATE queue_groups SET last_receive_at = flow_now_ms() WHERE subject = $1 AND grp = $2', [subject, group]);
+    const seen = await this.pool.query(prepared('UPDATE queue_groups SET last_receive_at = flow_now_ms() WHERE subject = $1 AND grp = $2', [subject, group]));
     if (seen.rowCount) return;
     await this.pool.query(
-      'INSERT INTO queue_groups (subject, grp, created_at, last_receive_at) VALUES ($1, $2, flow_now_ms(), flow_now_ms()) ON CONFLICT DO NOTHING',
-      [subject, group],
+      prepared('INSERT INTO queue_groups (subject, grp, created_at, last_receive_at) VALUES ($1, $2, flow_now_ms(), flow_now_ms()) ON CONFLICT DO NOTHING', [
+        subject,
+        group,
+      ]),
     );
     // Both a publish that found no group and a group's first join adopt afterwards, each in a
     // statement that starts after its own write committed: whichever runs second sees the
@@ -52,13 +83,14 @@ export class PostgresQueues implements QueueStore {
   }
 
   async groupsOf(subject: string): Promise<string[]> {
-    const { rows } = await this.pool.query<{ grp: string }>('SELECT grp FROM queue_groups WHERE subject = $1 ORDER BY created_at, grp', [subject]);
+    const { rows } = await this.pool.query<{ grp: string }>(prepared('SELECT grp FROM queue_groups WHERE subject = $1 ORDER BY created_at, grp', [subject]));
     return rows.map((r) => r.grp);
   }
 
   async claim(subject: string, group: string, limit: number, ackDeadlineMs: number): Promise<QueueDelivery[]> {
     const { rows } = await this.pool.query<Omit<QueueDelivery, 'handle'> & { receipt: string }>(
-      `WITH picked AS (
+      prepared(
+        `WITH picked AS (
          SELECT id FROM queue_items q
          WHERE subject = $1 AND grp = $2 AND visible_at <= flow_now_ms()
            AND (reply_to IS NULL OR EXISTS (SELECT 1 FROM queue_requests r WHERE r.reply_to = q.reply_to AND r.expires_at > flow_now_ms()))
@@ -69,7 +101,8 @@ export class PostgresQueues implements QueueStore {
        FROM picked WHERE q.id = picked.id
        RETURNING q.id, q.message_id AS "messageId", q.grp AS "group", q.body, q.headers, q.reply_to AS "replyTo",
          q.published_at AS "publishedAt", q.delivery_count AS "deliveryCount", q.receipt`,
-      [subject, group, limit, ackDeadlineMs],
+        [subject, group, limit, ackDeadlineMs],
+      ),
     );
     rows.sort((a, b) => a.id - b.id);
     return rows.map(({ receipt, ...row }) => ({ ...row, handle: `${row.id}.${receipt}` }));
@@ -78,8 +111,10 @@ export class PostgresQueues implements QueueStore {
   async nextVisibleAt(subject: string, group: string): Promise<number | undefined> {
     // As a delay from now on the database clock, turned into this process's clock: no skew.
     const { rows } = await this.pool.query<{ inMs: number | null }>(
-      'SELECT min(visible_at) - flow_now_ms() AS "inMs" FROM queue_items WHERE subject = $1 AND grp = $2 AND visible_at > flow_now_ms()',
-      [subject, group],
+      prepared('SELECT min(visible_at) - flow_now_ms() AS "inMs" FROM queue_items WHERE subject = $1 AND grp = $2 AND visible_at > flow_now_ms()', [
+        subject,
+        group,
+      ]),
     );
     const inMs = rows[0]?.inMs;
     return inMs === null || inMs === undefined ? undefined : Date.now() + inMs;
@@ -89,10 +124,12 @@ export class PostgresQueues implements QueueStore {
     const [ids, receipts] = parseHandles(handles);
     if (ids.length === 0) return [];
     const { rows } = await this.pool.query<SettledDelivery>(
-      `DELETE FROM queue_items q USING unnest($2::bigint[], $3::text[]) AS h(id, receipt)
+      prepared(
+        `DELETE FROM queue_items q USING unnest($2::bigint[], $3::text[]) AS h(id, receipt)
        WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = $1 AND q.visible_at > flow_now_ms()
        RETURNING q.grp AS "group", q.message_id AS "messageId"`,
-      [subject, ids, receipts],
+        [subject, ids, receipts],
+      ),
     );
     return rows;
   }
@@ -101,12 +138,14 @@ export class PostgresQueues implements QueueStore {
     const [ids, receipts] = parseHandles(handles);
     if (ids.length === 0) return [];
     const { rows } = await this.pool.query<SettledDelivery>(
-      `WITH settled AS (
+      prepared(
+        `WITH settled AS (
          UPDATE queue_items q SET visible_at = flow_now_ms() + $4, receipt = NULL FROM unnest($2::bigint[], $3::text[]) AS h(id, receipt)
          WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = $1 AND q.visible_at > flow_now_ms()
          RETURNING q.grp, q.message_id)
        SELECT grp AS "group", message_id AS "messageId", pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp)::text) FROM settled`,
-      [subject, ids, receipts, delayMs],
+        [subject, ids, receipts, delayMs],
+      ),
     );
     return rows.map((r) => ({ group: r.group, messageId: r.messageId }));
   }
@@ -123,13 +162,12 @@ export class PostgresQueues implements QueueStore {
   }
 
   async dropRequest(replyTo: string): Promise<void> {
-    await this.pool.query('DELETE FROM queue_items WHERE reply_to = $1', [replyTo]);
+    await this.pool.query(prepared('DELETE FROM queue_items WHERE reply_to = $1', [replyTo]));
   }
 
   async lastReceiveAt(subject: string): Promise<number | undefined> {
     const { rows } = await this.pool.query<{ agoMs: number | null }>(
-      'SELECT flow_now_ms() - max(last_receive_at) AS "agoMs" FROM queue_groups WHERE subject = $1',
-      [subject],
+      prepared('SELECT flow_now_ms() - max(last_receive_at) AS "agoMs" FROM queue_groups WHERE subject = $1', [subject]),
     );
     const ago = rows[0]?.agoMs;
     return ago === null || ago === undefined ? undefined : Date.now() - ago;
@@ -138,10 +176,14 @@ export class PostgresQueues implements QueueStore {
   /** Hands messages published while the subject had no group to its first group. */
   async adoptUnclaimed(subject: string): Promise<void> {
     await this.pool.query(
-      `WITH first AS (SELECT grp FROM queue_groups WHERE subject = $1 ORDER BY created_at, grp LIMIT 1),
-            moved AS (UPDATE queue_items SET grp = first.grp FROM first WHERE subject = $1 AND queue_items.grp = '' RETURNING first.grp)
+      prepared(
+        // The group is read once, before the rows: with no group yet (publishes to a subject nobody
+        // received on), nothing is scanned, however many messages wait unclaimed.
+        `WITH first AS MATERIALIZED (SELECT grp FROM queue_groups WHERE subject = $1 ORDER BY created_at, grp LIMIT 1),
+            moved AS (UPDATE queue_items SET grp = (SELECT grp FROM first) WHERE EXISTS (SELECT 1 FROM first) AND subject = $1 AND grp = '' RETURNING grp)
        SELECT pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp)::text) FROM (SELECT DISTINCT grp FROM moved) m`,
-      [subject],
+        [subject],
+      ),
     );
   }
 }
@@ -156,31 +198,33 @@ class PostgresReplies implements ReplyExchange {
 
   async open(replyTo: string, subject: string): Promise<void> {
     // Generous: the holder deletes the row when the request ends; the deadline only covers a holder that died.
-    await this.pool.query('INSERT INTO queue_requests (reply_to, subject, expires_at) VALUES ($1, $2, flow_now_ms() + 3600000)', [replyTo, subject]);
+    await this.pool.query(prepared('INSERT INTO queue_requests (reply_to, subject, expires_at) VALUES ($1, $2, flow_now_ms() + 3600000)', [replyTo, subject]));
   }
 
   async close(replyTo: string): Promise<void> {
-    await this.pool.query('WITH r AS (DELETE FROM queue_requests WHERE reply_to = $1) DELETE FROM queue_replies WHERE reply_to = $1', [replyTo]);
+    await this.pool.query(prepared('WITH r AS (DELETE FROM queue_requests WHERE reply_to = $1) DELETE FROM queue_replies WHERE reply_to = $1', [replyTo]));
   }
 
   async claim(replyTo: string): Promise<boolean> {
-    const taken = await this.pool.query('DELETE FROM queue_requests WHERE reply_to = $1 AND expires_at > flow_now_ms()', [replyTo]);
+    const taken = await this.pool.query(prepared('DELETE FROM queue_requests WHERE reply_to = $1 AND expires_at > flow_now_ms()', [replyTo]));
     return (taken.rowCount ?? 0) > 0;
   }
 
   deliver(replyTo: string, body: string, headers: string | null): Promise<boolean> {
     return inTransaction(this.pool, async (c) => {
       // Taking the request row makes the first reply the only one.
-      const taken = await c.query('DELETE FROM queue_requests WHERE reply_to = $1 AND expires_at > flow_now_ms()', [replyTo]);
+      const taken = await c.query(prepared('DELETE FROM queue_requests WHERE reply_to = $1 AND expires_at > flow_now_ms()', [replyTo]));
       if (!taken.rowCount) return false;
-      await c.query('INSERT INTO queue_replies (reply_to, body, headers) VALUES ($1, $2, $3)', [replyTo, body, headers]);
-      await c.query(`SELECT pg_notify('${WAKE_CHANNEL}', json_build_array('r', $1::text)::text)`, [replyTo]);
+      await c.query(prepared('INSERT INTO queue_replies (reply_to, body, headers) VALUES ($1, $2, $3)', [replyTo, body, headers]));
+      await c.query(prepared(`SELECT pg_notify('${WAKE_CHANNEL}', json_build_array('r', $1::text)::text)`, [replyTo]));
       return true;
     });
   }
 
   async take(replyTo: string): Promise<{ body: string; headers: string | null } | undefined> {
-    const { rows } = await this.pool.query<{ body: string; headers: string | null }>('DELETE FROM queue_replies WHERE reply_to = $1 RETURNING body, headers', [replyTo]);
+    const { rows } = await this.pool.query<{ body: string; headers: string | null }>(
+      prepared('DELETE FROM queue_replies WHERE reply_to = $1 RETURNING body, headers', [replyTo]),
+    );
     return rows[0];
   }
 }
