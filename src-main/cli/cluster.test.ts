@@ -11,7 +11,10 @@ import { httpCaller, testDatabaseUrl } from '../platform/testing/platform-harnes
 /**
  * A cluster on one machine: two `flow-studio platform` replicas on one PostgreSQL database
  * behind a round-robin TCP balancer (what a Kubernetes Service does), and three
- * `flow-studio run` replicas of one deployment reaching the platform through it.
+ * `flow-studio run` replicas of one deployment reaching the platform through it. The deployment
+ * is made as in a cluster: the definitions go to the platform, a tag freezes them, a deployment
+ * binds the tag, and each runtime replica starts from the tag's bundle (bin/fetch-snapshot.js, the
+ * pod's init container) with FLOW_SNAPSHOT_ID and FLOW_DEPLOYMENT_ID.
  */
 const adminUrl = process.env.PLATFORM_TEST_POSTGRES_URL;
 const SKIP_REASON = 'skipped: PLATFORM_TEST_POSTGRES_URL is not set; run with `bash .ci/postgres.sh with-server npx vitest run src-main/cli/cluster.test.ts`';
@@ -43,7 +46,16 @@ flows:
     source: {type: queue, subject: jobs}
     steps:
       - log: {message: '"handled " + string(body.n)'}
+  bulk:
+    workers: 16
+    source: {type: queue, subject: bulk}
+    steps:
+      - log: {message: '"bulk " + string(body.n)', level: debug}
 `;
+
+/** Messages the throughput phase publishes, and how many publishers send them at once. */
+const BULK_MESSAGES = 2000;
+const BULK_PUBLISHERS = 32;
 
 interface Child {
   name: string;
@@ -63,9 +75,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function start(name: string, args: string[], env: Record<string, string>): Child {
+/** Starts `flow-studio ARGS…` (or `script` with its arguments) and collects what it prints. */
+function start(name: string, args: string[], env: Record<string, string>, script = ['bin/flow-studio.js', ...args]): Child {
   const child: Child = { name, process: undefined as unknown as ChildProcess, output: '', exited: Promise.resolve() };
-  child.process = spawn(process.execPath, ['bin/flow-studio.js', ...args], { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.process = spawn(process.execPath, script, { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.exited = new Promise((r) => child.process.once('exit', r));
   child.process.stdout!.on('data', (c: Buffer) => (child.output += c.toString()));
   child.process.stderr!.on('data', (c: Buffer) => (child.output += c.toString()));
@@ -131,15 +144,27 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
     const lbPort = await startBalancer(() => [...alive]);
     const platformUrl = `http://127.0.0.1:${lbPort}`;
 
-    mkdirSync(join(dir, 'app'));
-    writeFileSync(join(dir, 'app', 'cluster.yaml'), FLOWS);
-    const runtimes = [1, 2, 3].map((i) =>
-      start(`runtime-${i}`, ['run', join(dir, 'app')], {
-        FLOW_PLATFORM_API_URL: platformUrl,
-        FLOW_PLATFORM_API_TOKEN: TOKEN,
-        RUNTIME_SERVICES_MODULE: 'api',
-        FLOW_DEPLOYMENT_ID: 'cluster-app',
-        FLOW_INSTANCE_ID: `runtime-${i}`,
+    // The deployment, made through the balancer as a user would: definitions, a tag, a deploy.
+    const call = httpCaller(platformUrl, TOKEN);
+    const put = await call('PUT', '/integrations/cluster-app/definitions/cluster.yaml', { json: { content: FLOWS } });
+    expect(put.status, put.text).toBe(201);
+    const tagged = await call('POST', '/integrations/cluster-app/tags', { json: { tag: 'v1' } });
+    expect(tagged.status, tagged.text).toBe(201);
+    const deployed = await call('PUT', '/deployments/cluster-app', { json: { integration: 'cluster-app', tag: 'v1', bindings: {} } });
+    expect(deployed.status, deployed.text).toBe(201);
+    const snapshotId = (deployed.json as { snapshotId: string }).snapshotId;
+    const platformEnv = { FLOW_PLATFORM_API_URL: platformUrl, FLOW_PLATFORM_API_TOKEN: TOKEN, FLOW_SNAPSHOT_ID: snapshotId };
+    const runtimes = await Promise.all(
+      [1, 2, 3].map(async (i) => {
+        const flows = join(dir, `runtime-${i}-flows`);
+        const fetched = start(`fetch-${i}`, [], platformEnv, ['bin/fetch-snapshot.js', flows]);
+        expect(await fetched.exited, fetched.output).toBe(0);
+        return start(`runtime-${i}`, ['run', flows], {
+          ...platformEnv,
+          RUNTIME_SERVICES_MODULE: 'api',
+          FLOW_DEPLOYMENT_ID: 'cluster-app',
+          FLOW_INSTANCE_ID: `runtime-${i}`,
+        });
       }),
     );
 
@@ -154,11 +179,40 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
     expect(ticking.map((r) => r.name)).toHaveLength(1);
     const leader = ticking[0];
 
+    // Queue throughput on the cluster: publishers through the balancer, the three runtime
+    // replicas receiving as one consumer group and acking each message once its flow ran.
+    const bulkDb = new pg.Client({ connectionString: store });
+    await bulkDb.connect();
+    const bulkLeft = async (): Promise<number> => Number((await bulkDb.query("SELECT count(*) AS n FROM queue_items WHERE subject = 'bulk'")).rows[0].n);
+    const bulkStarted = performance.now();
+    let nextBulk = 0;
+    await Promise.all(
+      Array.from({ length: BULK_PUBLISHERS }, async () => {
+        while (nextBulk < BULK_MESSAGES) {
+          const n = nextBulk++;
+          const res = await call('POST', '/v1/queues/bulk/publish', { json: { body: { n } } });
+          expect(res.status, res.text).toBe(202);
+        }
+      }),
+    );
+    const publishedIn = (performance.now() - bulkStarted) / 1000;
+    const ackDeadline = Date.now() + 60_000;
+    for (let left = await bulkLeft(); left > 0; left = await bulkLeft()) {
+      if (Date.now() > ackDeadline) throw new Error(`${left} of ${BULK_MESSAGES} bulk messages still unacknowledged after 60 s`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const ackedIn = (performance.now() - bulkStarted) / 1000;
+    await bulkDb.end();
+    console.log(
+      `cluster queue throughput (2 platform replicas on one PostgreSQL, 3 runtime replicas, ${BULK_PUBLISHERS} publishers through the balancer): ` +
+        `${BULK_MESSAGES} messages published in ${publishedIn.toFixed(2)} s (${Math.round(BULK_MESSAGES / publishedIn)}/s), ` +
+        `published→received→acked in ${ackedIn.toFixed(2)} s: ${Math.round(BULK_MESSAGES / ackedIn)} msg/s`,
+    );
+
     // An SSE stream on a replica that will survive, opened after platform 0 died (a request held
     // by a platform replica that dies fails, by the contract) and open while the leading runtime
     // is killed: it keeps streaming from its replica and finishes once its request is answered.
     const streamer = survivorsOf(runtimes, leader)[0];
-    const call = httpCaller(platformUrl, TOKEN);
     const frames: string[] = [];
     let reading: Promise<void> | undefined;
     const pings = (): number => frames.join('').split(': ping').length - 1;
