@@ -3,7 +3,8 @@ import { join } from 'node:path';
 
 /**
  * CPU budgets for the processes of a bench: each named group of processes may use at most so
- * many cores' worth of CPU time (a CFS quota per 100 ms period), through a cgroup of its own, on
+ * many cores' worth of CPU time (a CFS quota per 10 ms period, short so that a group that spent
+ * its quota stalls the requests waiting on it for milliseconds, not tens), in a cgroup of its own, on
  * cgroup v1 (`cpu` controller) or v2 (`cpu.max`). A quota caps a group; it does not reserve the
  * cores for it, so on a machine shared with other work a group may get less than its budget.
  * Needs write access to the cgroup tree (root); `available` says whether budgets are in force.
@@ -18,7 +19,7 @@ export interface CpuBudgets {
   close(): void;
 }
 
-const PERIOD_US = 100_000;
+const PERIOD_US = 10_000;
 
 export function cpuBudgets(): CpuBudgets {
   const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers') && readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('cpu');

@@ -176,7 +176,8 @@ async function main(): Promise<void> {
   await sqliteAgainstPostgres({ token: TOKEN, dir: work, seconds: SECONDS, connections: 32, core: 1 });
   const budgets = cpuBudgets();
   try {
-    await replicas({ token: TOKEN, dir: work, seconds: SECONDS, connections: 32 }, budgets, Number(new URL(admin).port));
+    // Twice the connections of part 1: the same offered load must keep two replicas busy, not only one.
+    await replicas({ token: TOKEN, dir: work, seconds: SECONDS, connections: 64 }, budgets, Number(new URL(admin).port));
   } finally {
     budgets.close();
   }

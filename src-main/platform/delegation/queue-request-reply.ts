@@ -124,11 +124,11 @@ export class RequestReply {
       const exchange = this.p.queues.replies;
       published = (exchange ? exchange.open(replyTo, subject) : Promise.resolve()).then(() => this.dispatch.publish(subject, message.body, message.headers, replyTo));
       published.catch((err: unknown) => {
-          if (!this.pending.delete(replyTo)) return;
-          this.p.clock.clearTimeout(timer);
-          res.off('close', abandon);
-          reject(err as Error);
-        });
+        if (!this.pending.delete(replyTo)) return;
+        this.p.clock.clearTimeout(timer);
+        res.off('close', abandon);
+        reject(err as Error);
+      });
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { DeleteOutcome, WriteOutcome } from './object-versions.ts';
+import { writeConflict, type DeleteOutcome, type WriteOutcome } from './object-versions.ts';
 
 export interface ThreadSummary {
   threadKey: string;
@@ -103,4 +103,14 @@ export function searchableText(json: string): string {
   };
   walk(JSON.parse(json));
   return parts.join(' ');
+}
+
+/**
+ * Why a working-memory save with `expected` may not proceed against the conversation `row`, or
+ * undefined when it may: 0 creates working memory (the conversation may exist with turns only), a
+ * positive version must be the conversation's.
+ */
+export function workingConflict(expected: number, row: ThreadRow | undefined): string | undefined {
+  if (expected !== 0) return writeConflict(expected, row?.version);
+  return row?.working != null ? `working memory already exists at version ${row.version}; send X-Object-Version: ${row.version} to replace it` : undefined;
 }

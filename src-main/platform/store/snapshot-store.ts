@@ -58,3 +58,18 @@ export interface SnapshotRow {
   created_at: number;
   created_by: string;
 }
+
+/** A snapshot from its row and the sizes of its frozen files (definitions by file, resources in declared order). */
+export function snapshotOf(row: SnapshotRow, definitions: Snapshot['definitions'], resources: Snapshot['resources']): Snapshot {
+  return {
+    id: row.id,
+    integration: row.integration,
+    tag: row.tag,
+    ...(row.description !== null ? { description: row.description } : {}),
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    definitions,
+    resources,
+    variables: JSON.parse(row.variables) as DeclaredVariable[],
+  };
+}

@@ -10,6 +10,7 @@ import {
   type ThreadRow,
   type ThreadSummary,
   type WorkingMemory,
+  workingConflict,
 } from '../agent-memory-store.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type WriteOutcome } from '../object-versions.ts';
 import { inTransaction } from './postgres-connection.ts';
@@ -104,12 +105,7 @@ export class PostgresAgentMemory implements AgentMemoryStore {
     return inTransaction(this.pool, async (c) => {
       await lockThread(c, agent, threadKey);
       const row = await this.thread(c, agent, threadKey);
-      const conflict =
-        expected === 0
-          ? row?.working != null
-            ? `working memory already exists at version ${row.version}; send X-Object-Version: ${row.version} to replace it`
-            : undefined
-          : writeConflict(expected, row?.version);
+      const conflict = workingConflict(expected, row);
       if (conflict) return { ok: false, conflict };
       const { rows } = await c.query<{ version: number }>(
         `INSERT INTO agent_threads (agent_id, thread_key, user_id, version, working, iteration, tokens, created_at, updated_at)

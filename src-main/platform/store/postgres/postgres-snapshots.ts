@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { IntegrationFiles } from '../integration-store.ts';
 import type { ResourceKind } from '../resource-store.ts';
-import type { DeclaredVariable, Snapshot, SnapshotRow, SnapshotStore } from '../snapshot-store.ts';
+import { snapshotOf, type DeclaredVariable, type Snapshot, type SnapshotRow, type SnapshotStore } from '../snapshot-store.ts';
 import { refuse } from '../store-refusal.ts';
 import { inTransaction } from './postgres-connection.ts';
 import type { PostgresIntegrations } from './postgres-integrations.ts';
@@ -80,17 +80,7 @@ export class PostgresSnapshots implements SnapshotStore {
         [id],
       ),
     ]);
-    return {
-      id: row.id,
-      integration: row.integration,
-      tag: row.tag,
-      ...(row.description !== null ? { description: row.description } : {}),
-      createdAt: row.created_at,
-      createdBy: row.created_by,
-      definitions: definitions.rows,
-      resources: resources.rows,
-      variables: JSON.parse(row.variables) as DeclaredVariable[],
-    };
+    return snapshotOf(row, definitions.rows, resources.rows);
   }
 
   async definitions(id: string): Promise<Array<{ file: string; content: Buffer }>> {

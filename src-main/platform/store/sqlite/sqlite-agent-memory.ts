@@ -11,6 +11,7 @@ import {
   type ThreadRow,
   type ThreadSummary,
   type WorkingMemory,
+  workingConflict,
 } from '../agent-memory-store.ts';
 import { deleteConflict, writeConflict, type DeleteOutcome, type WriteOutcome } from '../object-versions.ts';
 import { truncateWal, type Db } from './sqlite-database.ts';
@@ -86,12 +87,7 @@ export class SqliteAgentMemory implements AgentMemoryStore {
     this.saveWorkingTx = db.transaction(
       (agent: string, threadKey: string, userId: string | undefined, bytes: Buffer, expected: number, iteration: number, tokens: number): WriteOutcome => {
       const row = this.thread.get(agent, threadKey) as ThreadRow | undefined;
-      const conflict =
-        expected === 0
-          ? row?.working != null
-            ? `working memory already exists at version ${row.version}; send X-Object-Version: ${row.version} to replace it`
-            : undefined
-          : writeConflict(expected, row?.version);
+      const conflict = workingConflict(expected, row);
       if (conflict) return { ok: false, conflict };
       const version = this.versions.next();
       const now = this.clock.now();

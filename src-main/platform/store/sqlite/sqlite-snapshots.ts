@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { IntegrationFiles } from '../integration-store.ts';
 import type { ResourceKind } from '../resource-store.ts';
-import type { DeclaredVariable, Snapshot, SnapshotRow, SnapshotStore } from '../snapshot-store.ts';
+import { snapshotOf, type DeclaredVariable, type Snapshot, type SnapshotRow, type SnapshotStore } from '../snapshot-store.ts';
 import { refuse } from '../store-refusal.ts';
 import type { Db } from './sqlite-database.ts';
 import type { SqliteIntegrations } from './sqlite-integrations.ts';
@@ -66,19 +66,11 @@ export class SqliteSnapshots implements SnapshotStore {
   private snapshot(id: string): Snapshot {
     const row = this.db.prepare('SELECT * FROM snapshots WHERE id = ?').get(id) as SnapshotRow | undefined;
     if (!row) throw refuse({ reason: 'missing-snapshot', id });
-    return {
-      id: row.id,
-      integration: row.integration,
-      tag: row.tag,
-      ...(row.description !== null ? { description: row.description } : {}),
-      createdAt: row.created_at,
-      createdBy: row.created_by,
-      definitions: this.db.prepare('SELECT file, length(content) AS bytes FROM snapshot_definitions WHERE snapshot = ? ORDER BY file').all(id) as Snapshot['definitions'],
-      resources: this.db
-        .prepare('SELECT kind, name, length(content) AS bytes FROM snapshot_resources WHERE snapshot = ? ORDER BY position')
-        .all(id) as Snapshot['resources'],
-      variables: JSON.parse(row.variables) as DeclaredVariable[],
-    };
+    return snapshotOf(
+      row,
+      this.db.prepare('SELECT file, length(content) AS bytes FROM snapshot_definitions WHERE snapshot = ? ORDER BY file').all(id) as Snapshot['definitions'],
+      this.db.prepare('SELECT kind, name, length(content) AS bytes FROM snapshot_resources WHERE snapshot = ? ORDER BY position').all(id) as Snapshot['resources'],
+    );
   }
 
   private requireExists(id: string): void {
