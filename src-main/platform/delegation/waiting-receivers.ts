@@ -35,6 +35,9 @@ export class WaitingReceivers<T> {
   private readonly wakeQueued = new Set<string>();
   private readonly serving = new Set<string>();
   private readonly serveAgain = new Set<string>();
+  /** Keys whose next wake-up time is being read, and those to read again once it is. */
+  private readonly arming = new Set<string>();
+  private readonly armAgain = new Set<string>();
   /** Per key with a first take in flight: how many receives wait on it, and wakes seen meanwhile. */
   private readonly firstTakes = new Map<string, { receives: number; wakes: number }>();
   private closed = false;
@@ -211,7 +214,29 @@ export class WaitingReceivers<T> {
     }
   }
 
+  /**
+   * Sets the key's timer for when something next becomes receivable there. Asks made while one
+   * is on its way (waiters registering at once) share it, plus one more ask after it for any
+   * change it may have missed: a burst of receives costs the store two reads, not one each.
+   */
   private async armWakeTimer(key: string): Promise<void> {
+    if (this.arming.has(key)) {
+      this.armAgain.add(key);
+      return;
+    }
+    this.arming.add(key);
+    try {
+      do {
+        this.armAgain.delete(key);
+        await this.armWakeTimerNow(key);
+      } while (this.armAgain.has(key) && this.waiting.has(key));
+    } finally {
+      this.arming.delete(key);
+      this.armAgain.delete(key);
+    }
+  }
+
+  private async armWakeTimerNow(key: string): Promise<void> {
     let at: number | undefined;
     try {
       at = await this.nextWakeAt(key);

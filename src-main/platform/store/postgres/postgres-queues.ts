@@ -5,6 +5,13 @@ import { Coalescer } from './coalescer.ts';
 import { inTransaction, prepared } from './postgres-connection.ts';
 import { WAKE_CHANNEL } from './postgres-wakeups.ts';
 
+/** Handles to settle on one subject, parsed: row ids and the receipts they must carry. */
+interface Settle {
+  subject: string;
+  ids: number[];
+  receipts: string[];
+}
+
 interface Outgoing {
   subject: string;
   messageId: string;
@@ -26,8 +33,13 @@ interface Outgoing {
 export class PostgresQueues implements QueueStore {
   readonly replies: ReplyExchange;
   private readonly publishes = new Coalescer<Outgoing, Published>((messages) => this.publishBatch(messages));
+  private readonly acks = new Coalescer<Settle, SettledDelivery[]>((asks) => this.ackBatch(asks));
 
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Names this replica in the wake-ups it sends: its own listener skips them, since it woke its receivers itself. */
+    private readonly origin: string,
+  ) {
     this.replies = new PostgresReplies(pool);
   }
 
@@ -49,13 +61,14 @@ export class PostgresQueues implements QueueStore {
              SELECT m.message_id, m.subject, COALESCE(g.grp, ''), m.body, m.headers, m.reply_to, flow_now_ms(), flow_now_ms()
              FROM m LEFT JOIN queue_groups g ON g.subject = m.subject ORDER BY m.i, g.grp
              RETURNING message_id, subject, grp)
-         SELECT message_id, grp, pg_notify('${WAKE_CHANNEL}', json_build_array('q', subject, grp)::text) FROM ins`,
+         SELECT message_id, grp, pg_notify('${WAKE_CHANNEL}', json_build_array('q', subject, grp, $6::text)::text) FROM ins`,
         [
           messages.map((m) => m.subject),
           messages.map((m) => m.messageId),
           messages.map((m) => m.body),
           messages.map((m) => m.headers),
           messages.map((m) => m.replyTo),
+          this.origin,
         ],
       ),
     );
@@ -123,15 +136,38 @@ export class PostgresQueues implements QueueStore {
   async ack(subject: string, handles: string[]): Promise<SettledDelivery[]> {
     const [ids, receipts] = parseHandles(handles);
     if (ids.length === 0) return [];
-    const { rows } = await this.pool.query<SettledDelivery>(
+    return this.acks.submit({ subject, ids, receipts });
+  }
+
+  /** Acks that arrive together (consumers of any subject) in one statement; each gets back what it settled. */
+  private async ackBatch(asks: Settle[]): Promise<SettledDelivery[][]> {
+    const subjects: string[] = [];
+    const ids: number[] = [];
+    const receipts: string[] = [];
+    for (const a of asks) {
+      for (let i = 0; i < a.ids.length; i++) {
+        subjects.push(a.subject);
+        ids.push(a.ids[i]);
+        receipts.push(a.receipts[i]);
+      }
+    }
+    const { rows } = await this.pool.query<SettledDelivery & { id: number }>(
       prepared(
-        `DELETE FROM queue_items q USING unnest($2::bigint[], $3::text[]) AS h(id, receipt)
-       WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = $1 AND q.visible_at > flow_now_ms()
-       RETURNING q.grp AS "group", q.message_id AS "messageId"`,
-        [subject, ids, receipts],
+        `DELETE FROM queue_items q USING unnest($1::text[], $2::bigint[], $3::text[]) AS h(subject, id, receipt)
+       WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = h.subject AND q.visible_at > flow_now_ms()
+       RETURNING q.id, q.grp AS "group", q.message_id AS "messageId"`,
+        [subjects, ids, receipts],
       ),
     );
-    return rows;
+    // A deleted row is settled once, for the first ask that named it (a handle sent twice settles once).
+    const settled = new Map(rows.map((r) => [r.id, { group: r.group, messageId: r.messageId }]));
+    return asks.map((a) =>
+      a.ids.flatMap((id) => {
+        const row = settled.get(id);
+        settled.delete(id);
+        return row ?? [];
+      }),
+    );
   }
 
   async nack(subject: string, handles: string[], delayMs: number): Promise<SettledDelivery[]> {
@@ -143,8 +179,8 @@ export class PostgresQueues implements QueueStore {
          UPDATE queue_items q SET visible_at = flow_now_ms() + $4, receipt = NULL FROM unnest($2::bigint[], $3::text[]) AS h(id, receipt)
          WHERE q.id = h.id AND q.receipt = h.receipt AND q.subject = $1 AND q.visible_at > flow_now_ms()
          RETURNING q.grp, q.message_id)
-       SELECT grp AS "group", message_id AS "messageId", pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp)::text) FROM settled`,
-        [subject, ids, receipts, delayMs],
+       SELECT grp AS "group", message_id AS "messageId", pg_notify('${WAKE_CHANNEL}', json_build_array('q', $1::text, grp, $5::text)::text) FROM settled`,
+        [subject, ids, receipts, delayMs, this.origin],
       ),
     );
     return rows.map((r) => ({ group: r.group, messageId: r.messageId }));

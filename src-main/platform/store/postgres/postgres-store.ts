@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { PlatformStore, StoreSettings } from '../platform-store.ts';
 import type { SecretCipher } from '../secret-cipher.ts';
 import { PostgresAgentMemory } from './postgres-agent-memory.ts';
@@ -25,6 +26,8 @@ import { isPostgresUrl, redactStoreUrl } from './store-url.ts';
 export async function openPostgresStore(url: string, settings: StoreSettings, cipher: SecretCipher, onError: (err: Error) => void = () => {}): Promise<PlatformStore> {
   if (!isPostgresUrl(url)) throw new Error(`the platform store must be a postgres://… URL, got "${url.slice(0, 40)}"`);
   const pool = createPool(url);
+  // Names this replica in the wake-ups it sends (its own listener skips them).
+  const origin = randomUUID();
   let wakeups: PostgresWakeups | undefined;
   try {
     const client = await pool.connect().catch((err: Error) => {
@@ -35,7 +38,7 @@ export async function openPostgresStore(url: string, settings: StoreSettings, ci
     } finally {
       client.release();
     }
-    wakeups = new PostgresWakeups(url, onError);
+    wakeups = new PostgresWakeups(url, onError, origin);
     await wakeups.start();
   } catch (err) {
     await wakeups?.close();
@@ -48,7 +51,7 @@ export async function openPostgresStore(url: string, settings: StoreSettings, ci
   await traces.recount();
   await logs.recount();
   const integrations = new PostgresIntegrations(pool);
-  const queues = new PostgresQueues(pool);
+  const queues = new PostgresQueues(pool, origin);
   return {
     kind: 'postgres',
     kv: new PostgresKv(pool, cipher),

@@ -21,6 +21,8 @@ export class PostgresWakeups implements CrossReplicaWakeups {
   constructor(
     private readonly url: string,
     private readonly onError: (err: Error) => void,
+    /** This replica's name in the wake-ups it sends itself (see PostgresQueues): those are skipped here. */
+    private readonly origin: string,
   ) {}
 
   async start(): Promise<void> {
@@ -31,7 +33,7 @@ export class PostgresWakeups implements CrossReplicaWakeups {
     const client = createClient(this.url);
     client.on('notification', (msg) => {
       if (msg.channel !== WAKE_CHANNEL || !msg.payload) return;
-      const w = parseWakeup(msg.payload);
+      const w = parseWakeup(msg.payload, this.origin);
       if (w) this.emit(w);
     });
     client.on('error', (err) => {
@@ -93,9 +95,11 @@ export class PostgresWakeups implements CrossReplicaWakeups {
 
 }
 
-function parseWakeup(payload: string): Wakeup | undefined {
+function parseWakeup(payload: string, origin: string): Wakeup | undefined {
   try {
     const v = JSON.parse(payload) as unknown[];
+    // A publish or nack of this replica: its receivers were woken in process already.
+    if (v[0] === 'q' && v[3] === origin) return undefined;
     if (v[0] === 'q' && typeof v[1] === 'string' && typeof v[2] === 'string') return { kind: 'queue', subject: v[1], group: v[2] };
     if (v[0] === 't' && typeof v[1] === 'string' && typeof v[2] === 'string') return { kind: 'topic', plane: v[1], subject: v[2] };
     if (v[0] === 'r' && typeof v[1] === 'string') return { kind: 'reply', replyTo: v[1] };
