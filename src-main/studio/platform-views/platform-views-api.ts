@@ -34,11 +34,13 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
       const headers = { ...input.headers, [CORRELATION_HEADER]: correlationId };
       const result: PublishResult = { messageIds: [], correlationId, groups: [] };
       await views.asStudio(views.queues, async () => {
-        for (let i = 0; i < count; i++) {
-          const { messageId, groups } = await inspect.queues.publish(input.subject, input.body, { headers, consumerGroup: input.consumerGroup ?? undefined });
-          result.messageIds.push(messageId);
-          result.groups = groups;
-        }
+        // The copies at once, in order: the store commits them together (one group commit) and
+        // receivers take them in batches, rather than one commit and one wake-up per copy.
+        const published = await Promise.all(
+          Array.from({ length: count }, () => inspect.queues.publish(input.subject, input.body, { headers, consumerGroup: input.consumerGroup ?? undefined })),
+        );
+        result.messageIds = published.map((p) => p.messageId);
+        result.groups = published[published.length - 1].groups;
       });
       return result;
     },
