@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FeedBatch } from '../../shared/feed-events.ts';
 import type { StudioBridge } from '../../shared/studio-api.ts';
 import { useStudio } from '../store/studio-store.ts';
-import { connectFeed } from './feed-bridge.ts';
+import { connectFeed, FEED_MIN_INTERVAL_MS } from './feed-bridge.ts';
 
 const frames: Array<() => void> = [];
 vi.stubGlobal('requestAnimationFrame', (fn: () => void) => frames.push(fn));
@@ -44,5 +44,44 @@ describe('the feed bridge', () => {
     expect(appendFeed.mock.calls[0][0]).toHaveLength(10_000);
     expect(appendFeed.mock.calls[0][1]).toBe(5_000);
     stop();
+  });
+
+  it('enters a lone event on the next frame, but a burst at most once per interval', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let clock = 1_000;
+      const { studio, deliver } = fakeStudio();
+      const stop = connectFeed(studio, () => clock);
+      const appendFeed = vi.fn();
+      useStudio.setState({ appendFeed });
+      deliver({ events: [log('first')], dropped: 0 });
+      expect(frames).toHaveLength(1);
+      frames.shift()!();
+      expect(appendFeed).toHaveBeenCalledTimes(1);
+
+      // Events right after a flush wait for the interval, then for a frame: one entry for all.
+      clock += 16;
+      deliver({ events: [log('b')], dropped: 0 });
+      clock += 16;
+      deliver({ events: [log('c')], dropped: 0 });
+      expect(frames).toHaveLength(0);
+      // The wait counts from the flush (16 ms before the first of them).
+      vi.advanceTimersByTime(FEED_MIN_INTERVAL_MS - 16 - 1);
+      expect(frames).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(frames).toHaveLength(1);
+      clock += FEED_MIN_INTERVAL_MS;
+      frames.shift()!();
+      expect(appendFeed).toHaveBeenCalledTimes(2);
+      expect(appendFeed.mock.calls[1][0]).toEqual([log('b'), log('c')]);
+
+      // After a quiet spell a lone event goes out on the next frame again.
+      clock += 5_000;
+      deliver({ events: [log('later')], dropped: 0 });
+      expect(frames).toHaveLength(1);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

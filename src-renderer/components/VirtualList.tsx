@@ -32,17 +32,19 @@ export function VirtualList<T>({ items, rowHeight, renderRow, rowKey, followTail
     return () => observer.disconnect();
   }, []);
 
+  // While it follows the tail the list renders the last rows straight away from its own sizes,
+  // instead of reading the scroll position back after the commit and rendering twice.
+  const following = followTail && atEnd.current;
+  const tailTop = Math.max(0, items.length * rowHeight - height);
+  const top = following ? tailTop : scrollTop;
+
   useLayoutEffect(() => {
     const el = viewport.current;
-    if (followTail && el && atEnd.current) {
-      const bottom = Math.max(0, items.length * rowHeight - el.clientHeight);
-      if (Math.abs(el.scrollTop - bottom) > 1) el.scrollTop = bottom;
-      setScrollTop(el.scrollTop);
-    }
-  }, [items, followTail, rowHeight]);
+    if (following && el && Math.abs(el.scrollTop - tailTop) > 1) el.scrollTop = tailTop;
+  }, [following, tailTop]);
 
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
-  const last = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
+  const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
+  const last = Math.min(items.length, Math.ceil((top + height) / rowHeight) + OVERSCAN);
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {
     rows.push(
@@ -62,8 +64,11 @@ export function VirtualList<T>({ items, rowHeight, renderRow, rowKey, followTail
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
+        const wasAtEnd = atEnd.current;
         atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
-        setScrollTop(el.scrollTop);
+        // At the tail the rows follow the items, not the scroll position (see above): the list's
+        // own move to the tail needs no second render.
+        if (!(followTail && wasAtEnd && atEnd.current)) setScrollTop(el.scrollTop);
       }}
     >
       {items.length === 0 && empty ? (
