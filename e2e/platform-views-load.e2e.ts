@@ -78,7 +78,11 @@ test.describe('the Queues & Topics panel under load', () => {
       { subject: 'load', group: 'load-worker', published: TOTAL, delivered: TOTAL, redelivered: 0, acked: TOTAL, nacked: 0, waiting: 0, inFlight: 0, delayed: 0 },
     ]);
     expect(await call(page, studio.origin, 'peekQueue', 'load', 'load-worker', 10)).toEqual([]);
-    const runs = await call<{ total: number }>(page, studio.origin, 'queryRuns', { integration: 'load-worker', outcome: 'completed', offset: 0, limit: 1 });
-    expect(runs.total).toBe(TOTAL);
+    // A saturated runtime sheds tracing by default (docs/observability.md) and counts what it shed:
+    // every message is a recorded run or one of those counted, never lost between the two.
+    await expect.poll(async () => {
+      const runs = await call<{ total: number; notTraced: number }>(page, studio.origin, 'queryRuns', { integration: 'load-worker', outcome: 'completed', offset: 0, limit: 1 });
+      return { accounted: runs.total + runs.notTraced, mostlyTraced: runs.total >= TOTAL * 0.9 };
+    }).toEqual({ accounted: TOTAL, mostlyTraced: true });
   });
 });
