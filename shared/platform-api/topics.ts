@@ -116,6 +116,20 @@ export const TopicAckRequest = component(
   }),
 );
 
+export const TopicExtendRequest = component(
+  'TopicExtendRequest',
+  Type.Intersect([
+    TopicAckRequest,
+    Type.Object({
+      seconds: Type.Number({
+        description: 'The in-flight deliveries stay with the subscription this long from now (cut to 43200, 12 h): a consumer still working on them (a run paused in a debugger) keeps them.',
+        minimum: 1,
+        maximum: 43200,
+      }),
+    }),
+  ]),
+);
+
 export const topicPublish = defineRoute({
   operationId: 'topicPublish',
   method: 'POST',
@@ -190,6 +204,19 @@ export const topicAck = defineRoute({
   responses: { 204: { description: 'Done.' } },
 });
 
+export const topicExtend = defineRoute({
+  operationId: 'topicExtend',
+  method: 'POST',
+  path: '/v1/topics/{subject}/extend',
+  tag: 'topics',
+  summary: 'Extend the ack deadline',
+  description:
+    'When a handle named is still in flight, pushes the subscription\'s ack deadline to `seconds` from now (never nearer), so its unacknowledged deliveries are not delivered again while their consumer still holds them. Handles already acknowledged or past their deadline change nothing. Always 204. An extension of this server beyond spec 1 §4.4: a runtime that gets 404 or 501 goes on without it.',
+  parameters: [subject],
+  body: { required: true, content: { 'application/json': TopicExtendRequest } },
+  responses: { 204: { description: 'Done.' } },
+});
+
 export const unsubscribe = defineRoute({
   operationId: 'unsubscribe',
   method: 'DELETE',
@@ -201,4 +228,4 @@ export const unsubscribe = defineRoute({
   responses: { 204: { description: 'Removed.' }, 404: NotFound },
 });
 
-export const topicsRoutes = [topicPublish, subscribe, topicReceive, topicAck, unsubscribe] as const;
+export const topicsRoutes = [topicPublish, subscribe, topicReceive, topicAck, topicExtend, unsubscribe] as const;

@@ -146,6 +146,24 @@ describe('queue messages (§3.3 state table over HTTP)', () => {
     expect((await settle(subject, 'ack', [again.handle])).status).toBe(204);
   });
 
+  it('keeps a delivery invisible past its deadline while extended, then delivers it again; a stale handle extends nothing', async () => {
+    const subject = freshSubject();
+    await receive(subject, 'g');
+    await publish(subject, 'paused in a debugger');
+    const [held] = messages(await receive(subject, 'g', { ackDeadlineSeconds: 1 }));
+    const extend = (handles: string[], seconds: number) => platform.call('POST', `/v1/queues/${seg(subject)}/extend`, { json: { handles, seconds } });
+    expect((await extend([held.handle], 3)).status).toBe(204);
+    await elapse(2100);
+    expect((await receive(subject, 'g')).status).toBe(204);
+    await elapse(1000);
+    const [again] = messages(await receive(subject, 'g', { ackDeadlineSeconds: 1 }));
+    expect(again).toMatchObject({ body: 'paused in a debugger', deliveryCount: 2 });
+    // The first delivery's handle no longer holds anything: the new one's deadline stands.
+    expect((await extend([held.handle], 60)).status).toBe(204);
+    await elapse(1100);
+    expect(messages(await receive(subject, 'g'))[0]).toMatchObject({ deliveryCount: 3 });
+  });
+
   it('redelivers after ackDeadlineSeconds to a receiver already waiting', async () => {
     const subject = freshSubject();
     await receive(subject, 'g');

@@ -27,6 +27,8 @@ const receive = (subject: string, subscriptionId: string, waitSeconds = 0, maxMe
 const bodies = (res: { json: unknown }) => (res.json as { messages: TopicDelivery[] }).messages.map((m) => m.body);
 const handles = (res: { json: unknown }) => (res.json as { messages: TopicDelivery[] }).messages.map((m) => m.handle);
 const ack = (subject: string, subscriptionId: string, hs: string[]) => platform.call('POST', `/v1/topics/${seg(subject)}/ack`, { json: { subscriptionId, handles: hs } });
+const extend = (subject: string, subscriptionId: string, hs: string[], seconds: number) =>
+  platform.call('POST', `/v1/topics/${seg(subject)}/extend`, { json: { subscriptionId, handles: hs, seconds } });
 // Ack deadlines, idle expiry and long-poll windows pass on the server's clock: moved, not waited
 // for, on SQLite (elapse). The suite that moves it runs its tests one after another.
 const tracked = <T>(p: Promise<T>) => {
@@ -118,6 +120,36 @@ describe('topic subscriptions (§3.4 state table over HTTP)', () => {
     await expectStillWaiting(polling);
     await platform.elapse(200);
     expect(bodies(await polling.result)).toEqual(['unacked']);
+  });
+
+  it('keeps in-flight messages past their deadline while extended, even across a later receive, then delivers them again', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    await publish(topic, 'held');
+    const held = await receive(topic, sub);
+    expect((await extend(topic, sub, handles(held), 3)).status).toBe(204);
+    await platform.elapse(1100);
+    // Past the 1 s deadline: still held. A new message is handed out, and its deadline does not cut the extension short.
+    await publish(topic, 'later');
+    expect(bodies(await receive(topic, sub))).toEqual(['later']);
+    await platform.elapse(1100);
+    expect((await receive(topic, sub)).status).toBe(204);
+    await platform.elapse(1000);
+    expect(bodies(await receive(topic, sub))).toEqual(['held', 'later']);
+  });
+
+  it('changes nothing when extending a handle already acknowledged, or a subscription that does not exist (204 either way)', async () => {
+    const topic = freshTopic();
+    const sub = await subscribe(topic);
+    await publish(topic, 'acked');
+    const first = await receive(topic, sub);
+    await ack(topic, sub, handles(first));
+    await publish(topic, 'pending');
+    await receive(topic, sub);
+    expect((await extend(topic, sub, handles(first), 60)).status).toBe(204);
+    expect((await extend(topic, 'sub-unknown', handles(first), 60)).status).toBe(204);
+    await platform.elapse(1100);
+    expect(bodies(await receive(topic, sub))).toEqual(['pending']);
   });
 
   it('removes a subscription on DELETE (204); a second DELETE is 404 and receive is 404', async () => {

@@ -1,5 +1,5 @@
 import { notFound } from '../http/api-error.ts';
-import { subscribe, topicAck, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
+import { subscribe, topicAck, topicExtend, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
 import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
 import { checkName } from '../http/headers-and-names.ts';
@@ -129,6 +129,16 @@ export class TopicRoutes {
         }
         sendEmpty(ctx.res, 204);
       }),
+      implement(topicExtend, binding, async (ctx) => {
+        const body = await ctx.json(MAX_JSON_BODY_BYTES);
+        const handles = settleHandles(body);
+        const sub = await topics.get(body.subscriptionId);
+        // Like ack: an unknown subscription or a handle no longer in flight changes nothing, still 204.
+        if (sub && sub.subject === ctx.params.subject) {
+          await topics.extend(sub.id, handles.map(Number).filter(Number.isSafeInteger), Math.min(body.seconds, MAX_EXTEND_SECONDS) * 1000);
+        }
+        sendEmpty(ctx.res, 204);
+      }),
       implement(unsubscribe, binding, async (ctx) => {
         const { subject, subscriptionId } = ctx.params;
         const existing = await topics.get(subscriptionId);
@@ -151,5 +161,8 @@ export class TopicRoutes {
     if (ids.size === 0) this.receivingByStream.delete(stream);
   }
 }
+
+/** The route's own ceiling (its schema's maximum), as for a queue's ack deadline. */
+const MAX_EXTEND_SECONDS = 12 * 3600;
 
 const streamKey = (plane: string, subject: string): string => `${plane}\0${subject}`;

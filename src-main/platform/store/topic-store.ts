@@ -38,6 +38,11 @@ export interface TopicStore {
   redeliveryAt(id: string): Promise<number | undefined>;
   /** Moves the cursor past the highest delivered message among `ids`; undefined when the subscription is gone. */
   ack(id: string, ids: number[]): Promise<{ before: number; cursor: number } | undefined>;
+  /**
+   * When one of `ids` is still in flight, pushes the subscription's deadline to `deadlineMs` from
+   * now (never nearer); true when it did. A later `take` does not shorten it.
+   */
+  extend(id: string, ids: number[], deadlineMs: number): Promise<boolean>;
   /** Expires idle subscriptions (those in `receiving` are active) and deletes consumed messages. */
   sweep(receiving: ReadonlySet<string>): Promise<Subscription[]>;
 }

@@ -177,6 +177,11 @@ export interface TopicSubscription {
   /** Empty when the window passed; a subscription the platform expired is renewed (and says so). */
   receive(options: ReceiveOptions): Promise<Delivery[]>;
   ack(handles: string[]): Promise<void>;
+  /**
+   * Keeps in-flight deliveries for `seconds` more from now while their run is paused in a
+   * debugger. False when the platform has no such route (it is this platform's extension).
+   */
+  extend?(handles: string[], seconds: number): Promise<boolean>;
   /** Deletes the subscription (404 is success). */
   close(): Promise<void>;
 }

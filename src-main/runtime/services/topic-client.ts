@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
 import type { ApiRoute, JsonResponse } from '../../../shared/platform-api/contract.ts';
-import { subscribe, topicAck, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
+import { subscribe, topicAck, topicExtend, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
 import type { PlatformResponse, PlatformTransport } from './api-http.ts';
 import { callRoute, responseJson, type RouteCall } from './route-call.ts';
 import type { Capability } from './capability.ts';
@@ -23,6 +23,8 @@ export interface TopicLimits {
 export class TopicClient implements TopicService {
   readonly pollTimeoutMs: number;
   readonly maxBatch: number;
+  /** Set once the platform answered that it has no extend route: it is not asked again. */
+  private noExtend = false;
 
   constructor(
     private readonly http: PlatformTransport,
@@ -69,6 +71,15 @@ export class TopicClient implements TopicService {
     const id = typeof body.subscriptionId === 'string' ? body.subscriptionId : typeof body.id === 'string' ? body.id : undefined;
     if (!id) throw new Error(`${op}: the platform answered ${res.status} without a subscription id`);
     return id;
+  }
+
+  /** Keeps a subscription's in-flight deliveries for `seconds` more; false when the platform cannot (spec 1 has no such route). */
+  async extend(subject: string, subscriptionId: string, handles: string[], seconds: number): Promise<boolean> {
+    if (!this.cap.usable || this.noExtend) return false;
+    const res = await this.send(topicExtend, { params: { subject }, json: { subscriptionId, handles, seconds } });
+    if (res.status === 204 || res.status === 200) return true;
+    if (res.status === 404 || res.status === 501 || res.status === 405) this.noExtend = true;
+    return false;
   }
 
   send<R extends ApiRoute>(route: R, call: RouteCall<R>): Promise<PlatformResponse> {
@@ -138,6 +149,10 @@ class ApiSubscription implements TopicSubscription {
     const res = await this.client.send(topicAck, { params: { subject: this.subject }, json: { subscriptionId: this.current, handles } });
     if (res.status === 204 || res.status === 200 || res.status === 404 || res.status === 501) return;
     throw new PlatformError(res.route, res.status, res.body, op);
+  }
+
+  extend(handles: string[], seconds: number): Promise<boolean> {
+    return this.client.extend(this.subject, this.current, handles, seconds);
   }
 
   async close(): Promise<void> {

@@ -134,7 +134,8 @@ export class PostgresTopics implements TopicStore {
           prepared('UPDATE topic_subscriptions SET delivered = $2, delivered_until = $3, last_active_at = $4 WHERE id = $1', [
             id,
             rows[rows.length - 1].id,
-            sub.now + ackDeadlineMs,
+            // An extension (a run paused in a debugger holds its delivery) is never cut short.
+            Math.max(sub.delivered_until, sub.now + ackDeadlineMs),
             sub.now,
           ]),
         );
@@ -165,6 +166,17 @@ export class PostgresTopics implements TopicStore {
       ),
     );
     return rows[0];
+  }
+
+  async extend(id: string, ids: number[], deadlineMs: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      prepared(
+        `UPDATE topic_subscriptions SET delivered_until = GREATEST(delivered_until, flow_now_ms() + $3), last_active_at = flow_now_ms()
+       WHERE id = $1 AND delivered_until > flow_now_ms() AND EXISTS (SELECT 1 FROM unnest($2::bigint[]) x WHERE x > cursor AND x <= delivered)`,
+        [id, ids, deadlineMs],
+      ),
+    );
+    return (rowCount ?? 0) > 0;
   }
 
   async sweep(receiving: ReadonlySet<string>): Promise<Subscription[]> {

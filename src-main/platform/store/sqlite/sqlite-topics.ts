@@ -101,7 +101,8 @@ export class SqliteTopics implements TopicStore {
     const rows = this.readStmt.all(sub.plane, sub.subject, after, limit) as TopicMessage[];
     if (rows.length > 0) {
       sub.delivered = rows[rows.length - 1].id;
-      sub.deliveredUntil = now + ackDeadlineMs;
+      // An extension (a run paused in a debugger holds its delivery) is never cut short.
+      sub.deliveredUntil = Math.max(sub.deliveredUntil, now + ackDeadlineMs);
       sub.lastActiveAt = now;
     }
     return rows;
@@ -125,6 +126,15 @@ export class SqliteTopics implements TopicStore {
       this.saveCursor.run(cursor, now, sub.id);
     }
     return { before, cursor };
+  }
+
+  async extend(id: string, ids: number[], deadlineMs: number): Promise<boolean> {
+    const sub = this.live(id);
+    const now = this.clock.now();
+    if (!sub || sub.deliveredUntil <= now || !ids.some((i) => i > sub.cursor && i <= sub.delivered)) return false;
+    sub.deliveredUntil = Math.max(sub.deliveredUntil, now + deadlineMs);
+    sub.lastActiveAt = now;
+    return true;
   }
 
   async sweep(receiving: ReadonlySet<string>): Promise<Subscription[]> {

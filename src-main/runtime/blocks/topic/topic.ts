@@ -1,6 +1,7 @@
 import { implementSource } from '../../core/component.ts';
 import type { TopicSubscription } from '../../services/platform-services.ts';
 import { AckBatcher } from '../queue/ack-batcher.ts';
+import { deadlineHold } from '../queue/deadline-hold.ts';
 import { Consumer } from '../queue/queue-consumer.ts';
 import { deliveryMessage } from '../queue/wire-message.ts';
 import { topicSourceDef } from './topic.def.ts';
@@ -28,6 +29,8 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
         settle: (d) => acks.add(d.handle),
         log: ctx.log,
         clock: ctx.host.clock,
+        // A run paused in a debugger keeps its delivery: the subscription's deadline is pushed on while it waits.
+        hold: (d) => deadlineHold(ctx.host.clock, (seconds) => sub.extend?.([d.handle], seconds) ?? Promise.resolve(false), ctx.log),
       });
       consumer.start();
     },
