@@ -1,6 +1,7 @@
 import type { ClockTimer } from '../../../../shared/clock.ts';
 import { implementSource } from '../../core/component.ts';
 import { deepCopy, Message } from '../../core/message.ts';
+import { runHolds } from '../../core/run-hold.ts';
 import { parseCron, type CronSchedule } from './cron.ts';
 import { scheduleSourceDef } from './schedule.def.ts';
 
@@ -13,6 +14,9 @@ export const scheduleSource = implementSource(
     let timer: ClockTimer | undefined;
     let running = 0;
     let active = false;
+    /** Runs of this schedule paused in a debugger, and whether a skipped tick said so since the last pause. */
+    let paused = 0;
+    let toldOfPause = false;
 
     const dueAfter = (t: number): number => (cron ? cron.next(new Date(t)).getTime() : t + s.interval!);
 
@@ -26,11 +30,27 @@ export const scheduleSource = implementSource(
     const fire = (due: number): void => {
       arm(dueAfter(Math.max(due, clock.now())));
       if (running > 0 && !s.overlap) {
-        ctx.log.debug('schedule tick skipped: the previous run is still going', { scheduledAt: new Date(due).toISOString() });
+        const scheduledAt = new Date(due).toISOString();
+        // Said once per pause where a person looks (the run's log): ticks wait for the one they let sit.
+        if (paused > 0 && !toldOfPause) {
+          toldOfPause = true;
+          ctx.log.info('schedule ticks are skipped while the previous run is paused in a debugger; it keeps its tick', { scheduledAt });
+        } else ctx.log.debug('schedule tick skipped: the previous run is still going', { scheduledAt });
         return;
       }
       running++;
       const msg = new Message(deepCopy(s.body), { scheduledAt: new Date(due).toISOString() });
+      if (runHolds.watching !== 0) {
+        runHolds.note(msg, {
+          whilePaused: {
+            paused: () => {
+              paused++;
+              toldOfPause = false;
+            },
+            resumed: () => void paused--,
+          },
+        });
+      }
       void ctx.submit(msg).finally(() => running--);
     };
 
