@@ -13,6 +13,8 @@ const layer = (files, patterns, message, ignores = []) => ({
 const runtimeInternals = ['**/runtime/**', '!**/runtime/index.ts'];
 const runtimeDoor = 'reaches the runtime through runtime/index.ts only';
 
+const sharedTests = ['shared/**/*.test.ts', 'shared/**/*.test-support.ts'];
+
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'crypto', 'os', 'child_process', 'net', 'url', 'stream', 'events', 'worker_threads'];
 
 export default tseslint.config(
@@ -31,6 +33,8 @@ export default tseslint.config(
   layer(['src-main/studio/**'], ['**/electron/**', 'electron', ...runtimeInternals], `the studio imports nothing from electron/ and ${runtimeDoor}`),
   // Benchmarks measure runtime internals (service clients, the engine) on purpose and are exempt.
   layer(['src-main/electron/**', 'src-main/cli/**', 'src-main/cli.ts', 'e2e/**'], runtimeInternals, `code outside runtime/ ${runtimeDoor}`),
-  layer(['shared/**'], [...nodeBuiltins, '**/src-main/**', '**/src-renderer/**', 'react', 'react-dom'], 'shared/ imports neither Node, the DOM nor the app layers'),
+  layer(['shared/**'], [...nodeBuiltins, '**/src-main/**', '**/src-renderer/**', 'react', 'react-dom'], 'shared/ imports neither Node, the DOM nor the app layers', sharedTests),
+  // Tests of shared code may check it against the real loader (the runtime's front door) and read the examples.
+  layer(sharedTests, ['**/src-renderer/**', 'react', 'react-dom', ...runtimeInternals], `shared tests ${runtimeDoor}`),
   layer(['src-renderer/**'], ['**/src-main/**', ...nodeBuiltins, 'electron'], 'the renderer imports shared/ and nothing from src-main/'),
 );
