@@ -3,26 +3,9 @@
  * cross IPC and a WebSocket as JSON.
  */
 import type { DebugOutput } from './debugger-types.ts';
+import type { FeedTraceRecord, TraceOutcome } from './trace-record.ts';
 
-export type FeedOutcome = 'completed' | 'dropped' | 'failed';
-
-/** One step of a flow, or a whole run (`kind: 'run'`), as the runtime traced it. */
-export interface TraceRecord {
-  kind: 'step' | 'run';
-  flow: string;
-  correlationId: string;
-  runId: string;
-  /** Setting path of the step, e.g. `flows.orders.steps[1]`. */
-  step?: string;
-  block?: string;
-  name?: string;
-  startedAt: number;
-  durationMs: number;
-  outcome: FeedOutcome;
-  error?: string;
-  input?: unknown;
-  output?: unknown;
-}
+export type FeedOutcome = TraceOutcome;
 
 export interface LogEntry {
   time: string;
@@ -38,9 +21,10 @@ interface FeedBase {
   integration?: string;
 }
 
+/** One step of a flow, or a whole run (`trace.kind: 'run'`), as the runtime traced it. */
 export interface TraceFeedEvent extends FeedBase {
   kind: 'trace';
-  trace: TraceRecord;
+  trace: FeedTraceRecord;
 }
 export interface LogFeedEvent extends FeedBase {
   kind: 'log';

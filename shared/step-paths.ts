@@ -186,6 +186,14 @@ export function isStepPath(path: string): boolean {
   return parsed !== undefined && parsed.segments.length > 0 && parsed.segments[parsed.segments.length - 1].step;
 }
 
+/**
+ * What a step path looks like, as a JSON Schema `pattern` (the trace record's `step` is checked
+ * with it on the wire): `flows.<flow>` then dotted names, each optionally indexed. It admits a
+ * chain (`flows.f.steps`) too; isStepPath tells a step from a chain with the block shapes' rules.
+ */
+export const STEP_PATH_PATTERN = '^flows\\.([^.[\\]]+)((?:\\.[^.[\\]]+(?:\\[\\d+\\])?)*)$';
+const STEP_PATH = new RegExp(STEP_PATH_PATTERN);
+
 interface PathSegment {
   text: string;
   /** The segment ends a step: `.steps[2]`, `.onError[0]`, `.default[1]`. */
@@ -199,7 +207,7 @@ interface PathSegment {
  * (`.default[0]`, `.default[0].set`), an object when an indexed field follows (`.cases[0].steps[1]`).
  */
 function parseStepPath(path: string): { flow: string; segments: PathSegment[] } | undefined {
-  const m = /^flows\.([^.[\]]+)((?:\.[^.[\]]+(?:\[\d+\])?)*)$/.exec(path);
+  const m = STEP_PATH.exec(path);
   if (!m) return undefined;
   const parts = m[2].match(/\.[^.[\]]+(?:\[\d+\])?/g) ?? [];
   const indexed = (part: string | undefined): boolean => part !== undefined && part.endsWith(']');

@@ -5,6 +5,7 @@
 import type { FeedOutcome } from './feed-events.ts';
 import type { FileDiff } from './resource-types.ts';
 import type { VerificationNote } from './request-types.ts';
+import type { TraceRecord } from './trace-record.ts';
 
 /**
  * How a run ended, as the Traces panel lists it: the runtime's outcome, or `rejected` when a
@@ -61,11 +62,9 @@ export interface RunQuery {
 
 export type RunOrigin = 'live' | 'test' | 'rerun';
 
-export interface RunSummary {
-  runId: string;
+/** A stored run: the fields of its run record, and what the studio learned about it around it. */
+export interface RunSummary extends Pick<TraceRecord, 'runId' | 'flow' | 'correlationId' | 'startedAt' | 'durationMs' | 'error' | 'traceId'> {
   integration: string;
-  flow: string;
-  correlationId: string;
   /** The route pattern and method, when an http source started the run. */
   route?: string;
   /** The path as requested (no query), e.g. `/users/42` on the route `/users/{id}`. */
@@ -74,9 +73,6 @@ export interface RunSummary {
   /** The HTTP status answered, once known. */
   status?: number;
   outcome: RunOutcome;
-  startedAt: number;
-  durationMs: number;
-  error?: string;
   /** Set on a `rejected` run. */
   rejection?: RunRejection;
   /** The definition version that served it (runs of the integration's working copy). */
@@ -84,8 +80,6 @@ export interface RunSummary {
   steps: number;
   /** The captured request that started it. */
   captureId?: number;
-  /** The W3C trace the run belongs to (joined from the caller's `traceparent`, or its own). */
-  traceId?: string;
   /** A re-run from a step: the run it forked from and the step it started at. */
   forkedFrom?: string;
   forkedAt?: string;
@@ -148,22 +142,18 @@ export interface RunCall {
   detail?: Record<string, unknown>;
 }
 
-export interface RunStep {
+/** One step of a run's waterfall: the fields of its trace record, placed and with its message cut for display. */
+export interface RunStep extends Pick<TraceRecord, 'block' | 'name' | 'startedAt' | 'durationMs' | 'error'> {
   /** Position in the run, in order of start; what traceValue takes. */
   index: number;
   /** Setting path, e.g. `flows.orders.steps[1]`. */
   step: string;
-  block?: string;
-  name?: string;
   /** Nesting under switch cases and error chains, from the setting path. */
   depth: number;
   /** Platform blocks (kv, queue, topic, lock, memory) are platform calls in the waterfall. */
   category: 'block' | 'platform' | 'http';
-  startedAt: number;
-  durationMs: number;
   /** A step's own outcome; `rejected` only on the whole run shown as a step. */
   outcome: RunOutcome;
-  error?: string;
   input?: MessageSnapshot;
   output?: MessageSnapshot;
   calls: RunCall[];

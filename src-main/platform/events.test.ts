@@ -29,7 +29,7 @@ describe('the live event feed', () => {
     const topicMessage = ((await call('POST', '/v1/topics/t/receive', { json: { subscriptionId: sub, waitSeconds: 0 } })).json as { messages: Array<{ handle: string }> }).messages[0];
     await call('POST', '/v1/topics/t/ack', { json: { subscriptionId: sub, handles: [topicMessage.handle] } });
     await call('DELETE', `/v1/topics/t/subscriptions/${sub}`);
-    await call('POST', '/v1/traces', { json: [{ flow: 'f' }] });
+    await call('POST', '/v1/traces', { json: [{ kind: 'run', flow: 'f', correlationId: 'c', runId: 'r', startedAt: 0, durationMs: 1, outcome: 'completed' }] });
     await call('POST', '/v1/logs', { json: [{ msg: 'm' }] });
     stop();
 
@@ -60,7 +60,7 @@ describe('the live event feed', () => {
   it('leaves trace and log batches out for a listener that does not take telemetry (nothing parsed for it)', async () => {
     const panels: PlatformEvent[] = [];
     const stop = platform.server.events.subscribe((e) => panels.push(e), { telemetry: false });
-    await platform.call('POST', '/v1/traces', { json: [{ flow: 'f' }] });
+    await platform.call('POST', '/v1/traces', { json: [{ kind: 'run', flow: 'f', correlationId: 'c', runId: 'r', startedAt: 0, durationMs: 1, outcome: 'completed' }] });
     await platform.server.ingestTelemetry('logs', 1, '[{"msg":"m"}]');
     expect(platform.server.events.telemetryActive).toBe(false);
     await platform.call('PUT', '/v1/kv/user/entry?key=t', { body: 'v' });

@@ -35,7 +35,7 @@ export { toSnapshot } from './core/message.ts';
 
 // Observing a running runtime: logs, traces, HTTP exchanges.
 export { consoleSink, createLogger, SecretRedactor, type Logger, type LogLevel, type LogRecord, type LogSink } from './core/logger.ts';
-export { TraceHub, type TraceEvent, type TraceSink, type TraceSpan } from './core/trace.ts';
+export { TraceHub, type TraceRecord, type TraceSink, type TraceSpan } from './core/trace.ts';
 export type { HttpExchangeRecord } from './core/exchange-hub.ts';
 
 // Debugging: one engine hook before each step, driven by the studio's debugger and the DAP adapter.

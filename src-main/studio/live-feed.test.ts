@@ -124,4 +124,18 @@ describe('the live feed', () => {
     expect(traces.active).toBe(false);
     feed.close();
   });
+
+  it("carries a step's trace record to the renderer as the runtime emitted it, less where it ran and its span ids", async () => {
+    const feed = new LiveFeed({ flushMs: 10 });
+    const traces = new TraceHub();
+    feed.addSource(traceSource('orders-api', traces));
+    const batches: FeedBatch[] = [];
+    const stop = feed.subscribe((b) => batches.push(b));
+    const shown = { kind: 'step', flow: 'orders', correlationId: 'c1', runId: 'r1', step: 'flows.orders.steps[1]', block: 'set', name: 'price', startedAt: 1, durationMs: 2, outcome: 'failed', error: 'no price', input: { body: 1, vars: {} }, output: { body: 2, vars: {} } } as const;
+    traces.emit({ ...shown, deployment: 'd1', instance: 'i1', traceId: 't'.repeat(32), spanId: 's'.repeat(16), parentSpanId: 'p'.repeat(16), sampled: true });
+    await sleep(30);
+    stop();
+    feed.close();
+    expect(batches.flatMap((b) => b.events)).toEqual([{ kind: 'trace', at: expect.any(Number), integration: 'orders-api', trace: shown }]);
+  });
 });

@@ -1,10 +1,11 @@
-import type { LogFeedEvent, TraceRecord } from '../../shared/feed-events.ts';
-import { type LogRecord, type LogSink, type TraceEvent, type TraceHub } from '../runtime/index.ts';
+import type { LogFeedEvent } from '../../shared/feed-events.ts';
+import { FEED_FIELDS, pickFields } from '../../shared/trace-record.ts';
+import { type LogRecord, type LogSink, type TraceHub } from '../runtime/index.ts';
 import type { FeedSource, LiveFeed } from './live-feed.ts';
 
 /** A feed source for one runtime's traces; the runtime traces only while it is attached. */
 export function traceSource(integration: string, traces: TraceHub): FeedSource {
-  return (push) => traces.add({ emit: (e) => push({ kind: 'trace', at: Date.now(), integration, trace: traceRecord(e) }) });
+  return (push) => traces.add({ emit: (e) => push({ kind: 'trace', at: Date.now(), integration, trace: pickFields(e, FEED_FIELDS) }) });
 }
 
 /**
@@ -19,23 +20,4 @@ export function logSink(integration: string, feed: LiveFeed, keep?: (event: LogF
     keep?.(event);
     if (feed.listening) feed.push(event);
   };
-}
-
-function traceRecord(e: TraceEvent): TraceRecord {
-  const r: TraceRecord = {
-    kind: e.kind,
-    flow: e.flow,
-    correlationId: e.correlationId,
-    runId: e.runId,
-    startedAt: e.startedAt,
-    durationMs: e.durationMs,
-    outcome: e.outcome,
-  };
-  if (e.step !== undefined) r.step = e.step;
-  if (e.block !== undefined) r.block = e.block;
-  if (e.name !== undefined) r.name = e.name;
-  if (e.error !== undefined) r.error = e.error;
-  if (e.input !== undefined) r.input = e.input;
-  if (e.output !== undefined) r.output = e.output;
-  return r;
 }

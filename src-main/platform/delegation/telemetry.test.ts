@@ -8,7 +8,19 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-const trace = (n: number) => ({ kind: 'step', flow: 'orders', runId: `r${n}`, durationMs: n, deployment: 'd1', instance: 'i1' });
+const trace = (n: number) => ({
+  kind: 'step',
+  flow: 'orders',
+  correlationId: `c${n}`,
+  runId: `r${n}`,
+  step: 'flows.orders.steps[0]',
+  block: 'set',
+  startedAt: 1_700_000_000_000 + n,
+  durationMs: n,
+  outcome: 'completed',
+  deployment: 'd1',
+  instance: 'i1',
+});
 
 describe('telemetry (§4.6)', () => {
   it('accepts a trace batch with 202, stores the records as sent and tells live listeners', async () => {
@@ -38,6 +50,28 @@ describe('telemetry (§4.6)', () => {
     expect((await platform.call('POST', '/v1/logs', { json: [1, 2] })).status).toBe(400);
   });
 
+  it('refuses a trace record that is not a TraceRecord with 400 naming the record and field, storing none of the batch', async () => {
+    const before = platform.server.traces.kept.records;
+    const cases: Array<[unknown, string]> = [
+      [[trace(1), { ...trace(2), step: 'steps[1]' }], '"[1].step" must be a step path such as flows.orders.steps[1]'],
+      [{ records: [{ ...trace(3), outcome: 'finished' }] }, '"records[0].outcome" must be one of completed, dropped, failed'],
+      [[{ ...trace(4), durationMs: 'slow' }], '"[0].durationMs" must be a number'],
+      [[{ ...trace(5), sampled: 'yes' }], '"[0].sampled" must be true or false'],
+    ];
+    for (const [json, message] of cases) {
+      const res = await platform.call('POST', '/v1/traces', { json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(res.code).toBe('invalid_field');
+      expect(res.message).toContain(message);
+    }
+    const { runId: _, ...noRunId } = trace(6);
+    const missing = await platform.call('POST', '/v1/traces', { json: [noRunId] });
+    expect(missing.status).toBe(400);
+    expect(missing.code).toBe('missing_field');
+    expect(missing.message).toContain('needs "[0].runId"');
+    expect(platform.server.traces.kept.records).toBe(before);
+  });
+
   it('keeps at most retainRecords records, dropping the oldest', async () => {
     for (let batch = 0; batch < 3; batch++) {
       await platform.call('POST', '/v1/traces', { json: Array.from({ length: 10 }, (_, i) => trace(100 + batch * 10 + i)) });
@@ -57,13 +91,14 @@ describe('telemetry (§4.6)', () => {
   });
 
   it('keeps at most retainBytes of record JSON, dropping the oldest batches', async () => {
-    const small = await startTestPlatform({ features: { traces: { retainBytes: 2000 } } });
+    // About 300 bytes a record: room for a few batches of five, not all ten.
+    const small = await startTestPlatform({ features: { traces: { retainBytes: 5000 } } });
     try {
       const padded = (n: number) => ({ ...trace(n), pad: 'x'.repeat(90) });
       for (let batch = 0; batch < 10; batch++) {
         await small.call('POST', '/v1/traces', { json: Array.from({ length: 5 }, (_, i) => padded(batch * 5 + i)) });
       }
-      expect(small.server.traces.kept.bytes).toBeLessThanOrEqual(2000);
+      expect(small.server.traces.kept.bytes).toBeLessThanOrEqual(5000);
       const kept = (await small.server.traces.list({ limit: 1000 }));
       expect(kept[0].record).toEqual(padded(49));
       expect(kept.length).toBeLessThan(50);

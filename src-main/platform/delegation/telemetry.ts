@@ -1,5 +1,5 @@
-import { TelemetryBatch, postLogs, postTraces } from '../../../shared/platform-api/telemetry.ts';
-import type { Static } from '@sinclair/typebox';
+import { logBatchForms, postLogs, postTraces, traceBatchForms, type BatchForms } from '../../../shared/platform-api/telemetry.ts';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { tooLarge } from '../http/api-error.ts';
 import { implement } from '../http/contract-route.ts';
 import { parseJsonText, readBody, sendJson } from '../http/http-io.ts';
@@ -12,24 +12,32 @@ const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 /**
  * POST /v1/traces and /v1/logs (§4.6): a batch is a JSON array of records (or `{records: [...]}`),
- * stored as sent (its JSON text, one row per batch), published to the live feed, and answered 202.
+ * each checked against its record schema (TraceRecord, LogRecord), stored as sent (its JSON text,
+ * one row per batch), published to the live feed, and answered 202.
  */
 export function telemetryRoutes(p: PlatformContext): Route[] {
   const { features } = p;
-  const batchRoute = (kind: 'traces' | 'logs'): Route => {
+  const batchRoute = <R extends TSchema>(kind: 'traces' | 'logs', forms: BatchForms<R>): Route => {
     const { supported, maxBatch } = features[kind];
-    // The batch is stored as the text it came in, so the body is read here and checked against TelemetryBatch.
+    // The batch is stored as the text it came in, so the body is read here and checked against
+    // the form it has: a refusal then names the record and field (`records[3].step`).
     return implement(kind === 'traces' ? postTraces : postLogs, { capability: kind, enabled: supported }, async (ctx) => {
       const bytes = await readBody(ctx.req, MAX_BATCH_BYTES);
       const text = bytes.toString('utf8');
-      const batch = validBody<Static<typeof TelemetryBatch>>(TelemetryBatch, bytes.length === 0 ? undefined : parseJsonText(text, 'the request body'));
-      const records = Array.isArray(batch) ? batch : batch.records;
-      if (records.length > maxBatch) {
-        throw tooLarge('batch_too_large', `the batch holds ${records.length} ${kind} records; send at most ${kind}.maxBatch (${maxBatch}) per request`);
-      }
+      const body = bytes.length === 0 ? undefined : parseJsonText(text, 'the request body');
+      // Counted before the records are checked: a batch over the limit is refused without that work.
+      const count = recordCount(body);
+      if (count > maxBatch) throw tooLarge('batch_too_large', `the batch holds ${count} ${kind} records; send at most ${kind}.maxBatch (${maxBatch}) per request`);
+      const records = Array.isArray(body) ? validBody<Array<Static<R>>>(forms.array, body) : validBody<{ records: Array<Static<R>> }>(forms.object, body).records;
       await ingestTelemetry(p, kind, { count: records.length, text, records });
       sendJson(ctx.res, 202, `{"accepted":${records.length}}`);
     });
   };
-  return [batchRoute('traces'), batchRoute('logs')];
+  return [batchRoute('traces', traceBatchForms), batchRoute('logs', logBatchForms)];
+}
+
+function recordCount(body: unknown): number {
+  if (Array.isArray(body)) return body.length;
+  const records = typeof body === 'object' && body !== null ? (body as { records?: unknown }).records : undefined;
+  return Array.isArray(records) ? records.length : 0;
 }

@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { SecretRedactor } from './logger.ts';
-import type { Outcome } from './message.ts';
+import type { TraceRecord } from '../../../shared/trace-record.ts';
 import { TraceAdmission } from './trace-admission.ts';
+
+/** Defined in shared/ (the wire and the renderer take the same shape); the runtime's modules import it from here. */
+export type { TraceRecord };
 
 /**
  * A duration in ms rounded to the microsecond: finer digits are timer noise, and the 17-digit
@@ -9,36 +12,6 @@ import { TraceAdmission } from './trace-admission.ts';
  */
 export function toMicros(ms: number): number {
   return Math.round(ms * 1000) / 1000;
-}
-
-/** One record of what a step (or a whole run) did with a message. */
-export interface TraceEvent {
-  kind: 'step' | 'run';
-  flow: string;
-  correlationId: string;
-  runId: string;
-  /** Setting path of the step, e.g. `flows.orders.steps[1]`; absent on run events. */
-  step?: string;
-  /** Block type, e.g. `filter`. */
-  block?: string;
-  /** The step's `name`, when the author gave one. */
-  name?: string;
-  startedAt: number;
-  durationMs: number;
-  outcome: Outcome;
-  error?: string;
-  input?: unknown;
-  output?: unknown;
-  deployment?: string;
-  instance?: string;
-  /** W3C trace id of the run (joined from an incoming `traceparent`, or new). */
-  traceId?: string;
-  /** This run's or step's span id. */
-  spanId?: string;
-  /** The parent span: the caller's (run), the run's or the enclosing step's (step). */
-  parentSpanId?: string;
-  /** The caller's sampled flag when the run joined a caller's trace; undefined when it started here. */
-  sampled?: boolean;
 }
 
 /**
@@ -66,7 +39,7 @@ export interface TraceSpan {
   traceId?: string;
   spanId?: string;
   parentSpanId?: string;
-  /** As on TraceEvent: the caller's sampled flag, if the trace came from a caller. */
+  /** As on TraceRecord: the caller's sampled flag, if the trace came from a caller. */
   sampled?: boolean;
 }
 
@@ -78,7 +51,7 @@ export interface TraceSink {
    * (an exporter masks the serialized batch once, far cheaper than a deep copy per event).
    */
   unredacted?: boolean;
-  emit(event: TraceEvent): void;
+  emit(event: TraceRecord): void;
   /** Receives calls made by steps; sinks without it are never asked to build one. */
   span?(span: TraceSpan): void;
   /**
@@ -115,15 +88,15 @@ export class TraceHub {
     };
   }
 
-  emit(event: TraceEvent): void {
+  emit(event: TraceRecord): void {
     // What the sinks do with a record is tracing's cost to this thread (the studio's stores, the redactor's walk).
     const t0 = performance.now();
     // Masked once, and only when some sink takes masked events.
-    let masked: TraceEvent | undefined;
+    let masked: TraceRecord | undefined;
     for (const s of this.sinks) {
       try {
         if (s.unredacted === true || !this.redactor || this.redactor.size === 0) s.emit(event);
-        else s.emit((masked ??= this.redactor.redactValue(event) as TraceEvent));
+        else s.emit((masked ??= this.redactor.redactValue(event) as TraceRecord));
       } catch {
         // A failing listener must never fail the flow it observes.
       }

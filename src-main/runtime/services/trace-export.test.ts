@@ -6,6 +6,9 @@ import { startPlatformServer, type FeatureOverrides, type PlatformServer } from 
 import { runtimeOn, until, type RuntimeOnPlatform } from './testing/runtime-on-platform.ts';
 import { IN_PROCESS_MAX_BATCH } from './telemetry.ts';
 import { samplingFromEnv } from './trace-sampling.ts';
+import { Value } from '@sinclair/typebox/value';
+import { TraceRecord } from '../../../shared/trace-record.ts';
+import type { TraceRecord as EmittedRecord } from '../core/trace.ts';
 
 const dirs: string[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -55,6 +58,25 @@ describe('trace export', () => {
     expect((await platform.traces.list({ limit: 100_000 })).length).toBe(300 * 4);
     await until(() => r.services.telemetry.stats().traces!.sent === 1200, 10_000, 'every export acknowledged');
     expect(r.services.telemetry.stats().traces!.dropped).toBe(0);
+  });
+
+  it('round-trips every record the hub emits through POST /v1/traces: each passes the TraceRecord schema and is stored field for field', async () => {
+    const platform = await platformWith();
+    const r = await runtimeFor(platform);
+    const emitted: EmittedRecord[] = [];
+    // Snapshots on: the message before and after each step travels too.
+    const detach = r.runtime.traces.add({ snapshots: true, emit: (e) => emitted.push(e) });
+    cleanups.push(async () => detach());
+    await r.runtime.run('orders', { ok: true, n: [1, 2, 3] });
+    await r.runtime.run('orders', { ok: false });
+    await until(async () => (await runsStored(platform)).length === 2, 10_000, 'both runs stored');
+    await until(async () => (await platform.traces.list({ limit: 100 })).length === emitted.length, 10_000, 'every record stored');
+    const stored = (await platform.traces.list({ limit: 100 })).map((t) => t.record).reverse();
+    expect(stored).toEqual(emitted);
+    for (const record of stored) expect([...Value.Errors(TraceRecord, record)].map((e) => `${e.path} ${e.message}`)).toEqual([]);
+    // Both kinds, a failure and the deployment's own fields made the trip.
+    expect(emitted.some((e) => e.kind === 'step' && e.outcome === 'failed' && e.error && e.step === 'flows.orders.steps[1]' && e.input !== undefined)).toBe(true);
+    expect(emitted.every((e) => e.deployment === 'orders' && e.instance === 'o-1' && e.traceId && e.spanId)).toBe(true);
   });
 
   it('masks a secret in a snapshot of the message, in its JSON-escaped spelling too', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../core/logger.ts';
 import { TraceAdmission } from '../core/trace-admission.ts';
-import { TraceHub, type TraceEvent } from '../core/trace.ts';
+import { TraceHub, type TraceRecord } from '../core/trace.ts';
 import type { RecordExporter } from './telemetry-pipeline.ts';
 import { TracePipeline } from './trace-pipeline.ts';
 import { EVERY_RUN } from './trace-sampling.ts';
@@ -14,10 +14,10 @@ afterEach(async () => {
   for (const p of closing.splice(0)) await p.close();
 });
 
-const run = (runId: string): TraceEvent => ({ kind: 'run', flow: 'orders', correlationId: runId, runId, startedAt: 0, durationMs: 0.1, outcome: 'completed' });
+const run = (runId: string): TraceRecord => ({ kind: 'run', flow: 'orders', correlationId: runId, runId, startedAt: 0, durationMs: 0.1, outcome: 'completed' });
 
 /** A hub whose request thread is as busy as the test says, on a clock the test moves. */
-function hubWith(initialBusy: number, exporterWork?: RecordExporter<TraceEvent>['export']): { hub: TraceHub; exported: string[][]; load(busy: number): void } {
+function hubWith(initialBusy: number, exporterWork?: RecordExporter<TraceRecord>['export']): { hub: TraceHub; exported: string[][]; load(busy: number): void } {
   let now = 0;
   let busy = initialBusy;
   const admission = new TraceAdmission({ meter: () => busy, now: () => now, windowMs: 25, saturatedRate: Infinity });
@@ -30,7 +30,7 @@ function hubWith(initialBusy: number, exporterWork?: RecordExporter<TraceEvent>[
   load(initialBusy);
   const hub = new TraceHub(admission);
   const exported: string[][] = [];
-  const exporter: RecordExporter<TraceEvent> = {
+  const exporter: RecordExporter<TraceRecord> = {
     export: (batch, redactor, charge) => (exported.push(batch.map((e) => e.runId)), exporterWork?.(batch, redactor, charge) ?? true),
   };
   const p = new TracePipeline(exporter, { maxBatch: 512, maxQueue: 10_000, flushIntervalMs: 60_000, maxWaitMs: 16, waitOnlySaturated: true, sampling: EVERY_RUN }, silentLogger);

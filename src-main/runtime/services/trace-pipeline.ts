@@ -1,5 +1,5 @@
 import type { Logger, SecretRedactor } from '../core/logger.ts';
-import type { TraceEvent, TraceHub, TraceSink } from '../core/trace.ts';
+import type { TraceRecord, TraceHub, TraceSink } from '../core/trace.ts';
 import { TelemetryPipeline, type RecordExporter, type TelemetryPipelineOptions, type TelemetryPipelineStats } from './telemetry-pipeline.ts';
 import { TraceSampler, type TraceSampling } from './trace-sampling.ts';
 
@@ -13,14 +13,14 @@ export interface TracePipelineStats extends TelemetryPipelineStats {
  * unmasked (the exporter masks each batch once), and a destination gone for good (a 501) takes
  * the pipeline off the hub, so flows stop paying for records nobody receives.
  */
-export class TracePipeline extends TelemetryPipeline<TraceEvent> {
+export class TracePipeline extends TelemetryPipeline<TraceRecord> {
   private readonly sampler: TraceSampler | undefined;
   private detach: (() => void) | undefined;
   private hub: TraceHub | undefined;
   private readonly waitOnlySaturated: boolean;
 
   constructor(
-    exporter: RecordExporter<TraceEvent>,
+    exporter: RecordExporter<TraceRecord>,
     opts: Omit<TelemetryPipelineOptions, 'what'> & {
       sampling: TraceSampling;
       /**

@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../core/trace.ts';
+import type { TraceRecord } from '../core/trace.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
 
 /** Which runs a deployed runtime exports: a fraction, plus every failed one. */
@@ -35,7 +35,7 @@ const MAX_HELD_RUNS = 10_000;
  * exported whole (when keepFailed), any other is forgotten.
  */
 export class TraceSampler {
-  private readonly held = new BoundedMap<string, TraceEvent[]>(MAX_HELD_RUNS);
+  private readonly held = new BoundedMap<string, TraceRecord[]>(MAX_HELD_RUNS);
   private readonly threshold: number;
   /** Runs left out by sampling. */
   sampledOut = 0;
@@ -45,7 +45,7 @@ export class TraceSampler {
   }
 
   /** Calls `keep` for each record to export now: none, this one, or a failed run's held steps and its run. */
-  admit(event: TraceEvent, keep: (e: TraceEvent) => void): void {
+  admit(event: TraceRecord, keep: (e: TraceRecord) => void): void {
     // By trace id where there is one: every run of a trace (a caller and its consumers) agrees.
     if (hash32(event.traceId ?? event.runId) < this.threshold) return keep(event);
     if (!this.sampling.keepFailed) {

@@ -2,12 +2,12 @@ import { detectResources, envDetector, resourceFromAttributes } from '@opentelem
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { OTLPTraceExporter as OTLPProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPTraceExporter as OTLPJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { TraceEvent, TraceSpan } from '../core/trace.ts';
+import type { TraceRecord, TraceSpan } from '../core/trace.ts';
 import type { OtelConfig } from './otel-config.ts';
 import { spanOfCall, spanOfEvent, spanOfRequestRun, type SpanOrigin } from './otel-spans.ts';
 
 /** A record on its way to the exporter: a run or step event, or a call span, without snapshots. */
-export type ExportRecord = { event: TraceEvent } | { call: TraceSpan };
+export type ExportRecord = { event: TraceRecord } | { call: TraceSpan };
 
 /** How long a request's server span or a run waits for its partner before it is exported alone. */
 const PAIRING_WAIT_MS = 250;
@@ -27,8 +27,8 @@ export class OtelPipeline {
   private readonly origin: SpanOrigin;
   /** Server spans by their span id, and runs by their parent's, waiting for each other. */
   private servers = new Map<string, TraceSpan>();
-  private runs = new Map<string, TraceEvent>();
-  private older = { servers: new Map<string, TraceSpan>(), runs: new Map<string, TraceEvent>() };
+  private runs = new Map<string, TraceRecord>();
+  private older = { servers: new Map<string, TraceSpan>(), runs: new Map<string, TraceRecord>() };
   private timer: NodeJS.Timeout | undefined;
 
   constructor(config: Pick<OtelConfig, 'protocol' | 'batch'>, opts: { integration?: string; deployment?: string; serviceName?: string }) {

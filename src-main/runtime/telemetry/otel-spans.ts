@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type HrTime, typ
 import { millisToHrTime } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
-import type { TraceEvent, TraceSpan } from '../core/trace.ts';
+import type { TraceRecord, TraceSpan } from '../core/trace.ts';
 
 /** What every span of this runtime shares: the resource carries `flow.integration` and `flow.deployment`. */
 export interface SpanOrigin {
@@ -15,7 +15,7 @@ export interface SpanOrigin {
  * a step when it ends), so spans are built from the records with the ids the engine gave them
  * rather than started live; the SDK's processor and exporter take them from there.
  */
-export function spanOfEvent(e: TraceEvent, origin: SpanOrigin): ReadableSpan | undefined {
+export function spanOfEvent(e: TraceRecord, origin: SpanOrigin): ReadableSpan | undefined {
   const parts = partsOfEvent(e, origin);
   return parts && readable(parts);
 }
@@ -33,7 +33,7 @@ export function spanOfCall(s: TraceSpan, origin: SpanOrigin): ReadableSpan | und
  * request than a server span with the run under it, and what an HTTP server instrumentation
  * would show.
  */
-export function spanOfRequestRun(run: TraceEvent, request: TraceSpan, origin: SpanOrigin): ReadableSpan | undefined {
+export function spanOfRequestRun(run: TraceRecord, request: TraceSpan, origin: SpanOrigin): ReadableSpan | undefined {
   const r = partsOfEvent(run, origin);
   const s = partsOfCall(request, origin);
   if (!r || !s) return undefined;
@@ -46,7 +46,7 @@ export function spanOfRequestRun(run: TraceEvent, request: TraceSpan, origin: Sp
   return readable(s);
 }
 
-function partsOfEvent(e: TraceEvent, origin: SpanOrigin): SpanParts | undefined {
+function partsOfEvent(e: TraceRecord, origin: SpanOrigin): SpanParts | undefined {
   if (!e.traceId || !e.spanId) return undefined;
   let name: string;
   let attributes: Attributes;

@@ -1,4 +1,4 @@
-import type { TraceEvent, TraceSpan } from '../core/trace.ts';
+import type { TraceRecord, TraceSpan } from '../core/trace.ts';
 import type { ExportRecord } from './otel-pipeline.ts';
 
 type Mask = (text: string) => string;
@@ -48,10 +48,10 @@ export function packRecords(records: readonly ExportRecord[], mask: Mask | undef
 }
 
 /** The order packRecords writes a record's fields in (the round-trip test holds the two together). */
-const RUN_FIELDS = ['flow', 'correlationId', 'runId'] as const;
-const STEP_FIELDS = ['flow', 'step', 'block', 'name'] as const;
-const EVENT_FIELDS = ['startedAt', 'durationMs', 'outcome', 'error', 'traceId', 'spanId', 'parentSpanId'] as const;
-const CALL_FIELDS = ['kind', 'flow', 'name', 'startedAt', 'durationMs', 'status', 'error', 'traceId', 'spanId', 'parentSpanId'] as const;
+const RUN_FIELDS = ['flow', 'correlationId', 'runId'] as const satisfies ReadonlyArray<keyof TraceRecord>;
+const STEP_FIELDS = ['flow', 'step', 'block', 'name'] as const satisfies ReadonlyArray<keyof TraceRecord>;
+const EVENT_FIELDS = ['startedAt', 'durationMs', 'outcome', 'error', 'traceId', 'spanId', 'parentSpanId'] as const satisfies ReadonlyArray<keyof TraceRecord>;
+const CALL_FIELDS = ['kind', 'flow', 'name', 'startedAt', 'durationMs', 'status', 'error', 'traceId', 'spanId', 'parentSpanId'] as const satisfies ReadonlyArray<keyof TraceSpan>;
 
 /**
  * The worker's half: the records packRecords flattened, as the pipeline takes them. What spans do
@@ -68,7 +68,7 @@ export function unpackRecords(rows: Readonly<PackedRecords>): ExportRecord[] {
     const tag = rows[i++];
     if (tag === RUN || tag === STEP) {
       const event = tag === RUN ? fields({ kind: 'run' }, RUN_FIELDS) : fields({ kind: 'step', correlationId: '', runId: '' }, STEP_FIELDS);
-      records.push({ event: fields(event, EVENT_FIELDS) as unknown as TraceEvent });
+      records.push({ event: fields(event, EVENT_FIELDS) as unknown as TraceRecord });
     } else if (tag === CALL) {
       const call = fields({ runId: '', correlationId: '' }, CALL_FIELDS) as unknown as TraceSpan;
       const count = rows[i++] as number;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DebugSession, DefinitionText, Runtime, TraceEvent } from '../../runtime/index.ts';
+import type { DebugSession, DefinitionText, Runtime, TraceRecord } from '../../runtime/index.ts';
 import { runFlowTest } from '../flow-tests/flow-test-runner.ts';
 import { stubOfCall } from '../flow-tests/run-as-test.ts';
 import type { FlowTest } from '../flow-tests/test-file-loader.ts';
@@ -25,9 +25,9 @@ export interface ReplayOptions {
 
 export interface Replayed {
   /** The replay's own run of the flow. */
-  run: TraceEvent | undefined;
+  run: TraceRecord | undefined;
   /** Every step and run event of the replay, to store beside the other runs. */
-  events: TraceEvent[];
+  events: TraceRecord[];
 }
 
 /**

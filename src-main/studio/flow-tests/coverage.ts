@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
-import { type ComponentRegistry, type DefinitionText, type TraceEvent } from '../../runtime/index.ts';
+import { type ComponentRegistry, type DefinitionText, type TraceRecord } from '../../runtime/index.ts';
 
 /** A step of a definition, by the path traces name it with (e.g. `flows.notes.steps[0].switch.cases[1].steps[0]`). */
 export interface CoverageStep {
@@ -29,7 +29,7 @@ export interface Coverage {
  * step the definitions declare (nested chains included), read from the YAML with the blocks'
  * own specs so a new block with a `steps` setting is covered without a line here.
  */
-export function coverageOf(texts: readonly DefinitionText[], registry: ComponentRegistry, events: readonly TraceEvent[]): Coverage {
+export function coverageOf(texts: readonly DefinitionText[], registry: ComponentRegistry, events: readonly TraceRecord[]): Coverage {
   const steps: CoverageStep[] = [];
   const branches: CoverageBranch[] = [];
   const switches: Array<{ flow: string; path: string; cases: number; hasDefault: boolean }> = [];

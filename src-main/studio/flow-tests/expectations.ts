@@ -1,5 +1,5 @@
 import type { SseFrame } from '../../../shared/request-types.ts';
-import { type CompiledCel, type FlowResult, isTrue, toSnapshot, type TraceEvent } from '../../runtime/index.ts';
+import { type CompiledCel, type FlowResult, isTrue, toSnapshot, type TraceRecord } from '../../runtime/index.ts';
 import { firstDifference, jsonDiff, pathText, valueAt, type JsonPath } from './json-compare.ts';
 import type { OutboundCall } from './outside-stand-ins.ts';
 import type { FlowTest } from './test-file-loader.ts';
@@ -23,7 +23,7 @@ export interface Observed {
   run?: FlowResult;
   flow: string;
   calls: OutboundCall[];
-  events: TraceEvent[];
+  events: TraceRecord[];
 }
 
 export interface PlatformView {
@@ -138,19 +138,19 @@ function finalMessage(o: Observed): FinalMessage | undefined {
 }
 
 /** The step that failed or dropped the message, when one did. */
-function stoppedAt(steps: TraceEvent[]): string | undefined {
+function stoppedAt(steps: TraceRecord[]): string | undefined {
   const stop = steps.find((e) => e.outcome !== 'completed');
   return stop ? stepLabel(stop) : steps.at(-1) ? `${stepLabel(steps.at(-1)!)} (the last step that ran)` : undefined;
 }
 
 /** The last step that changed the value at `path` of the body or vars: where actual went its own way. */
-function divergedAt(steps: TraceEvent[], root: 'body' | 'vars', path: JsonPath): string | undefined {
-  const changed = (e: TraceEvent): boolean => {
+function divergedAt(steps: TraceRecord[], root: 'body' | 'vars', path: JsonPath): string | undefined {
+  const changed = (e: TraceRecord): boolean => {
     const before = valueAt((e.input as Record<string, unknown> | undefined)?.[root], path);
     const after = valueAt((e.output as Record<string, unknown> | undefined)?.[root], path);
     return e.output !== undefined && JSON.stringify(before) !== JSON.stringify(after);
   };
-  let found: TraceEvent | undefined;
+  let found: TraceRecord | undefined;
   // A switch or lock reports after the steps inside it: look inside the last changer for the step that did it.
   for (let i = steps.length - 1; i >= 0; i--) {
     const e = steps[i];
@@ -161,7 +161,7 @@ function divergedAt(steps: TraceEvent[], root: 'body' | 'vars', path: JsonPath):
   return steps.length ? 'no step changed it: it came with the input' : undefined;
 }
 
-function stepLabel(e: TraceEvent): string {
+function stepLabel(e: TraceRecord): string {
   return `${e.step}${e.name ? ` (${e.name})` : ` (${e.block})`}`;
 }
 

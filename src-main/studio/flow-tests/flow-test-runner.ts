@@ -18,7 +18,7 @@ import {
   startRuntime,
   type StartedRuntime,
   type DefinitionText,
-  type TraceEvent,
+  type TraceRecord,
 } from '../../runtime/index.ts';
 import { SseReader } from '../requests/sse-reader.ts';
 import { checkExpectations, type Failure, type Observed } from './expectations.ts';
@@ -34,7 +34,7 @@ export interface FlowTestResult {
   failures: Failure[];
   durationMs: number;
   /** Every step and run event of the test, in order (nested flows included): coverage and the studio's trace view. */
-  events: TraceEvent[];
+  events: TraceRecord[];
   logs: LogRecord[];
 }
 
@@ -56,7 +56,7 @@ export interface RunFlowTestOptions {
 
 export async function runFlowTest(test: FlowTest, integrationDir: string, options: RunFlowTestOptions = {}): Promise<FlowTestResult> {
   const started = performance.now();
-  const events: TraceEvent[] = [];
+  const events: TraceRecord[] = [];
   const logs: LogRecord[] = [];
   const result = (failures: Failure[]): FlowTestResult => ({
     name: test.name,

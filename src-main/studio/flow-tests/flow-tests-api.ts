@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FlowTestFileView, FlowTestResultView, FlowTestsApi, RerunResult } from '../../../shared/flow-test-types.ts';
 import type { CaptureDetail } from '../../../shared/request-types.ts';
-import { type ComponentRegistry, definitionFilesIn, isFlowTestFile, LoadError, readDefinitions, type TraceEvent } from '../../runtime/index.ts';
+import { type ComponentRegistry, definitionFilesIn, isFlowTestFile, LoadError, readDefinitions, type TraceRecord } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import { storedStepAt } from '../traces/run-detail.ts';
 import type { RunStore } from '../traces/run-store.ts';
@@ -59,7 +59,7 @@ export function flowTestsApi(o: FlowTestsApiOptions): FlowTestsApi {
       const dir = o.workspace.dirOf(selection.integration);
       const results: FlowTestResultView[] = [];
       const broken: Array<{ file: string; problems: string[] }> = [];
-      const events: TraceEvent[] = [];
+      const events: TraceRecord[] = [];
       for (const file of testFiles(selection.integration)) {
         if (selection.file !== undefined && file !== selection.file) continue;
         let tests: FlowTest[];

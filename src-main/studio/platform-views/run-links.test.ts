@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../runtime/index.ts';
+import type { TraceRecord } from '../../runtime/index.ts';
 import { RunLinks } from './run-links.ts';
 
-const ended = (runId: string, correlationId: string, startedAt: number, outcome: TraceEvent['outcome'] = 'completed'): TraceEvent => ({
+const ended = (runId: string, correlationId: string, startedAt: number, outcome: TraceRecord['outcome'] = 'completed'): TraceRecord => ({
   kind: 'run',
   flow: 'orders',
   correlationId,

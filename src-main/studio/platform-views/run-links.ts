@@ -1,5 +1,5 @@
 import type { RunLink } from '../../../shared/platform-views.ts';
-import { type TraceEvent, type TraceHub } from '../../runtime/index.ts';
+import { type TraceRecord, type TraceHub } from '../../runtime/index.ts';
 import { GroupIndex } from '../../../shared/group-index.ts';
 
 /** A finished run as the links need it. */
@@ -7,7 +7,7 @@ export interface RunRef {
   runId: string;
   flow: string;
   integration: string;
-  outcome: TraceEvent['outcome'];
+  outcome: TraceRecord['outcome'];
   correlationId: string;
   startedAt: number;
   endedAt: number;
@@ -66,7 +66,7 @@ export class RunLinks {
     return traces.add({ emit: (e) => this.record(integration, e) });
   }
 
-  record(integration: string, e: TraceEvent): void {
+  record(integration: string, e: TraceRecord): void {
     if (e.kind === 'run') {
       const ref: RunRef = {
         runId: e.runId,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../../shared/request-types.ts';
-import type { HttpExchangeRecord, TraceEvent } from '../../runtime/index.ts';
+import type { HttpExchangeRecord, TraceRecord } from '../../runtime/index.ts';
 import { LogHistory } from '../logs/log-history.ts';
 import { CaptureHistory } from '../requests/capture-history.ts';
 import { CaptureStore } from '../requests/capture-store.ts';
@@ -42,7 +42,7 @@ function runsOn(dir: string, retention = { count: 100_000, bytes: 512 * 1024 * 1
   return { store, history };
 }
 
-const event = (kind: 'step' | 'run', runId: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+const event = (kind: 'step' | 'run', runId: string, extra: Partial<TraceRecord> = {}): TraceRecord => ({
   kind,
   flow: 'orders',
   correlationId: `c-${runId}`,

@@ -1,23 +1,16 @@
 import type { RunSummary } from '../../../shared/trace-types.ts';
-import type { TraceEvent, TraceSpan } from '../../runtime/index.ts';
+import type { STEP_FIELDS } from '../../../shared/trace-record.ts';
+import type { TraceRecord, TraceSpan } from '../../runtime/index.ts';
 
 /** Characters of bodies, header values and vars a run keeps for search. */
 export const SEARCH_TEXT_CHARS = 8 * 1024;
 
-/** One step as recorded, with the message before and after when snapshots were on. */
-export interface StoredStep {
-  step: string;
-  block?: string;
-  name?: string;
-  startedAt: number;
-  durationMs: number;
-  outcome: TraceEvent['outcome'];
-  error?: string;
-  input?: unknown;
-  output?: unknown;
-  /** The step's span: calls it made name it as their parent, which places them under it. */
-  spanId?: string;
-}
+/**
+ * One step as recorded: its path, and the record's step fields (STEP_FIELDS) with the message
+ * before and after when snapshots were on, and its span (calls it made name it as their parent,
+ * which places them under it).
+ */
+export type StoredStep = { step: string } & Pick<TraceRecord, (typeof STEP_FIELDS)[number]>;
 
 export interface StoredDetail {
   steps: StoredStep[];

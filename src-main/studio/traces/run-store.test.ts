@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type TraceEvent } from '../../runtime/index.ts';
+import { type TraceRecord } from '../../runtime/index.ts';
 import { RunStore } from './run-store.ts';
 
-const step = (runId: string, path: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+const step = (runId: string, path: string, extra: Partial<TraceRecord> = {}): TraceRecord => ({
   kind: 'step',
   flow: 'orders',
   correlationId: `c-${runId}`,
@@ -14,7 +14,7 @@ const step = (runId: string, path: string, extra: Partial<TraceEvent> = {}): Tra
   outcome: 'completed',
   ...extra,
 });
-const run = (runId: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+const run = (runId: string, extra: Partial<TraceRecord> = {}): TraceRecord => ({
   kind: 'run',
   flow: 'orders',
   correlationId: `c-${runId}`,

@@ -1,8 +1,9 @@
 import type { DefinitionVersion, RunPage, RunQuery, RunRejection, RunSummary, StoredVersion } from '../../../shared/trace-types.ts';
 import type { Retention } from '../../../shared/history-types.ts';
-import { type TraceEvent, type TraceSpan } from '../../runtime/index.ts';
+import { type TraceRecord, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
+import { pickFields, STEP_FIELDS } from '../../../shared/trace-record.ts';
 import { GroupIndex } from '../../../shared/group-index.ts';
 import { lastVerifyStep, rejectionInOutput } from './run-rejection.ts';
 import { matchesText, messageText, originOf, statusTest, stepTextOf, TextQuery } from './run-matching.ts';
@@ -166,7 +167,7 @@ export class RunStore {
    * Takes one trace event of a runtime of `integration`; a run event completes its run. `version`
    * is the definition the runtime was loaded from.
    */
-  record(integration: string, e: TraceEvent, version?: DefinitionVersion): void {
+  record(integration: string, e: TraceRecord, version?: DefinitionVersion): void {
     if (e.kind === 'step') {
       this.pendingOf(e.runId, integration).steps.push(storedStep(e));
       return;
@@ -462,15 +463,8 @@ export class RunStore {
   }
 }
 
-function storedStep(e: TraceEvent): StoredStep {
-  const s: StoredStep = { step: e.step ?? '', startedAt: e.startedAt, durationMs: e.durationMs, outcome: e.outcome };
-  if (e.block !== undefined) s.block = e.block;
-  if (e.name !== undefined) s.name = e.name;
-  if (e.error !== undefined) s.error = e.error;
-  if (e.input !== undefined) s.input = e.input;
-  if (e.output !== undefined) s.output = e.output;
-  if (e.spanId !== undefined) s.spanId = e.spanId;
-  return s;
+function storedStep(e: TraceRecord): StoredStep {
+  return { step: e.step ?? '', ...pickFields(e, STEP_FIELDS) };
 }
 
 function applyRequest(record: RunRecord, info: RunRequestInfo): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../shared/clock.ts';
 import { startPlatformServer, type PlatformServer } from '../../../platform/index.ts';
-import type { TraceEvent } from '../../core/trace.ts';
+import type { TraceRecord } from '../../core/trace.ts';
 import { runtimeOn, until, type RuntimeOnPlatform, type RuntimeOptions } from '../../services/testing/runtime-on-platform.ts';
 
 let dataDir: string;
@@ -46,7 +46,7 @@ function completedBodies(r: RuntimeOnPlatform, flow: string): unknown[] {
   const seen: unknown[] = [];
   r.runtime.traces.add({
     snapshots: true,
-    emit: (e: TraceEvent) => {
+    emit: (e: TraceRecord) => {
       if (e.kind === 'run' && e.flow === flow && e.outcome === 'completed') seen.push((e.input as { body: unknown }).body);
     },
   });
@@ -137,7 +137,7 @@ describe('the queue source', () => {
 
   it('carries headers, the correlation id and raw content from publisher to consumer', async () => {
     const consumer = await start(`flows:\n  work:\n    source: {type: queue, subject: carry}\n    steps: []\n`);
-    const runs: TraceEvent[] = [];
+    const runs: TraceRecord[] = [];
     consumer.runtime.traces.add({ snapshots: true, emit: (e) => e.kind === 'run' && runs.push(e) });
     const sender = await start(publisher, { env: { SUBJECT: 'carry' } });
     await sender.runtime.definition.flows.get('send')!.runner.submit(

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Runtime } from '../../core/runtime.ts';
-import type { TraceEvent, TraceSink, TraceSpan } from '../../core/trace.ts';
+import type { TraceRecord, TraceSink, TraceSpan } from '../../core/trace.ts';
 import { registry } from '../../registry.ts';
 
 const FLOW = `connectors:
@@ -29,8 +29,8 @@ afterEach(async () => {
 });
 
 /** A sink that keeps what it is given; `serverSpans` as a sink declares it. */
-function recorder(serverSpans?: boolean): TraceSink & { events: TraceEvent[]; spans: TraceSpan[] } {
-  const events: TraceEvent[] = [];
+function recorder(serverSpans?: boolean): TraceSink & { events: TraceRecord[]; spans: TraceSpan[] } {
+  const events: TraceRecord[] = [];
   const spans: TraceSpan[] = [];
   return { events, spans, serverSpans, emit: (e) => events.push(e), span: (s) => spans.push(s) };
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpExchangeRecord } from '../../core/exchange-hub.ts';
 import { Runtime } from '../../core/runtime.ts';
 import { TraceAdmission } from '../../core/trace-admission.ts';
-import { TraceHub, type TraceEvent } from '../../core/trace.ts';
+import { TraceHub, type TraceRecord } from '../../core/trace.ts';
 import { registry } from '../../registry.ts';
 
 const FLOW = `connectors:
@@ -32,7 +32,7 @@ async function watchedRuntime(saturatedRate: number) {
   const admission = new TraceAdmission({ meter: () => load.busy, now: () => load.now, windowMs: 100 });
   const runtime = Runtime.load([{ file: 'orders.yaml', text: FLOW }], { registry, env: {}, traces: new TraceHub(admission) });
   running.push(runtime);
-  const events: TraceEvent[] = [];
+  const events: TraceRecord[] = [];
   const exchanges: HttpExchangeRecord[] = [];
   runtime.traces.add({ emit: (e) => events.push(e) });
   runtime.observe({ exchange: (x) => exchanges.push(x) });

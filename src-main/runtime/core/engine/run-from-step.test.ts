@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformEvent, type PlatformServer } from '../../../platform/index.ts';
 import { runtimeOn, type RuntimeOnPlatform } from '../../services/testing/runtime-on-platform.ts';
 import { Message } from '../message.ts';
-import type { TraceEvent } from '../trace.ts';
+import type { TraceRecord } from '../trace.ts';
 
 // Every step appends its label to vars.trail, so a run says exactly which steps it went through.
 const mark = (label: string) => `{set: {vars: {trail: 'vars.trail + ["${label}"]'}}}`;
@@ -54,7 +54,7 @@ const yaml = `flows:
 let dataDir: string;
 let platform: PlatformServer;
 let rt: RuntimeOnPlatform;
-const events: TraceEvent[] = [];
+const events: TraceRecord[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'run-from-step-'));

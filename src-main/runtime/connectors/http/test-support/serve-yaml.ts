@@ -1,6 +1,6 @@
 import { createLogger, type LogRecord } from '../../../core/logger.ts';
 import { Runtime } from '../../../core/runtime.ts';
-import type { TraceEvent } from '../../../core/trace.ts';
+import type { TraceRecord } from '../../../core/trace.ts';
 import { testRegistry } from './test-registry.ts';
 
 export interface Served {
@@ -9,7 +9,7 @@ export interface Served {
   runtime: Runtime;
   logs: LogRecord[];
   /** Run-level trace events (one per finished flow run), newest last. */
-  runs: TraceEvent[];
+  runs: TraceRecord[];
   /** Resolves when a log record with this message appears (or fails after the timeout). */
   logged(msg: string, timeoutMs?: number): Promise<LogRecord>;
   stop(): Promise<void>;
@@ -23,7 +23,7 @@ export async function serveYaml(yaml: string, env: Record<string, string> = {}):
     env,
     log: createLogger({ level: 'debug', sinks: [(r) => logs.push(r)] }),
   });
-  const runs: TraceEvent[] = [];
+  const runs: TraceRecord[] = [];
   runtime.traces.add({ emit: (e) => void (e.kind === 'run' && runs.push(e)) });
   await runtime.start();
   const http = runtime.describe().connectors.find((c) => c.type === 'http');
