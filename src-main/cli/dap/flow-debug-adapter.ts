@@ -21,8 +21,11 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsSetVariable: true,
   supportsSetExpression: true,
   supportsTerminateRequest: true,
-  supportTerminateDebuggee: true,
-  supportsSingleThreadExecutionRequests: true,
+  // The program runs inside the adapter: disconnect always ends it, so the client is offered no choice.
+  supportTerminateDebuggee: false,
+  // Continue and the steps always act on the one thread named (allThreadsContinued: false, which the
+  // protocol allows), so there is no singleThread argument for a client to set.
+  supportsSingleThreadExecutionRequests: false,
   supportsStepBack: false,
   supportsRestartRequest: false,
   supportsFunctionBreakpoints: false,
