@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from './testing/platform-harness.ts';
@@ -95,4 +96,71 @@ describe('clients see the 413 of an oversized body', () => {
       expect(outcome.error, path).toBeUndefined();
     }
   }, 60_000);
+});
+
+/** Every PUT and POST operation of the published contract (shared/platform-openapi.json), as `METHOD /path`. */
+function writeOperations(): string[] {
+  const doc = JSON.parse(readFileSync(new URL('../../shared/platform-openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => m === 'put' || m === 'post').map((m) => `${m.toUpperCase()} ${path}`));
+}
+
+/**
+ * Sends only the headers of a request announcing `bytes`, and reads the answer: the status, its
+ * body, and how long it took to arrive in full. No body byte is ever sent.
+ */
+function announce(method: string, path: string, bytes: number): Promise<Outcome & { ms: number }> {
+  const url = new URL(platform.url + path);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let text = '';
+    const finish = (error?: string): void => {
+      clearTimeout(deadline);
+      socket.destroy();
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+      resolve({ status: status === undefined ? undefined : Number(status), body: text.slice(text.indexOf('\r\n\r\n') + 4), error, ms: Date.now() - started });
+    };
+    const deadline = setTimeout(() => finish('no complete answer within 5 s'), 5_000);
+    socket.on('error', (err: NodeJS.ErrnoException) => finish(err.code ?? err.message));
+    socket.once('close', () => finish(text === '' ? 'closed without an answer' : undefined));
+    socket.setEncoding('latin1');
+    socket.on('data', (c: string) => {
+      text += c;
+      const head = text.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(text)?.[1];
+      if (head !== -1 && length !== undefined && text.length >= head + 4 + Number(length)) finish();
+    });
+    socket.write(`${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${platform.server.token}\r\ncontent-type: application/json\r\ncontent-length: ${bytes}\r\n\r\n`);
+  });
+}
+
+describe('an oversized body is refused from its Content-Length alone (issue 48)', () => {
+  /** The PUT and POST routes whose limit a 10 MB body passes: all but the bundle upload and telemetry batches. */
+  const refusedRoutes = (): Array<{ method: string; path: string; maxBodyBytes: number }> =>
+    platform.server.routes.filter((r) => (r.method === 'PUT' || r.method === 'POST') && r.maxBodyBytes < TEN_MB);
+
+  it('the route table serves every PUT and POST operation of the OpenAPI document, each with its body limit', () => {
+    const served = platform.server.routes.map((r) => `${r.method} ${r.path}`);
+    expect(writeOperations().filter((op) => !served.includes(op))).toEqual([]);
+    expect(refusedRoutes().length).toBeGreaterThanOrEqual(29);
+    expect(platform.server.routes.filter((r) => r.maxBodyBytes >= TEN_MB).map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'POST /v1/logs',
+      'POST /v1/traces',
+      'PUT /integrations/{id}/bundle',
+    ]);
+  });
+
+  it('answers 413 to a 10 MB Content-Length within 1 s, before any body byte is sent, on every PUT and POST route', async () => {
+    const outcomes = await Promise.all(refusedRoutes().map(async (r) => [`${r.method} ${r.path}`, await announce(r.method, concrete(r.path), TEN_MB)] as const));
+    const wrong = outcomes.filter(([, o]) => o.status !== 413 || o.error !== undefined || o.ms > 1_000);
+    expect(wrong, JSON.stringify(wrong)).toEqual([]);
+    for (const [, o] of outcomes) expect(JSON.parse(o.body!).error.code).toMatch(/too_large/);
+  });
+
+  it('lets a client that sends the whole 10 MB body read the 413 on every PUT and POST route, never a reset or a 5xx', async () => {
+    const outcomes: Array<[string, Outcome]> = [];
+    for (const r of refusedRoutes()) outcomes.push([`${r.method} ${r.path}`, await send(r.method, concrete(r.path), TEN_MB, true)]);
+    const wrong = outcomes.filter(([, o]) => o.status !== 413 || o.error !== undefined);
+    expect(wrong, JSON.stringify(wrong)).toEqual([]);
+  }, 120_000);
 });

@@ -130,8 +130,8 @@ export interface PlatformServer {
   readonly resources: ResourceStore;
   /** Integrations, resources, tags, cluster secrets and deployments, for in-process callers (the studio). */
   readonly management: Management;
-  /** Every route served, and whether its capability is on (switched-off routes answer 501). */
-  readonly routes: ReadonlyArray<{ method: string; path: string; capability: string; enabled: boolean }>;
+  /** Every route served, whether its capability is on (switched-off routes answer 501), and the largest body it reads. */
+  readonly routes: ReadonlyArray<{ method: string; path: string; capability: string; enabled: boolean; maxBodyBytes: number }>;
   /**
    * In-process views of what is stored, for the studio's panels (src-main/platform/inspect/), on
    * either store.
@@ -311,7 +311,7 @@ async function serve(
     ingestTelemetry: (kind, count, text) => ingestTelemetry(p, kind, { count, text }),
     resources: p.resources,
     management,
-    routes: router.routes.map(({ method, path, capability, enabled }) => ({ method, path, capability, enabled })),
+    routes: router.routes.map(({ method, path, capability, enabled, maxBodyBytes }) => ({ method, path, capability, enabled, maxBodyBytes })),
     get inspect(): PlatformInspection {
       return (inspection ??= createPlatformInspection({ store, context: p, dispatch, topicRoutes: topics }));
     },

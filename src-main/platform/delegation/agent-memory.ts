@@ -1,13 +1,13 @@
 import { badRequest, conflict, notFound, tooLarge } from '../http/api-error.ts';
-import { parseJsonText, readBody, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
+import { parseJsonText, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
 import * as api from '../../../shared/platform-api/agent-memory.ts';
 import type { ApiRoute } from '../../../shared/platform-api/contract.ts';
-import { implement, type ContractContext } from '../http/contract-route.ts';
+import { implement, type BodyLimit, type ContractContext } from '../http/contract-route.ts';
 import { countHeader, objectVersionHeader } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
 import type { SearchHit, StoredTurn, ThreadSummary } from '../store/agent-memory-store.ts';
 import { checkAgentContext } from './agent-context.ts';
-import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+import type { PlatformContext } from './platform-context.ts';
 
 const MAX_APPEND_BYTES = 8 * 1024 * 1024;
 
@@ -20,11 +20,16 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
   const { agentMemory: store, features } = p;
   const am = features.agentMemory;
   type OptionalRoute = 'listThreads' | 'readThread' | 'search';
-  const route = <R extends ApiRoute>(contract: R, handle: (ctx: ContractContext<R>) => Promise<void>, flag?: OptionalRoute): Route =>
-    implement(contract, { capability: flag && am.supported ? `agentMemory.${flag}` : 'agentMemory', enabled: am.supported && (flag ? am[flag] : true) }, (ctx) => {
-      checkAgentContext(ctx.req);
-      return handle(ctx);
-    });
+  const route = <R extends ApiRoute>(contract: R, handle: (ctx: ContractContext<R>) => Promise<void>, flag?: OptionalRoute, body?: BodyLimit): Route =>
+    implement(
+      contract,
+      { capability: flag && am.supported ? `agentMemory.${flag}` : 'agentMemory', enabled: am.supported && (flag ? am[flag] : true) },
+      (ctx) => {
+        checkAgentContext(ctx.req);
+        return handle(ctx);
+      },
+      body,
+    );
 
   return [
     route(api.loadWorking, async (ctx) => {
@@ -42,21 +47,19 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
       const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
       const iteration = countHeader(ctx.req.headers['x-agent-iteration'], 'X-Agent-Iteration');
       const tokens = countHeader(ctx.req.headers['x-agent-tokens'], 'X-Agent-Tokens');
-      const bytes = await readBody(ctx.req, am.maxWorkingMemoryBytes, (max) =>
-        tooLarge('value_too_large', `working memory for "${threadKey}" is larger than agentMemory.maxWorkingMemoryBytes (${max} bytes)`),
-      );
+      const bytes = await ctx.bytes();
       const outcome = await store.saveWorking(agentId, threadKey, ctx.input.userId, bytes, expected, iteration, tokens);
       if (!outcome.ok) throw conflict('version_conflict', `working memory of conversation "${threadKey}": ${outcome.conflict}`);
       sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
-    }),
+    }, undefined, { maxBytes: am.maxWorkingMemoryBytes, refuse: (max) => tooLarge('value_too_large', `the working memory is larger than agentMemory.maxWorkingMemoryBytes (${max} bytes)`) }),
     route(api.appendTurns, async (ctx) => {
       const { agentId, threadKey } = ctx.params;
-      const { turns } = await ctx.json(MAX_APPEND_BYTES);
+      const { turns } = await ctx.json();
       const appended = await store.appendTurns(agentId, threadKey, ctx.input.userId, turns.map((turn) => JSON.stringify(turn)));
       sendJson(ctx.res, 200, { version: appended.version, turns: appended.turns.map((t) => ({ seq: t.seq, createdAt: iso(t.createdAt) })) }, {
         'x-object-version': appended.version,
       });
-    }),
+    }, undefined, { maxBytes: MAX_APPEND_BYTES }),
     route(
       api.listThreads,
       async (ctx) => {
@@ -92,7 +95,7 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
     }),
     route(api.setTitle, async (ctx) => {
       const { agentId, threadKey } = ctx.params;
-      const { title } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { title } = await ctx.json();
       if (!(await store.setTitle(agentId, threadKey, title))) throw notFound('thread_not_found', `agent "${agentId}" has no conversation "${threadKey}" to title`);
       sendEmpty(ctx.res, 204);
     }),
@@ -110,7 +113,7 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
       const { agentId, userId } = ctx.params;
       const { name } = ctx.input;
       const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
-      const content = memoryContent(await readBody(ctx.req, MAX_JSON_BODY_BYTES));
+      const content = memoryContent(await ctx.bytes());
       const outcome = await store.putMemory(agentId, userId, name, content, expected);
       if (!outcome.ok) throw conflict('version_conflict', `memory "${name}" of user "${userId}": ${outcome.conflict}`);
       sendJson(ctx.res, outcome.created ? 201 : 200, { name, version: outcome.version }, { 'x-object-version': outcome.version });
@@ -126,7 +129,7 @@ export function agentMemoryRoutes(p: PlatformContext): Route[] {
     route(
       api.search,
       async (ctx) => {
-        const { query, userId, limit = 10 } = await ctx.json(MAX_JSON_BODY_BYTES);
+        const { query, userId, limit = 10 } = await ctx.json();
         const hits = await store.search(ctx.params.agentId, query, userId, Math.min(limit, 100));
         if (!hits) throw badRequest('invalid_field', '"query" has no word to search for');
         sendJson(ctx.res, 200, `{"hits":[${hits.map(hitJson).join(',')}]}`);

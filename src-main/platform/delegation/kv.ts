@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { conflict, notFound, tooLarge } from '../http/api-error.ts';
-import { readBody, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
+import { sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
 import { kvDelete, kvGet, kvPut } from '../../../shared/platform-api/kv.ts';
 import { implement } from '../http/contract-route.ts';
 import { objectVersionHeader } from '../http/headers-and-names.ts';
@@ -19,6 +19,7 @@ export function kvRoutes(p: PlatformContext): Route[] {
   const maxValueBytes = features.kv.maxValueBytes;
 
   const binding = { capability: 'kv', enabled };
+  const valueLimit = { maxBytes: maxValueBytes, refuse: (max: number) => tooLarge('value_too_large', `the value is larger than kv.maxValueBytes (${max} bytes); store less or split it`) };
 
   return [
     implement(kvGet, binding, async (ctx) => {
@@ -30,9 +31,7 @@ export function kvRoutes(p: PlatformContext): Route[] {
       const { namespace: ns } = ctx.params;
       const { key } = ctx.input;
       const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
-      const value = await readBody(ctx.req, maxValueBytes, (max) =>
-        tooLarge('value_too_large', `the value for "${key}" in namespace "${ns}" is larger than kv.maxValueBytes (${max} bytes); store less or split it`),
-      );
+      const value = await ctx.bytes();
       // Answered once durable: the store commits it with the other writes of its turn (group commit).
       const outcome = await kv.put(ns, key, value, expected);
       if (!outcome.ok) throw conflict('version_conflict', `entry "${key}" in namespace "${ns}": ${outcome.conflict}`);
@@ -40,7 +39,7 @@ export function kvRoutes(p: PlatformContext): Route[] {
         events.emit({ type: 'kv.put', at: p.clock.now(), namespace: ns, key, version: outcome.version, bytes: value.length, created: outcome.created, ...runOf(ctx.req) });
       }
       sendJson(ctx.res, outcome.created ? 201 : 200, `{"version":${outcome.version}}`, { 'x-object-version': outcome.version });
-    }),
+    }, valueLimit),
     implement(kvDelete, binding, async (ctx) => {
       const { namespace: ns } = ctx.params;
       const { key } = ctx.input;

@@ -4,7 +4,7 @@ import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
 import { claimBody, grantFields, iso } from './leases.ts';
-import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+import type { PlatformContext } from './platform-context.ts';
 
 /**
  * Leader election (§3.2, §4.2): one endpoint for the first claim and its renewal. A candidate
@@ -20,7 +20,7 @@ export function leaderRoutes(p: PlatformContext): Route[] {
 
   return [
     implement(campaign, binding, async (ctx) => {
-      const { candidate, ttlSeconds = defaultTtl } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { candidate, ttlSeconds = defaultTtl } = await ctx.json();
       const ttlMs = Math.max(Math.min(ttlSeconds, maxTtlSeconds), minTtlSeconds) * 1000;
       const outcome = await leases.acquire('leader', ctx.params.key, candidate, ttlMs, true);
       if (!outcome.granted) {
@@ -35,7 +35,7 @@ export function leaderRoutes(p: PlatformContext): Route[] {
       sendJson(ctx.res, 200, { leader: true, ...claimBody(claim) });
     }),
     implement(resign, binding, async (ctx) => {
-      const { leaseId, candidate } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { leaseId, candidate } = await ctx.json();
       const { key } = ctx.params;
       if (!leaseId && !candidate) throw badRequest('missing_field', 'the request body needs "leaseId" (from the campaign response) or "candidate"');
       const holder = await leases.holderOf('leader', key);

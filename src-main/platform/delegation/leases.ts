@@ -4,7 +4,7 @@ import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
 import type { LeaseClaim } from '../store/lease-store.ts';
-import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+import type { PlatformContext } from './platform-context.ts';
 import { runOf } from './run-of.ts';
 
 /**
@@ -21,7 +21,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
 
   return [
     implement(acquireLease, binding, async (ctx) => {
-      const { name, holder = 'anonymous', ttlSeconds = defaultTtlSeconds } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { name, holder = 'anonymous', ttlSeconds = defaultTtlSeconds } = await ctx.json();
       const outcome = await leases.acquire('lease', name, holder, ttlMs(ttlSeconds), false);
       if (!outcome.granted) {
         sendJson(ctx.res, 200, { acquired: false, holder: outcome.current.holder, expiresAt: iso(outcome.current.expiresAt) });
@@ -32,7 +32,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
       sendJson(ctx.res, 200, { acquired: true, ...claimBody(claim) });
     }),
     implement(renewLease, binding, async (ctx) => {
-      const { ttlSeconds } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { ttlSeconds } = await ctx.json();
       const { leaseId } = ctx.params;
       const outcome = await leases.renew('lease', leaseId, ttlSeconds === undefined ? undefined : ttlMs(ttlSeconds));
       if (!outcome.ok && outcome.reason === 'expired') {
@@ -44,7 +44,7 @@ export function leaseRoutes(p: PlatformContext): Route[] {
       sendEmpty(ctx.res, 204);
     }),
     implement(releaseLease, binding, async (ctx) => {
-      await ctx.json(MAX_JSON_BODY_BYTES);
+      await ctx.json();
       const claim = await leases.release('lease', ctx.params.leaseId);
       if (!claim) throw notFound('lease_not_found', `no live lease ${ctx.params.leaseId} (already released or expired): nothing to release`);
       if (events.active) events.emit({ type: 'lease.release', at: p.clock.now(), kind: 'lease', name: claim.name, holder: claim.holder, leaseId: claim.leaseId, ...runOf(ctx.req) });

@@ -33,5 +33,3 @@ export interface PlatformContext {
   clock: Clock;
 }
 
-/** JSON request bodies other than telemetry batches and message payloads. */
-export const MAX_JSON_BODY_BYTES = 4 * 1024 * 1024;

@@ -39,10 +39,12 @@ export class RequestReply {
   routes(): Route[] {
     const q = this.p.features.queues;
     const binding = { capability: q.supported ? 'queues.requestReply' : 'queues', enabled: q.supported && q.requestReply };
+    // The message's JSON plus its headers and the request's own fields.
+    const messageLimit = { maxBytes: q.maxMessageBytes + 64 * 1024 };
     return [
       implement(queueRequest, binding, async (ctx) => {
         const subject = checkName(ctx.params.subject, 'the subject');
-        const body = await ctx.json(q.maxMessageBytes + 64 * 1024);
+        const body = await ctx.json();
         const message = messageText(body, q.maxMessageBytes, subject);
         const timeoutSeconds = Math.min(body.timeoutSeconds ?? 30, q.maxRequestTimeoutSeconds);
         if (!(await this.dispatch.hasConsumers(subject))) {
@@ -50,9 +52,9 @@ export class RequestReply {
         }
         const reply = await this.await(subject, message, timeoutSeconds * 1000, ctx.res);
         sendJson(ctx.res, 200, `{"body":${reply.body}${reply.headers ? `,"headers":${reply.headers}` : ''}}`);
-      }),
+      }, messageLimit),
       implement(queueReply, binding, async (ctx) => {
-        const body = await ctx.json(q.maxMessageBytes + 64 * 1024);
+        const body = await ctx.json();
         const { replyTo } = body;
         const request = this.pending.get(replyTo);
         const missing = (): ApiError =>
@@ -70,7 +72,7 @@ export class RequestReply {
           throw missing();
         }
         sendEmpty(ctx.res, 204);
-      }),
+      }, messageLimit),
     ];
   }
 

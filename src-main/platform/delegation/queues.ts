@@ -4,7 +4,7 @@ import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
 import { checkName } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
-import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+import type { PlatformContext } from './platform-context.ts';
 import type { QueueDispatch } from './queue-dispatch.ts';
 import { messageText, queueMessagesJson } from './queue-messages.ts';
 
@@ -23,14 +23,14 @@ export function queueRoutes(p: PlatformContext, dispatch: QueueDispatch): Route[
   return [
     implement(queuePublish, binding, async (ctx) => {
       const subject = checkName(ctx.params.subject, 'the subject');
-      const message = messageText(await ctx.json(publishBodyLimit), q.maxMessageBytes, subject);
+      const message = messageText(await ctx.json(), q.maxMessageBytes, subject);
       // Answered once durable: the store commits it with the other publishes of its turn (group commit).
       const messageId = await dispatch.publish(subject, message.body, message.headers);
       sendJson(ctx.res, 202, `{"messageId":"${messageId}"}`);
-    }),
+    }, { maxBytes: publishBodyLimit }),
     implement(queueReceive, binding, async (ctx) => {
       const subject = checkName(ctx.params.subject, 'the subject');
-      const body = await ctx.json(MAX_JSON_BODY_BYTES);
+      const body = await ctx.json();
       const group = checkName(body.consumerGroup, 'consumerGroup');
       const waitSeconds = Math.min(body.waitSeconds ?? q.pollTimeoutSeconds, q.pollTimeoutSeconds);
       const maxMessages = Math.min(body.maxMessages ?? 1, q.maxBatch);
@@ -42,16 +42,16 @@ export function queueRoutes(p: PlatformContext, dispatch: QueueDispatch): Route[
       else sendJson(ctx.res, 200, queueMessagesJson(batch));
     }),
     implement(queueAck, binding, async (ctx) => {
-      await dispatch.ack(ctx.params.subject, settleHandles(await ctx.json(MAX_JSON_BODY_BYTES)));
+      await dispatch.ack(ctx.params.subject, settleHandles(await ctx.json()));
       sendEmpty(ctx.res, 204);
     }),
     implement(queueNack, binding, async (ctx) => {
-      const body = await ctx.json(MAX_JSON_BODY_BYTES);
+      const body = await ctx.json();
       await dispatch.nack(ctx.params.subject, settleHandles(body), Math.min(body.delaySeconds ?? 0, q.maxDelaySeconds));
       sendEmpty(ctx.res, 204);
     }),
     implement(queueExtend, binding, async (ctx) => {
-      const body = await ctx.json(MAX_JSON_BODY_BYTES);
+      const body = await ctx.json();
       await dispatch.extend(ctx.params.subject, settleHandles(body), Math.min(body.seconds, MAX_ACK_DEADLINE_SECONDS));
       sendEmpty(ctx.res, 204);
     }),

@@ -2,7 +2,7 @@ import { logBatchForms, postLogs, postTraces, traceBatchForms, type BatchForms }
 import type { Static, TSchema } from '@sinclair/typebox';
 import { tooLarge } from '../http/api-error.ts';
 import { implement } from '../http/contract-route.ts';
-import { parseJsonText, readBody, sendJson } from '../http/http-io.ts';
+import { parseJsonText, sendJson } from '../http/http-io.ts';
 import { validBody } from '../http/request-validation.ts';
 import type { Route } from '../http/router.ts';
 import type { PlatformContext } from './platform-context.ts';
@@ -22,7 +22,7 @@ export function telemetryRoutes(p: PlatformContext): Route[] {
     // The batch is stored as the text it came in, so the body is read here and checked against
     // the form it has: a refusal then names the record and field (`records[3].step`).
     return implement(kind === 'traces' ? postTraces : postLogs, { capability: kind, enabled: supported }, async (ctx) => {
-      const bytes = await readBody(ctx.req, MAX_BATCH_BYTES);
+      const bytes = await ctx.bytes();
       const text = bytes.toString('utf8');
       const body = bytes.length === 0 ? undefined : parseJsonText(text, 'the request body');
       // Counted before the records are checked: a batch over the limit is refused without that work.
@@ -31,7 +31,7 @@ export function telemetryRoutes(p: PlatformContext): Route[] {
       const records = Array.isArray(body) ? validBody<Array<Static<R>>>(forms.array, body) : validBody<{ records: Array<Static<R>> }>(forms.object, body).records;
       await ingestTelemetry(p, kind, { count: records.length, text, records });
       sendJson(ctx.res, 202, `{"accepted":${records.length}}`);
-    });
+    }, { maxBytes: MAX_BATCH_BYTES });
   };
   return [batchRoute('traces', traceBatchForms), batchRoute('logs', logBatchForms)];
 }

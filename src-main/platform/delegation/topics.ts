@@ -5,7 +5,7 @@ import { sendEmpty, sendJson } from '../http/http-io.ts';
 import { checkName } from '../http/headers-and-names.ts';
 import type { Route } from '../http/router.ts';
 import type { Subscription, TopicMessage } from '../store/topic-store.ts';
-import { MAX_JSON_BODY_BYTES, type PlatformContext } from './platform-context.ts';
+import type { PlatformContext } from './platform-context.ts';
 import { messageText, topicMessagesJson } from './queue-messages.ts';
 import { settleHandles } from './queues.ts';
 import { WaitingReceivers } from './waiting-receivers.ts';
@@ -69,17 +69,18 @@ export class TopicRoutes {
     return [
       implement(topicPublish, binding, async (ctx) => {
         const subject = checkName(ctx.params.subject, 'the subject');
-        const body = await ctx.json(t.maxMessageBytes + 64 * 1024);
+        const body = await ctx.json();
         const message = messageText(body, t.maxMessageBytes, subject);
         const plane = topicPlane(body);
         const id = await topics.publish(plane, subject, message.body, message.headers);
         if (events.active) events.emit({ type: 'topic.publish', at: this.p.clock.now(), plane, subject, messageId: String(id), body: JSON.parse(message.body), headers: parseHeaders(message.headers) });
         this.wakeStream(plane, subject);
         sendJson(ctx.res, 202, `{"messageId":"${id}"}`);
-      }),
+        // The message's JSON plus its headers and plane.
+      }, { maxBytes: t.maxMessageBytes + 64 * 1024 }),
       implement(subscribe, binding, async (ctx) => {
         const subject = checkName(ctx.params.subject, 'the subject');
-        const plane = topicPlane(await ctx.json(MAX_JSON_BODY_BYTES));
+        const plane = topicPlane(await ctx.json());
         const sub = await topics.subscribe(plane, subject);
         if (events.active) events.emit({ type: 'topic.subscribe', at: this.p.clock.now(), plane, subject, subscriptionId: sub.id });
         sendJson(ctx.res, 201, {
@@ -91,7 +92,7 @@ export class TopicRoutes {
         });
       }),
       implement(topicReceive, binding, async (ctx) => {
-        const body = await ctx.json(MAX_JSON_BODY_BYTES);
+        const body = await ctx.json();
         const sub = await subscription(body.subscriptionId, ctx.params.subject);
         const waitSeconds = Math.min(body.waitSeconds ?? t.pollTimeoutSeconds, t.pollTimeoutSeconds);
         const maxMessages = Math.min(body.maxMessages ?? 1, t.maxBatch);
@@ -117,7 +118,7 @@ export class TopicRoutes {
         else sendJson(ctx.res, 200, topicMessagesJson(batch));
       }),
       implement(topicAck, binding, async (ctx) => {
-        const body = await ctx.json(MAX_JSON_BODY_BYTES);
+        const body = await ctx.json();
         const handles = settleHandles(body);
         const sub = await topics.get(body.subscriptionId);
         // Like a queue ack, an ack that settles nothing (unknown subscription or handle) is still 204.

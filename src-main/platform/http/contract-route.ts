@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ApiRoute, JsonBody, PathOf, QueryOf } from '../../../shared/platform-api/contract.ts';
-import { readJson, readJsonObject } from './http-io.ts';
+import type { ApiError } from './api-error.ts';
+import { bodyTooLarge, declaredOver, readBody, readJson, readJsonObject } from './http-io.ts';
 import { compileSchemas, validBody, validQuery } from './request-validation.ts';
 import type { Route, RouteContext } from './router.ts';
 
@@ -9,8 +10,10 @@ export interface ContractContext<R extends ApiRoute> extends RouteContext {
   readonly params: PathOf<R> & Record<string, string>;
   /** The declared query parameters, checked and converted (shared/platform-api/parameters.ts). */
   readonly input: QueryOf<R>;
-  /** Reads the JSON body (up to `maxBytes`, else 413) and checks it against the route's schema (400 naming the field). */
-  json(maxBytes: number): Promise<JsonBody<R>>;
+  /** Reads the JSON body (up to the route's body limit, else 413) and checks it against the route's schema (400 naming the field). */
+  json(): Promise<JsonBody<R>>;
+  /** Reads the body as bytes, up to the route's body limit (else its 413). */
+  bytes(): Promise<Buffer>;
 }
 
 export interface Binding {
@@ -19,22 +22,44 @@ export interface Binding {
   enabled: boolean;
 }
 
+/** JSON request bodies other than message payloads, memory values, telemetry batches and bundles. */
+export const MAX_JSON_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The largest body a route reads, and the 413 it answers beyond it. */
+export interface BodyLimit {
+  maxBytes: number;
+  /** Default: 413 body_too_large naming the limit. */
+  refuse?: (maxBytes: number) => ApiError;
+}
+
 /**
  * Serves a route declared in shared/platform-api/: method, path and whether it is public come
  * from the declaration, the query is checked before the handler runs, and the body when the
  * handler reads it. The schemas are compiled here, once, when the server starts.
+ *
+ * Every route has a body limit (`body`, else MAX_JSON_BODY_BYTES, also for routes that read no
+ * body): a request whose Content-Length passes it is answered 413 before anything else of it
+ * is looked at, so a client gets its answer without sending the body first.
  */
-export function implement<R extends ApiRoute>(contract: R, binding: Binding, handle: (ctx: ContractContext<R>) => void | Promise<void>): Route {
+export function implement<R extends ApiRoute>(
+  contract: R,
+  binding: Binding,
+  handle: (ctx: ContractContext<R>) => void | Promise<void>,
+  body: BodyLimit = { maxBytes: MAX_JSON_BODY_BYTES },
+): Route {
   const bodySchema = contract.body?.content['application/json'] as TSchema | undefined;
   compileSchemas([...(bodySchema ? [bodySchema] : []), ...(contract.parameters ?? []).map((p) => p.schema)]);
-  const declared: Declared = { operationId: contract.operationId, bodySchema };
+  const refuse = body.refuse ?? bodyTooLarge;
+  const declared: Declared = { operationId: contract.operationId, bodySchema, maxBytes: body.maxBytes, refuse };
   return {
     method: contract.method,
     path: contract.path,
     public: contract.public,
     contract,
     ...binding,
+    maxBodyBytes: body.maxBytes,
     handle(ctx) {
+      if (declaredOver(ctx.req, body.maxBytes)) throw refuse(body.maxBytes);
       const input = validQuery(contract.parameters, ctx.query) as QueryOf<R>;
       return handle(new ContractRequest<R>(ctx, input, declared));
     },
@@ -44,6 +69,8 @@ export function implement<R extends ApiRoute>(contract: R, binding: Binding, han
 interface Declared {
   operationId: string;
   bodySchema: TSchema | undefined;
+  maxBytes: number;
+  refuse: (maxBytes: number) => ApiError;
 }
 
 /**
@@ -68,11 +95,15 @@ class ContractRequest<R extends ApiRoute> implements ContractContext<R> {
     this.query = ctx.query;
   }
 
-  async json(maxBytes: number): Promise<JsonBody<R>> {
-    const { bodySchema, operationId } = this.declared;
+  async json(): Promise<JsonBody<R>> {
+    const { bodySchema, operationId, maxBytes, refuse } = this.declared;
     if (!bodySchema) throw new Error(`${operationId} declares no JSON body`);
     // An object schema reads an empty body as {} (bodiless POSTs stay valid); others read any JSON value.
-    const body = bodySchema.type === 'object' ? await readJsonObject(this.req, maxBytes) : await readJson(this.req, maxBytes);
+    const body = bodySchema.type === 'object' ? await readJsonObject(this.req, maxBytes, refuse) : await readJson(this.req, maxBytes, refuse);
     return validBody<JsonBody<R>>(bodySchema, body);
+  }
+
+  bytes(): Promise<Buffer> {
+    return readBody(this.req, this.declared.maxBytes, this.declared.refuse);
   }
 }

@@ -59,7 +59,7 @@ describe('a route answering a status its declaration does not list', () => {
     expect(reported.pop()?.message).toContain('answered 404');
   });
 
-  it('leaves the statuses every route shares declared: 400, 401, 500 and, under /v1, 501', () => {
-    expect([...misdeclared.statuses].sort()).toEqual([200, 400, 401, 500, 501]);
+  it('leaves the statuses every route shares declared: 400, 401, 413 (a Content-Length over its limit), 500 and, under /v1, 501', () => {
+    expect([...misdeclared.statuses].sort()).toEqual([200, 400, 401, 413, 500, 501]);
   });
 });

@@ -31,16 +31,59 @@ export function sendError(res: ServerResponse, err: ApiError): void {
     if (!endsThisTurn(res)) res.destroy();
     return;
   }
+  if (err.status === 413 && !res.req.complete) return refuseUpload(res, err);
   sendJson(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);
 }
 
 /**
- * Bytes of an oversized body read and dropped before the 413 is sent. A 413 answered while the
- * client is still sending, followed by closing the connection, makes the client's kernel reset
- * it, and most clients then report ECONNRESET/EPIPE instead of the status; once the client has
- * sent everything, it reads the 413. A body declared or grown past this bound is cut off at once.
+ * Bytes of a refused body read and dropped after its 413 went out, before the connection is
+ * closed anyway. A body declared past this bound is not waited for at all.
  */
 export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+/** Whether the request announces (Content-Length) a body longer than `maxBytes`. */
+export function declaredOver(req: IncomingMessage, maxBytes: number): boolean {
+  const declared = req.headers['content-length'];
+  return declared !== undefined && Number(declared) > maxBytes;
+}
+
+/**
+ * Answers a 413 while the client may still be sending its body (it announced too much, or its
+ * chunked body grew past the limit). The whole answer goes out at once, so a client waiting for
+ * it has it without sending its body; the connection is closed only once the body is in (read
+ * and dropped), because closing a socket with unread bytes makes the kernel reset it, and a
+ * client still sending would then see ECONNRESET/EPIPE instead of the 413. The wait is bounded
+ * by the body idle timeout and MAX_DISCARD_BYTES.
+ */
+function refuseUpload(res: ServerResponse, err: ApiError): void {
+  const text = JSON.stringify({ error: { code: err.code, message: err.message } });
+  res.writeHead(err.status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), connection: 'close', ...err.headers });
+  // Written but not ended: ending a Connection: close answer closes the socket (node:http).
+  res.write(text);
+  const close = (): void => {
+    if (!res.destroyed && !res.writableEnded) res.end();
+  };
+  const req = res.req;
+  if (declaredOver(req, MAX_DISCARD_BYTES)) return close();
+  let discarded = 0;
+  const idle = idleWatch(req, () => done());
+  const done = (): void => {
+    idle.stop();
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('close', done);
+    close();
+  };
+  const onData = (chunk: Buffer): void => {
+    idle.touch();
+    discarded += chunk.length;
+    if (discarded > MAX_DISCARD_BYTES) done();
+  };
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('close', done);
+  req.resume();
+}
 
 /** Per request, the longest pause allowed between body bytes (set by the server); 10 s when absent. */
 const BODY_IDLE_MS = Symbol('body idle timeout');
@@ -87,14 +130,13 @@ interface Reading {
 type BeingRead = IncomingMessage & { [READING]?: Reading };
 
 /**
- * Reads the whole request body, refusing with 413 once it passes `maxBytes` (known from the
- * Content-Length when the client sent one). An oversized body is never held in memory: it is
- * read and dropped up to MAX_DISCARD_BYTES, then the 413 goes out, so the client receives it.
+ * Reads the whole request body, refusing with 413 once it passes `maxBytes`: at once when the
+ * Content-Length says so, else on the chunk that crosses it. An oversized body is never held in
+ * memory; sendError answers the 413 at once and drops the rest as it arrives (refuseUpload).
  * A body that stalls for the request's idle timeout (10 s unless the server set one) is a 408.
  */
 export function readBody(req: IncomingMessage, maxBytes: number, refuse: (maxBytes: number) => ApiError = bodyTooLarge): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > maxBytes) return discardThenRefuse(req, 0, declared > MAX_DISCARD_BYTES, refuse(maxBytes));
+  if (declaredOver(req, maxBytes)) return Promise.reject(refuse(maxBytes));
   return new Promise((resolve, reject) => {
     const idleMs = bodyIdleTimeout(req);
     const idle = setTimeout(bodyIdle, idleMs, req as BeingRead);
@@ -112,7 +154,7 @@ function bodyData(this: BeingRead, chunk: Buffer): void {
   r.size += chunk.length;
   if (r.size > r.maxBytes) {
     stopReading(this, r);
-    discardThenRefuse(this, r.size, false, r.refuse(r.maxBytes)).catch(r.reject);
+    r.reject(r.refuse(r.maxBytes));
     return;
   }
   r.chunks.push(chunk);
@@ -146,38 +188,13 @@ function stopReading(req: BeingRead, r: Reading): void {
   req[READING] = undefined;
 }
 
-/** Drops the rest of the body (up to MAX_DISCARD_BYTES), then rejects with the 413. */
-function discardThenRefuse(req: IncomingMessage, seen: number, cutNow: boolean, error: ApiError): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    if (cutNow || req.complete) return reject(error);
-    let discarded = seen;
-    const idle = idleWatch(req, () => done());
-    const done = (): void => {
-      idle.stop();
-      req.off('data', onData);
-      req.off('end', done);
-      req.off('close', done);
-      reject(error);
-    };
-    const onData = (chunk: Buffer): void => {
-      idle.touch();
-      discarded += chunk.length;
-      if (discarded > MAX_DISCARD_BYTES) done();
-    };
-    req.on('data', onData);
-    req.once('end', done);
-    req.once('close', done);
-    req.resume();
-  });
-}
-
-function bodyTooLarge(maxBytes: number): ApiError {
+export function bodyTooLarge(maxBytes: number): ApiError {
   return tooLarge('body_too_large', `the request body is larger than the ${maxBytes} bytes this route accepts`);
 }
 
 /** Reads a JSON object body; an empty body reads as `{}` so bodiless POSTs stay valid. */
-export async function readJsonObject(req: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
-  const value = await readJson(req, maxBytes);
+export async function readJsonObject(req: IncomingMessage, maxBytes: number, refuse?: (maxBytes: number) => ApiError): Promise<Record<string, unknown>> {
+  const value = await readJson(req, maxBytes, refuse);
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest('invalid_body', `the request body must be a JSON object, got ${describeJson(value)}`);
@@ -186,8 +203,8 @@ export async function readJsonObject(req: IncomingMessage, maxBytes: number): Pr
 }
 
 /** Reads any JSON value; undefined when the body is empty. */
-export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const bytes = await readBody(req, maxBytes);
+export async function readJson(req: IncomingMessage, maxBytes: number, refuse?: (maxBytes: number) => ApiError): Promise<unknown> {
+  const bytes = await readBody(req, maxBytes, refuse);
   if (bytes.length === 0) return undefined;
   return parseJsonText(bytes.toString('utf8'), 'the request body');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Router, type Route } from './router.ts';
 
-const route = (method: Route['method'], path: string): Route => ({ method, path, capability: 'test', enabled: true, handle() {} });
+const route = (method: Route['method'], path: string): Route => ({ method, path, capability: 'test', enabled: true, maxBodyBytes: 0, handle() {} });
 const router = new Router().add(
   route('POST', '/v1/queues/{subject}/publish'),
   route('POST', '/v1/queues/reply'),

@@ -23,6 +23,8 @@ export interface Route {
   enabled: boolean;
   /** Answers without a bearer token (discovery only). */
   public?: boolean;
+  /** The largest body it reads; a larger Content-Length is answered 413 before the route looks at anything else. */
+  maxBodyBytes: number;
   /** Its declaration in shared/platform-api/ (set by `implement`): the statuses it may answer. */
   contract?: ApiRoute;
   handle(ctx: RouteContext): void | Promise<void>;

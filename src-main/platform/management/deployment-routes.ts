@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import * as api from '../../../shared/platform-api/deployments.ts';
-import { MAX_JSON_BODY_BYTES } from '../delegation/platform-context.ts';
 import { implement } from '../http/contract-route.ts';
 import { sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
@@ -24,7 +23,7 @@ export function deploymentRoutes(m: Management): Route[] {
     implement(api.deploy, binding, async (ctx) => {
       const id = deploymentId(ctx.params.id);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
-      const { integration, tag, bindings } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { integration, tag, bindings } = await ctx.json();
       const created = await m.deployments.deploy(id, { integration, tag, bindings: bindingsOf(bindings) }, actor);
       sendJson(ctx.res, created ? 201 : 200, deploymentView(await m.deployments.get(id)));
     }),

@@ -1,9 +1,8 @@
 import * as api from '../../../shared/platform-api/integrations.ts';
 import { tooLarge } from '../http/api-error.ts';
 import { implement } from '../http/contract-route.ts';
-import { readBody, sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
+import { sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
 import type { Route } from '../http/router.ts';
-import { MAX_JSON_BODY_BYTES } from '../delegation/platform-context.ts';
 import type { Management } from './management.ts';
 import { actorOf, checkDefinitionFile, checkId } from './names.ts';
 import { contentOf, contentView, integrationView } from './views.ts';
@@ -42,7 +41,7 @@ export function integrationRoutes(m: Management): Route[] {
       const id = integrationId(ctx.params.id);
       const file = checkDefinitionFile(ctx.params.file);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
-      const content = contentOf(await ctx.json(MAX_JSON_BODY_BYTES));
+      const content = contentOf(await ctx.json());
       const created = await m.integrations.putDefinition(id, file, content, actor);
       const d = await m.integrations.getDefinition(id, file);
       sendJson(ctx.res, created ? 201 : 200, { file: d.file, bytes: d.bytes, updatedAt: new Date(d.updatedAt).toISOString(), updatedBy: d.updatedBy });
@@ -59,9 +58,9 @@ export function integrationRoutes(m: Management): Route[] {
     implement(api.uploadBundle, binding, async (ctx) => {
       const id = integrationId(ctx.params.id);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
-      const archive = await readBody(ctx.req, MAX_BUNDLE_BYTES, (max) => tooLarge('body_too_large', `the bundle is larger than ${max} bytes; split large files out of the integration`));
+      const archive = await ctx.bytes();
       await m.uploadBundle(id, archive, actor);
       sendJson(ctx.res, 200, integrationView(await m.integrations.require(id)));
-    }),
+    }, { maxBytes: MAX_BUNDLE_BYTES, refuse: (max) => tooLarge('body_too_large', `the bundle is larger than ${max} bytes; split large files out of the integration`) }),
   ];
 }

@@ -1,5 +1,4 @@
 import * as api from '../../../shared/platform-api/integration-resources.ts';
-import { MAX_JSON_BODY_BYTES } from '../delegation/platform-context.ts';
 import { implement } from '../http/contract-route.ts';
 import { objectVersionHeader } from '../http/headers-and-names.ts';
 import { sendBytes, sendEmpty, sendJson } from '../http/http-io.ts';
@@ -21,7 +20,7 @@ export function resourceManagementRoutes(m: Management): Route[] {
     implement(api.createResource, binding, async (ctx) => {
       const id = integrationId(ctx.params.id);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
-      const body = await ctx.json(MAX_JSON_BODY_BYTES);
+      const body = await ctx.json();
       const created = await m.integrations.createResource(id, { kind: body.kind, name: body.name, content: contentOf(body) }, actor);
       sendJson(ctx.res, 201, resourceView(created), { location: `/integrations/${encodeURIComponent(id)}/resources/${created.id}` });
     }),
@@ -36,7 +35,7 @@ export function resourceManagementRoutes(m: Management): Route[] {
       const id = integrationId(ctx.params.id);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
       const expected = objectVersionHeader(ctx.req.headers['x-object-version']);
-      const { kind, name, content, encoding } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { kind, name, content, encoding } = await ctx.json();
       const patch = { kind, name, content: content === undefined ? undefined : contentOf({ content, encoding }) };
       const updated = await m.integrations.updateResource(id, ctx.params.resourceId, patch, expected, actor);
       sendJson(ctx.res, 200, resourceView(updated));

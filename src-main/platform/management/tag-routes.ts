@@ -1,5 +1,4 @@
 import * as api from '../../../shared/platform-api/version-tags.ts';
-import { MAX_JSON_BODY_BYTES } from '../delegation/platform-context.ts';
 import type { Features } from '../features.ts';
 import { notFound } from '../http/api-error.ts';
 import { implement } from '../http/contract-route.ts';
@@ -18,7 +17,7 @@ export function tagRoutes(m: Management, features: Features): Route[] {
     implement(api.createTag, binding, async (ctx) => {
       const id = integrationId(ctx.params.id);
       const actor = actorOf(ctx.req.headers['x-flow-actor']);
-      const { tag, description } = await ctx.json(MAX_JSON_BODY_BYTES);
+      const { tag, description } = await ctx.json();
       const snapshot = await m.snapshots.createTag(id, tag, description, actor);
       sendJson(ctx.res, 201, snapshotView(snapshot), { location: `/integrations/${id}/tags/${tag}` });
     }),
