@@ -131,7 +131,7 @@ export class TopicRoutes {
         sendEmpty(ctx.res, 204);
       }),
       implement(topicExtend, binding, async (ctx) => {
-        const body = await ctx.json(MAX_JSON_BODY_BYTES);
+        const body = await ctx.json();
         const handles = settleHandles(body);
         const sub = await topics.get(body.subscriptionId);
         // Like ack: an unknown subscription or a handle no longer in flight changes nothing, still 204.
