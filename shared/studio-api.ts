@@ -493,9 +493,10 @@ export interface StudioBridge extends StudioApi {
   on<E extends StudioEventName>(event: E, listener: StudioListener<E>): () => void;
   /**
    * Called each time the event channel (re)connects, where it can drop events (web mode's
-   * socket): what was read before may predate events that went out while it was down.
+   * socket): what was read before may predate events that went out while it was down. The hello
+   * holds the run states as of the subscription, in order with the events that follow.
    */
-  onConnect?(listener: () => void): () => void;
+  onConnect?(listener: (hello: StudioHello) => void): () => void;
   /**
    * Called once when this window can no longer follow the studio (web mode): it `restarted` (a new
    * launch answered) or the `session` was refused. From then on the bridge sends nothing.
@@ -520,9 +521,18 @@ export interface StudioEventFrame<E extends StudioEventName = StudioEventName> {
   payload: StudioEvents[E];
 }
 
-/** The first frame on the web-mode event socket: which launch of the studio answers. */
+/**
+ * The first frame on the web-mode event socket: which launch of the studio answers, and every
+ * integration's run state read in the same turn as the socket's subscription, so each later
+ * change arrives as an event after it and none falls between a snapshot and the subscription.
+ */
 export interface StudioHelloFrame {
-  hello: { launchId: string };
+  hello: StudioHello;
+}
+
+export interface StudioHello {
+  launchId: string;
+  runStates: RunState[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../shared/studio-api.ts';
+import type { RunState, StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../shared/studio-api.ts';
 import { type ComponentRegistry, createLogger, type Logger, registry as defaultRegistry } from '../runtime/index.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.ts';
 import { LiveFeed } from './live-feed.ts';
@@ -45,6 +45,8 @@ export interface StudioBackend {
   readonly feed: LiveFeed;
   /** Run store, captures and request sending (the Requests and Traces panels); absent in stubs. */
   readonly inspection?: FireAndInspect;
+  /** Every integration's run state now (synchronously: a transport reads it in the same turn as it subscribes). */
+  runStates(): RunState[];
   on<E extends StudioEventName>(event: E, listener: StudioListener<E>): () => void;
   close(): Promise<void>;
 }
@@ -209,6 +211,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     launchId,
     feed,
     inspection,
+    runStates: () => runs.states(),
     on(event, listener) {
       if (event === 'feed') {
         // Step snapshots are recorded only while a window listens.

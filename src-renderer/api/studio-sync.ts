@@ -4,9 +4,6 @@ import { connectFeed } from './feed-bridge.ts';
 import { syncRequests } from './request-actions.ts';
 import { syncDebugger } from '../features/debugger/debugger-sync.ts';
 
-/** How often web mode re-reads the run states, in case an event was lost. */
-const RESYNC_MS = 3000;
-
 /** Loads what the shell shows first and keeps the store following the backend's events. */
 export function syncWithStudio(studio: StudioBridge): () => void {
   const s = useStudio.getState();
@@ -23,24 +20,23 @@ export function syncWithStudio(studio: StudioBridge): () => void {
   studio.workspaceInfo().then(s.setWorkspace, report);
   // The lines of earlier starts (and of runs while no window listened) come back from the history.
   studio.queryLogs({ limit: 5_000 }).then((lines) => useStudio.getState().addStoredLogs(lines), () => {});
-  // The snapshot remembers how many events the page had when it asked, so one that answers after
-  // a newer event (a just-started integration) cannot undo it.
-  const readRunStates = (onError: (err: unknown) => void): void => {
+  const listIntegrations = (): void => void studio.listIntegrations().then(s.setIntegrations, report);
+  listIntegrations();
+  const stopConnect = studio.onConnect?.((hello) => {
+    // The socket's first frame carries the run states read in the same turn as its subscription:
+    // every change after it is an event behind it on the same socket, so the page can neither miss
+    // a just-started integration nor have an older answer undo a newer state. It replaces what
+    // the page knew (events of an earlier socket all precede it).
+    useStudio.getState().applyRunStates(hello.runStates, useStudio.getState().runEvents);
+    // Events that went out while the socket was down are lost: read the integrations again.
+    listIntegrations();
+  });
+  if (stopConnect) stops.push(stopConnect);
+  else {
+    // Electron forwards every event to the window on one channel from before this read: an event
+    // that overtakes the answer is newer than it, and applyRunStates keeps what came later.
     const askedAt = useStudio.getState().runEvents;
-    studio.runStates().then((states) => useStudio.getState().applyRunStates(states, askedAt), onError);
-  };
-  const refresh = (): void => {
-    studio.listIntegrations().then(s.setIntegrations, report);
-    readRunStates(report);
-  };
-  refresh();
-  // Events that went out before the socket (re)opened are lost: read the state again then.
-  const stopConnect = studio.onConnect?.(refresh);
-  if (stopConnect) {
-    stops.push(stopConnect);
-    // And now and then anyway, so a state lost with a dropped socket message does not stay wrong.
-    const timer = setInterval(() => readRunStates(() => {}), RESYNC_MS);
-    stops.push(() => clearInterval(timer));
+    studio.runStates().then((states) => useStudio.getState().applyRunStates(states, askedAt), report);
   }
   return () => {
     for (const stop of stops) stop();

@@ -7,6 +7,7 @@ import {
   type StudioCallResult,
   type StudioEventFrame,
   type StudioEventName,
+  type StudioHello,
   type StudioHelloFrame,
   type StudioListener,
 } from '../../shared/studio-api.ts';
@@ -68,7 +69,7 @@ export function createWebStudio(): StudioBridge {
   });
 
   const listeners = new Map<StudioEventName, Set<(payload: unknown) => void>>();
-  const connectListeners = new Set<() => void>();
+  const connectListeners = new Set<(hello: StudioHello) => void>();
   let socket: WebSocket | undefined;
   let reconnects = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -99,7 +100,7 @@ export function createWebStudio(): StudioBridge {
         // The first frame names the launch; another launch than the first this window met is a restart.
         if (launchId !== undefined && frame.hello.launchId !== launchId) return end('restarted');
         launchId = frame.hello.launchId;
-        for (const l of connectListeners) l();
+        for (const l of connectListeners) l(frame.hello);
         return;
       }
       for (const l of listeners.get(frame.event) ?? []) l(frame.payload);

@@ -41,6 +41,7 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
     api,
     launchId: 'stub',
     feed,
+    runStates: () => [],
     on<E extends StudioEventName>(event: E, listener: StudioListener<E>) {
       if (event === 'feed') return feed.subscribe(listener as StudioListener<'feed'>);
       let set = listeners.get(event);

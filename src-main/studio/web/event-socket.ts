@@ -32,8 +32,11 @@ export function attachEventSocket(ws: WebSocket, backend: StudioBackend): void {
     dropped = 0;
     carried = noneNotRecorded();
   };
-  // First the launch this socket belongs to: a window from an earlier launch learns the studio restarted.
-  const hello: StudioHelloFrame = { hello: { launchId: backend.launchId } };
+  // First the launch this socket belongs to (a window from an earlier launch learns the studio
+  // restarted) and the run states, read in the same turn as the subscription below: a state that
+  // changes afterwards is an event after this frame, so the window never holds a snapshot older
+  // than an event it missed.
+  const hello: StudioHelloFrame = { hello: { launchId: backend.launchId, runStates: backend.runStates() } };
   ws.send(JSON.stringify(hello));
   const unsubscribe = studioEvents.map((event) =>
     event === 'feed' ? backend.on('feed', sendFeed) : backend.on(event, (payload) => send(event, payload)),

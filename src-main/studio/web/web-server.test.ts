@@ -8,6 +8,7 @@ import { StudioError } from '../studio-error.ts';
 import { stubBackend } from '../testing/stub-backend.ts';
 import { startWebStudio, type WebStudio } from './web-server.ts';
 import { sessionCookieName } from './web-trust.ts';
+import type { RunState } from '../../../shared/studio-api.ts';
 
 let dir: string;
 let web: WebStudio;
@@ -154,9 +155,29 @@ describe('the web studio', () => {
     backend.emit('runState', { integration: 'orders-api', status: 'running', routes: [], problems: [], generation: 1, since: 1 });
     await two;
     // First the launch that answers, so a window from an earlier launch knows the studio restarted.
-    expect(frames[0]).toEqual({ hello: { launchId: 'stub' } });
+    expect(frames[0]).toEqual({ hello: { launchId: 'stub', runStates: [] } });
     expect(frames[1]).toMatchObject({ event: 'runState', payload: { integration: 'orders-api', status: 'running' } });
     ws.close();
+  });
+
+  it('begins the event socket with the run states as of its subscription, so a state changed just before is not missed', async () => {
+    const origin = `http://${host()}`;
+    const started: RunState = { integration: 'just-started', status: 'running', routes: [], problems: [], generation: 1, since: 5 };
+    // The integration starts while the window's socket is being opened: no event reaches this socket.
+    const runStates = backend.runStates;
+    backend.runStates = () => [started];
+    try {
+      const { ws, frames } = await openSocket({ origin, cookie });
+      const two = new Promise<void>((resolve) => ws.on('message', () => frames.length === 2 && resolve()));
+      backend.emit('runState', { ...started, status: 'stopped', since: 6 });
+      await two;
+      expect(frames[0]).toEqual({ hello: { launchId: 'stub', runStates: [started] } });
+      // What changes after the subscription comes as an event behind the hello.
+      expect(frames[1]).toMatchObject({ event: 'runState', payload: { integration: 'just-started', status: 'stopped' } });
+      ws.close();
+    } finally {
+      backend.runStates = runStates;
+    }
   });
 
   it('keeps the test hooks off unless the test harness enables them', async () => {
