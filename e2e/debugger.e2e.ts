@@ -29,7 +29,7 @@ const greet = (url: string, customer: string) =>
 test.describe('the debugger in the studio', () => {
   test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-debug', { 'greet.yaml': GREET }));
 
-  test('a conditional breakpoint set in the gutter pauses only the matching request; evaluate, edit, continue', async ({ page, studio }) => {
+  test('a conditional breakpoint set in the gutter pauses only the matching request while others are answered; a logpoint set on the graph writes to the debug console; evaluate, edit, continue; the trace shows the pause and the edit', async ({ page, studio }) => {
     const health = collectPageErrors(page);
     await openStudio(page, studio.url);
     const card = page.getByRole('listitem', { name: 'e2e-debug' });
@@ -41,13 +41,26 @@ test.describe('the debugger in the studio', () => {
     // A click on the settings line of the step sets the breakpoint on the step's first line.
     await clickGutter(page, 9);
     await expect(page.locator('.flow-editor .flow-bp-glyph')).toHaveCount(1);
+    // The other way in: the first step's node on the graph.
+    const graphToggle = page.getByRole('region', { name: 'Flow graph of greet' }).getByRole('button', { name: 'Breakpoint on set' });
+    await expect(page.getByRole('region', { name: 'Flow graph of greet' }).getByRole('button', { name: 'Breakpoint on answer' })).toHaveAttribute('aria-pressed', 'true');
+    await graphToggle.click();
+    await expect(graphToggle).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('.flow-editor .flow-bp-glyph')).toHaveCount(2);
     await page.getByRole('tab', { name: 'Debugger' }).click();
-    const bp = page.getByRole('list', { name: 'Breakpoints' }).getByRole('listitem');
-    await expect(bp).toContainText('e2e-debug/greet.yaml:8');
+    const bps = page.getByRole('list', { name: 'Breakpoints' }).getByRole('listitem');
+    await expect(bps).toHaveCount(2);
+    const bp = bps.filter({ hasText: 'e2e-debug/greet.yaml:8' });
     await expect(bp).toContainText('flows.greet.steps[1]');
     await bp.getByPlaceholder('body.customer == "bob"').fill('body.customer == "bob"');
     await bp.getByPlaceholder('body.customer == "bob"').press('Enter');
     await expect(bp).toHaveAttribute('data-condition', 'body.customer == "bob"');
+    // The first step's breakpoint becomes a logpoint: it writes a line and never pauses.
+    const logpoint = bps.filter({ hasText: 'e2e-debug/greet.yaml:7' });
+    await expect(logpoint).toContainText('flows.greet.steps[0]');
+    await logpoint.getByLabel('Log message').fill('customer={body.customer}');
+    await logpoint.getByLabel('Log message').press('Enter');
+    await expect(logpoint.locator('.debug-bp-glyph.log')).toBeVisible();
 
     const bob = greet(url, 'bob');
     const paused = page.getByRole('list', { name: 'Paused runs' }).getByRole('listitem');
@@ -57,6 +70,10 @@ test.describe('the debugger in the studio', () => {
     // The others are answered meanwhile.
     expect(await greet(url, 'alice')).toEqual({ greeting: 'hello alice' });
     await expect(paused).toHaveCount(1);
+    const debugConsole = page.getByRole('region', { name: 'Debug console' });
+    await expect(debugConsole).toContainText('customer=bob');
+    await expect(debugConsole).toContainText('customer=alice');
+    const runId = (await paused.locator('.debug-run-title .muted').textContent())!.trim();
 
     await expect(page.getByRole('list', { name: 'Stack' }).or(page.locator('.debug-stack'))).toContainText('flows.greet.steps[1]');
     await page.getByLabel('CEL expression to evaluate').fill('body.customer');
@@ -81,6 +98,19 @@ test.describe('the debugger in the studio', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     expect(await bob).toEqual({ greeting: 'hi bob' });
     await expect(paused).toHaveCount(0);
+
+    // The run's trace shows the pause under its step: how it went on, by whom, and the edit before → after.
+    await page.getByRole('tab', { name: 'Traces' }).click();
+    await page.getByRole('searchbox', { name: 'Search runs' }).fill(runId);
+    const row = page.locator('.trace-row[data-flow="greet"][data-kind="run"]');
+    await expect(row).toHaveCount(1);
+    await row.click();
+    const steps = page.getByRole('list', { name: 'Steps' });
+    await steps.locator('[data-block="set"]').filter({ hasText: 'answer' }).click();
+    const record = page.getByTestId('pause-record');
+    await expect(record).toContainText(/continue by studio/);
+    await expect(record.getByRole('list', { name: 'Edits made while paused' })).toContainText('vars.greeting: "hello bob" → "hi bob"');
+    await screenshotsAtBothSizes(page, 'debugger-trace-pause');
     health.expectNone();
   });
 });

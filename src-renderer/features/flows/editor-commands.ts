@@ -7,6 +7,8 @@ import type { Span } from './analysis/outline-types.ts';
 export interface EditorCommands {
   /** Selects a stretch of the open file and scrolls it into view. */
   selectSpan(key: string, span: Span): void;
+  /** The line (from 1) of an offset in the open file as the editor holds it; undefined for another file. */
+  lineOf(key: string, offset: number): number | undefined;
   /** Moves the cursor to a line and column of the open file. */
   revealPosition(line: number, col: number): void;
   /** Inserts a component's snippet at the cursor; resolves with why not when it cannot. */

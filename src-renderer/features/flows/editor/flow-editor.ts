@@ -90,6 +90,10 @@ export class FlowEditor {
     this.referenceArrived();
     setEditorCommands({
       selectSpan: (key, span) => this.selectSpan(key, span),
+      lineOf: (key, offset) => {
+        const model = this.editor.getModel();
+        return model && this.current && fileKey(this.current) === key ? model.getPositionAt(offset).lineNumber : undefined;
+      },
       revealPosition: (line, col) => this.reveal(line, col),
       insertComponent: (c) => this.insertComponent(c),
       save: () => this.save(),

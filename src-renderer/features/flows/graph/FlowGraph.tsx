@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
+import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
 import { studio } from '../../../api/studio-client.ts';
 import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
-import type { OutlineFlow, Span } from '../analysis/outline-types.ts';
+import { addBreakpoint, removeBreakpoint } from '../../debugger/debugger-actions.ts';
+import type { OutlineFlow, OutlineStep, Span } from '../analysis/outline-types.ts';
 import { editorCommands, openFileAt } from '../editor-commands.ts';
 import { statsKey } from '../run-stats.ts';
 import { Counts } from './Counts.tsx';
@@ -35,6 +37,12 @@ export function FlowGraph() {
   const coverage = useMemo(() => (testRun ? new Map(testRun.coverage.steps.map((c) => [c.path, c.hits])) : undefined), [testRun]);
   const branchCoverage = useMemo(() => (testRun ? new Map(testRun.coverage.branches.map((b) => [`${b.step}|${b.label}`, b.hits])) : undefined), [testRun]);
 
+  const allBreakpoints = useStudio((s) => s.breakpoints);
+  const pausedRuns = useStudio((s) => s.pausedRuns);
+  const file = openFile?.file;
+  const breakpoints = useMemo(() => new Map(allBreakpoints.filter((b) => b.integration === integration && b.file === file && b.step !== undefined).map((b) => [b.step!, b])), [allBreakpoints, integration, file]);
+  const pausedAt = useMemo(() => new Set(pausedRuns.filter((p) => p.integration === integration && p.frames[0]?.file === file).map((p) => p.step)), [pausedRuns, integration, file]);
+
   const ctx = useMemo<GraphContext>(
     () => ({
       integration,
@@ -44,8 +52,11 @@ export function FlowGraph() {
       showFlow: (name: string) => void showFlow(name),
       coverage,
       branchCoverage,
+      breakpoints,
+      pausedAt,
+      toggleBreakpoint: (step: OutlineStep) => openFile && void toggleStepBreakpoint(openFile, step, breakpoints.get(step.path)),
     }),
-    [integration, stats, last, openFile, coverage, branchCoverage],
+    [integration, stats, last, openFile, coverage, branchCoverage, breakpoints, pausedAt],
   );
 
   if (!openFile) return <p className="muted pane-empty">Open a definition file to see its flows.</p>;
@@ -119,6 +130,17 @@ function Source({ flow, onSelect, runs, runsLabel, lastOutcome }: { flow: Outlin
       <Counts counts={runs} />
     </button>
   );
+}
+
+/** A node's breakpoint toggle: removes the step's breakpoint, or sets one at the step's first line as the editor holds it. */
+async function toggleStepBreakpoint(file: { integration: string; file: string }, step: OutlineStep, existing: StudioBreakpoint | undefined): Promise<void> {
+  if (existing) {
+    await removeBreakpoint(existing);
+    return;
+  }
+  const line = editorCommands()?.lineOf(fileKey(file), step.span[0]);
+  if (line === undefined) return useStudio.getState().setNotice(`open ${file.file} in the editor to set a breakpoint from the graph`);
+  await addBreakpoint({ integration: file.integration, file: file.file, line });
 }
 
 /** Shows a called flow: in this file, or in the other definition file that declares it. */

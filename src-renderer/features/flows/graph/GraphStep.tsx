@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
 import type { OutlineBranch, OutlineStep, Span } from '../analysis/outline-types.ts';
 import { statsKey, type FlowRunStats, type LastRun } from '../run-stats.ts';
 import { Counts } from './Counts.tsx';
@@ -10,6 +11,11 @@ export interface GraphContext {
   last: LastRun | undefined;
   select(span: Span): void;
   showFlow(name: string): void;
+  /** The open file's breakpoints by the step they are on, and the steps a paused run waits before. */
+  breakpoints: ReadonlyMap<string, StudioBreakpoint>;
+  pausedAt: ReadonlySet<string>;
+  /** Sets a breakpoint on the step, or removes the one it has (as a click in the editor's gutter does). */
+  toggleBreakpoint(step: OutlineStep): void;
   /** Times the last run of the integration's flow tests went through each step, by step path. */
   coverage?: ReadonlyMap<string, number>;
   /** Times those tests took each switch branch, by `<switch step path>|<case N|default>`. */
@@ -40,7 +46,7 @@ export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineS
       <div className="graph-node-row">
         <button
           type="button"
-          className={`graph-node block-${step.block}${onPath ? ' on-path' : ''}${outcome ? ` last-${outcome}` : ''}`}
+          className={`graph-node block-${step.block}${onPath ? ' on-path' : ''}${outcome ? ` last-${outcome}` : ''}${ctx.pausedAt.has(step.path) ? ' paused-here' : ''}`}
           data-path={step.path}
           data-on-path={onPath}
           aria-label={`${title}${step.name ? ` (${step.block})` : ''}: ${countsLabel(counts)}${onPath ? `; the last message went through (${outcome})` : ''}`}
@@ -54,6 +60,7 @@ export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineS
           <Counts counts={counts} />
           <TestCoverage hits={ctx.coverage?.get(step.path)} covered={ctx.coverage !== undefined} />
         </button>
+        <BreakpointToggle step={step} title={title} bp={ctx.breakpoints.get(step.path)} paused={ctx.pausedAt.has(step.path)} ctx={ctx} />
         {step.flowRef ? (
           <button type="button" className="link flow-link" onClick={() => ctx.showFlow(step.flowRef!)} aria-label={`Show flow ${step.flowRef}`}>
             ↪ {step.flowRef}
@@ -81,6 +88,22 @@ function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean;
       <TestCoverage hits={branchHits(branch, ctx.branchCoverage)} covered={ctx.branchCoverage !== undefined && branchHits(branch, ctx.branchCoverage) !== undefined} />
       <GraphChain steps={branch.steps} ctx={ctx} empty={branch.kind === 'default' ? 'passes the message on' : 'no steps'} />
     </div>
+  );
+}
+
+/** The dot in a node's corner: a breakpoint (or logpoint) on the step, set and removed by a click. */
+function BreakpointToggle({ step, title, bp, paused, ctx }: { step: OutlineStep; title: string; bp: StudioBreakpoint | undefined; paused: boolean; ctx: GraphContext }) {
+  const kind = bp?.logMessage ? 'logpoint' : 'breakpoint';
+  const state = bp ? `${kind}${bp.enabled && bp.verified ? '' : ' (off)'}${bp.condition ? ` when ${bp.condition}` : ''}` : 'no breakpoint';
+  return (
+    <button
+      type="button"
+      className={`graph-bp-toggle${bp ? ` set${bp.logMessage ? ' log' : ''}${bp.enabled && bp.verified ? '' : ' off'}` : ''}`}
+      aria-pressed={bp !== undefined}
+      aria-label={`Breakpoint on ${title}`}
+      title={`${state}${paused ? '; a run is paused before this step' : ''}. Click to ${bp ? 'remove it' : 'pause runs before this step'}.`}
+      onClick={() => ctx.toggleBreakpoint(step)}
+    />
   );
 }
 

@@ -21,6 +21,6 @@ describe('the Flows panel column layout', () => {
   });
 
   it('gives the editor the rest of the row and a folded column a strip', () => {
-    expect(gridColumns({ left: { width: 250, collapsed: false }, right: { width: 360, collapsed: true } })).toBe('250px 6px minmax(320px, 1fr) 6px 30px');
+    expect(gridColumns({ left: { width: 250, collapsed: false }, right: { width: 360, collapsed: true } })).toBe('minmax(160px, 250px) 6px minmax(320px, 1fr) 6px 30px');
   });
 });

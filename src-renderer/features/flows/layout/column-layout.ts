@@ -56,8 +56,12 @@ export function saveLayout(storage: Pick<Storage, 'setItem'> | undefined, layout
   }
 }
 
-/** The grid's columns: a folded side is a strip, the editor takes the rest. */
+/**
+ * The grid's columns: a folded side is a strip, the editor takes the rest. An open side is its
+ * width when the window has room and gives way down to COLUMN_MIN when it has not (a window made
+ * narrower after the layout was chosen), so the graph is never cut off at the window's edge.
+ */
 export function gridColumns(layout: ColumnLayout): string {
-  const col = (s: SideColumn): string => (s.collapsed ? `${COLLAPSED_WIDTH}px` : `${s.width}px`);
+  const col = (s: SideColumn): string => (s.collapsed ? `${COLLAPSED_WIDTH}px` : `minmax(${Math.min(COLUMN_MIN, s.width)}px, ${s.width}px)`);
   return `${col(layout.left)} 6px minmax(${EDITOR_MIN}px, 1fr) 6px ${col(layout.right)}`;
 }
