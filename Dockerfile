@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # flow-studio for a cluster: one image runs the platform (`flow-studio platform`) or a runtime
-# (`flow-studio run`). Multi-stage: compilers live only in the build stage, the final image
-# holds Node, the production node_modules and the sources (run by tsx), and runs as `node`.
+# (`flow-studio run`). Multi-stage: the build stage installs everything, builds the JavaScript
+# that ships (`npm run build`: dist-electron/, with source maps) and then keeps only the production
+# packages; the final image holds Node, those packages and the build — no sources, no TypeScript
+# loader — and runs as `node`.
 #
 #   docker build -t flow-studio:0.1.0 .
 #   docker run --rm -p 7480:7480 -e FLOW_PLATFORM_STORE=postgres://… flow-studio:0.1.0
@@ -11,22 +13,30 @@ ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm AS build
 WORKDIR /app
-# better-sqlite3 compiles against these Node headers; Electron and its builder are dev-only.
-ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1
+# better-sqlite3 compiles against these Node headers; Electron's binary and Playwright's browsers are never needed here.
+ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# The CEL fork is a file: dependency; it is bundled into the build like the other pure-JS packages.
+COPY src-main/runtime/core/cel-js-fork ./src-main/runtime/core/cel-js-fork
+RUN npm ci --no-audit --no-fund
 COPY bin ./bin
 COPY src-main ./src-main
 COPY shared ./shared
 COPY tsconfig.json ./
-# Tests never ship.
-RUN find src-main shared -name '*.test.ts' -delete
+RUN npm run build
+# Only the production packages go on: the ones the build keeps external (better-sqlite3, optional peers).
+RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build --chown=root:root /app /app
+COPY --from=build --chown=root:root /app/package.json ./
+COPY --from=build --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/dist-electron ./dist-electron
+COPY --from=build --chown=root:root /app/bin/flow-studio.js ./bin/
+# Read at run time beside the build (the platform's discovery document, the schemas).
+COPY --from=build --chown=root:root /app/shared/*.json ./shared/
 # Platform data (the SQLite default, key files) and runtime flows live outside /app.
 RUN mkdir -p /data /flows && chown node:node /data /flows
 USER node

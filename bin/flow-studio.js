@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// The package's CLI entry: registers the TypeScript loader once, then hands over to src-main/cli.ts.
-import { register } from 'tsx/esm/api';
+// The package's CLI entry. An installed package and the container image run the JavaScript built
+// ahead of time (dist-electron/cli.js, `npm run build`; the sources do not ship), with source maps
+// on so a stack trace names the TypeScript file and line. A development clone, where the sources
+// are, runs them through the tsx loader instead, so an edit needs no build.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src-main/cli.ts');
+const sources = new URL('../src-main/cli.ts', import.meta.url);
+if (existsSync(sources)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(sources.href);
+} else {
+  process.setSourceMapsEnabled(true);
+  await import('../dist-electron/cli.js');
+}

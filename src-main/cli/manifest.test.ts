@@ -157,6 +157,13 @@ describe('Dockerfile', () => {
     expect(stages[0]).toMatch(/npm ci --omit=dev/);
   });
 
+  it('runs the JavaScript built ahead of time: the build stage runs `npm run build`, the final stage gets dist-electron/ and no sources', () => {
+    expect(stages[0]).toMatch(/^RUN npm run build$/m);
+    const final = stages[stages.length - 1];
+    expect(final).toMatch(/^COPY --from=build .*\/app\/dist-electron /m);
+    expect(final).not.toMatch(/src-main|tsconfig/);
+  });
+
   it('copies only paths that exist', () => {
     for (const m of text.matchAll(/^COPY (?!--from)(?:--\S+ )*(.+) \S+$/gm)) {
       for (const path of m[1].split(/\s+/)) expect(existsSync(path), path).toBe(true);

@@ -1,6 +1,6 @@
-import { build, type Plugin } from 'esbuild';
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { build } from 'esbuild';
+import { basename, join } from 'node:path';
+import { keepModuleUrls } from '../build/keep-module-urls.ts';
 
 /**
  * Bundles the Electron entry points: main and the workers (OTLP export, telemetry writer) as ESM (packages stay
@@ -34,25 +34,4 @@ export async function buildElectron(appRoot: string, outdir = join(appRoot, 'dis
     outfile: join(outdir, 'preload.cjs'),
     format: 'cjs',
   });
-}
-
-/**
- * Bundled, every module would share main.js's `import.meta.url`, and files read relative to their
- * own source (package.json, shared/*.json, examples/) would be looked for in the wrong place. So
- * each module's `import.meta.url` becomes its original location, computed from main.js's at run
- * time; the app keeps the source layout around dist-electron/ (see electron-builder.yml).
- */
-function keepModuleUrls(outdir: string): Plugin {
-  return {
-    name: 'keep-module-urls',
-    setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!source.includes('import.meta.url')) return undefined;
-        const rel = relative(outdir, args.path).split(sep).join('/');
-        const contents = source.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`);
-        return { contents, loader: 'ts', resolveDir: dirname(args.path) };
-      });
-    },
-  };
 }

@@ -16,6 +16,8 @@ function newestMtime(dir: string, depth = 0): number {
 export function rendererIsStale(appRoot: string): boolean {
   const built = join(appRoot, 'dist-renderer', 'index.html');
   if (!existsSync(built)) return true;
+  // An installed package ships dist-renderer/ built, without the renderer's sources or Vite's config.
+  if (!existsSync(join(appRoot, 'vite.config.ts'))) return false;
   const sources = Math.max(newestMtime(join(appRoot, 'src-renderer')), newestMtime(join(appRoot, 'shared')), statSync(join(appRoot, 'vite.config.ts')).mtimeMs);
   return sources > statSync(built).mtimeMs;
 }
