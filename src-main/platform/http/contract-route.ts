@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ApiRoute, JsonBody, PathOf, QueryOf } from '../../../shared/platform-api/contract.ts';
 import type { ApiError } from './api-error.ts';
 import { bodyTooLarge, declaredOver, readBody, readJson, readJsonObject } from './http-io.ts';
-import { compileSchemas, validBody, validQuery } from './request-validation.ts';
+import { validBody, validQuery } from './request-validation.ts';
 import type { Route, RouteContext } from './router.ts';
 
 /** What a handler of a declared route gets: the request, its checked query and a reader of its checked body. */
@@ -35,7 +35,8 @@ export interface BodyLimit {
 /**
  * Serves a route declared in shared/platform-api/: method, path and whether it is public come
  * from the declaration, the query is checked before the handler runs, and the body when the
- * handler reads it. The schemas are compiled here, once, when the server starts.
+ * handler reads it. A route's schemas are compiled on its first request (request-validation.ts),
+ * so a server starts without compiling the checks of routes it may never serve.
  *
  * Every route has a body limit (`body`, else MAX_JSON_BODY_BYTES, also for routes that read no
  * body): a request whose Content-Length passes it is answered 413 before anything else of it
@@ -48,7 +49,6 @@ export function implement<R extends ApiRoute>(
   body: BodyLimit = { maxBytes: MAX_JSON_BODY_BYTES },
 ): Route {
   const bodySchema = contract.body?.content['application/json'] as TSchema | undefined;
-  compileSchemas([...(bodySchema ? [bodySchema] : []), ...(contract.parameters ?? []).map((p) => p.schema)]);
   const refuse = body.refuse ?? bodyTooLarge;
   const declared: Declared = { operationId: contract.operationId, bodySchema, maxBytes: body.maxBytes, refuse };
   return {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { ApiError } from '../http/api-error.ts';
 
 /** Where the Kubernetes API is and who we are to it; `inCluster()` reads the pod's service account. */
@@ -45,7 +45,8 @@ interface SecretResource {
  */
 export class KubernetesSecretObject {
   readonly description: string;
-  private readonly dispatcher: Agent | undefined;
+  /** With a CA of its own; made by the first call, which loads undici (a platform on SQLite never does). */
+  private dispatcher: Agent | undefined;
   private readonly path: string;
   private readonly collection: string;
   private readonly name: string;
@@ -56,7 +57,6 @@ export class KubernetesSecretObject {
     this.name = o.secretName ?? 'flow-secrets';
     this.collection = `/api/v1/namespaces/${encodeURIComponent(o.namespace)}/secrets`;
     this.path = `${this.collection}/${encodeURIComponent(this.name)}`;
-    this.dispatcher = o.ca ? new Agent({ connect: { ca: o.ca } }) : undefined;
     this.description = `the Kubernetes Secret ${o.namespace}/${this.name}`;
   }
 
@@ -132,6 +132,8 @@ export class KubernetesSecretObject {
     const token = this.o.tokenFile ? readFileSync(this.o.tokenFile, 'utf8').trim() : this.o.token;
     let res;
     try {
+      const { Agent, request } = await import('undici');
+      if (this.o.ca) this.dispatcher ??= new Agent({ connect: { ca: this.o.ca } });
       res = await request(`${this.o.apiServer}${path}`, {
         method,
         dispatcher: this.dispatcher,

@@ -1,11 +1,11 @@
-import { extract, pack } from 'tar-stream';
 import { badRequest } from '../http/api-error.ts';
 
 /**
  * A plain POSIX tar (ustar, with PAX records for paths that do not fit) of regular files: what
  * `tar xf` and every archive tool open, written and read by tar-stream. Bundles are small, so
  * both directions work on buffers; what is ours is the policy: only regular files, a truncated
- * or corrupt archive is the uploader's 400.
+ * or corrupt archive is the uploader's 400. tar-stream is loaded by the first bundle read or
+ * written, not when the server starts.
  */
 export interface TarEntry {
   path: string;
@@ -15,7 +15,7 @@ export interface TarEntry {
 }
 
 export async function writeTar(entries: readonly TarEntry[]): Promise<Buffer> {
-  const archive = pack();
+  const archive = (await import('tar-stream')).pack();
   const chunks: Buffer[] = [];
   archive.on('data', (chunk) => chunks.push(chunk as Buffer));
   const ended = new Promise<void>((resolve, reject) => {
@@ -36,7 +36,7 @@ export async function writeTar(entries: readonly TarEntry[]): Promise<Buffer> {
 /** Regular files in archive order; directories are skipped; links and devices are refused. */
 export async function readTar(archive: Buffer): Promise<TarEntry[]> {
   const entries: TarEntry[] = [];
-  const reader = extract();
+  const reader = (await import('tar-stream')).extract();
   let refused: Error | undefined;
   reader.on('entry', (header, stream, next) => {
     const chunks: Buffer[] = [];

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type KeyObject } from 'jose';
+import type { JWTVerifyGetKey, KeyObject } from 'jose';
 import { createSecretKey, createPublicKey } from 'node:crypto';
 import { implementBlock } from '../../core/component.ts';
 import { errorMessage } from '../../core/errors.ts';
@@ -8,7 +8,10 @@ import { jwtVerifyDef } from './jwt-verify.def.ts';
 export const jwtVerifyBlock = implementBlock(
   jwtVerifyDef,
   (s) => {
-    let key: KeyObject | JWTVerifyGetKey;
+    // jose is loaded by the first token this block checks, not when a flow holding it loads.
+    let jose: Promise<typeof import('jose')> | undefined;
+    let key: KeyObject | URL;
+    let remoteKeys: JWTVerifyGetKey | undefined;
     if (s.secret !== undefined) key = createSecretKey(Buffer.from(s.secret, 'utf8'));
     else if (s.publicKey !== undefined) {
       try {
@@ -16,7 +19,7 @@ export const jwtVerifyBlock = implementBlock(
       } catch (err) {
         throw new Error(`publicKey is not a PEM public key: ${errorMessage(err)}`);
       }
-    } else key = createRemoteJWKSet(new URL(s.jwksURL!));
+    } else key = new URL(s.jwksURL!);
     const headerLower = s.header.toLowerCase();
     return {
       async process(msg) {
@@ -25,7 +28,9 @@ export const jwtVerifyBlock = implementBlock(
         if (typeof raw !== 'string' || raw.trim() === '') return rejectRequest(msg, s.status, `missing ${s.header} header`);
         const token = raw.replace(/^Bearer\s+/i, '').trim();
         try {
-          const { payload } = await jwtVerify(token, key as KeyObject, {
+          const { jwtVerify, createRemoteJWKSet } = await (jose ??= import('jose'));
+          const verifyKey = key instanceof URL ? (remoteKeys ??= createRemoteJWKSet(key)) : key;
+          const { payload } = await jwtVerify(token, verifyKey as KeyObject, {
             algorithms: s.algorithms,
             issuer: s.issuer,
             audience: s.audience,

@@ -1,5 +1,5 @@
 import { sleepOn } from '../../../../shared/clock.ts';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { implementConnector, type BuildContext, type Connector, type Settings } from '../../core/component.ts';
 import { errorMessage, FlowError } from '../../core/errors.ts';
 import { formatDuration } from '../../core/duration.ts';
@@ -98,7 +98,9 @@ export class HttpClientConnector implements Connector {
     const pool = withFieldDefaults(httpClientDef.settings.pool.fields, this.s.pool);
     const sandboxed = this.ctx.host.sandbox?.outboundHttp?.(this.name, 'http-client');
     this.ownsAgent = sandboxed === undefined;
-    this.agent = sandboxed ?? new Agent({
+    // undici is loaded by the first http-client to start: a flow without one never pays for it.
+    const Agent = sandboxed ? undefined : (await import('undici')).Agent;
+    this.agent = sandboxed ?? new Agent!({
       // Every request goes to the one origin of baseURL, so both idle limits bound that pool.
       connections: Math.min(pool.maxIdleConns, pool.maxIdleConnsPerHost),
       // undici: pipelining 0 closes each connection after its response.

@@ -1,4 +1,4 @@
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { BadRequestError } from './bad-request.ts';
 import { partHeaderBlocks } from './multipart-headers.ts';
 
@@ -33,7 +33,9 @@ const MAY_BE_MULTIPART = /^\s*multipart\/form-data\b/i;
  * Decodes a multipart/form-data body with busboy. Anything that will not parse, and any part name,
  * filename or content type holding a line break, is a BadRequestError (400 before the flow runs).
  */
-export function decodeMultipart(raw: Buffer, contentType: string): Promise<MultipartBody> {
+export async function decodeMultipart(raw: Buffer, contentType: string): Promise<MultipartBody> {
+  // Loaded by the first multipart request, not with every route.
+  const { default: busboy } = await import('busboy');
   return new Promise<MultipartBody>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {

@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { FlowError, errorMessage } from '../../core/errors.ts';
 
 export interface NotesApiOptions {
@@ -29,6 +29,7 @@ export type JsonObject = Record<string, unknown>;
 /** The notes API over one keep-alive pool; every request carries the Bearer token and Notes-Version. */
 export class NotesApiClient {
   private agent: Dispatcher | undefined;
+  private undici: typeof import('undici') | undefined;
   private ownsAgent = true;
   private readonly base: string;
 
@@ -36,10 +37,14 @@ export class NotesApiClient {
     this.base = opts.baseURL.replace(/\/+$/, '');
   }
 
-  /** Opens the pool, or sends through `dispatcher` instead (a sandbox's stand-in, which its owner closes). */
-  open(dispatcher?: Dispatcher): void {
+  /**
+   * Opens the pool, or sends through `dispatcher` instead (a sandbox's stand-in, which its owner
+   * closes). undici is loaded here, by the first notes connector to start, not with the runtime.
+   */
+  async open(dispatcher?: Dispatcher): Promise<void> {
     this.ownsAgent = dispatcher === undefined;
-    this.agent ??= dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+    const undici = (this.undici ??= await import('undici'));
+    this.agent ??= dispatcher ?? new undici.Agent({ keepAliveTimeout: 10_000, connections: 32 });
   }
 
   async close(): Promise<void> {
@@ -69,7 +74,8 @@ export class NotesApiClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     try {
-      const res = await request(`${this.base}${path}`, {
+      if (!this.undici) throw new NotesApiError(undefined, 'not_open', 'the notes API client is not open (its connector has not started)');
+      const res = await this.undici.request(`${this.base}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

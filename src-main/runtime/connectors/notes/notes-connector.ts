@@ -27,7 +27,7 @@ export class NotesConnector implements Connector {
   }
 
   async start(): Promise<void> {
-    this.api.open(this.sandboxed?.());
+    await this.api.open(this.sandboxed?.());
   }
 
   async stop(): Promise<void> {

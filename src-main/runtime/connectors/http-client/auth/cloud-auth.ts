@@ -1,4 +1,3 @@
-import { decodeJwt } from 'jose';
 import { errorMessage } from '../../../core/errors.ts';
 import type { Logger } from '../../../core/logger.ts';
 import type { AuthStrategy } from './auth-strategy.ts';
@@ -47,7 +46,7 @@ export function cloudAuth(settings: CloudSettings, transport: TokenTransport, lo
     if (res.status !== 200) {
       throw new Error(`cloud auth: the metadata server refused the ${settings.kind} token (${res.status}): ${res.text.trim().slice(0, 200)}`);
     }
-    const token = settings.kind === 'identity' ? identityToken(res.text) : accessToken(res.text);
+    const token = settings.kind === 'identity' ? identityToken(res.text, (await import('jose')).decodeJwt) : accessToken(res.text);
     log.debug('cloud token minted', { kind: settings.kind, expiresAt: token.expiresAt && new Date(token.expiresAt).toISOString() });
     return token;
   };
@@ -56,7 +55,8 @@ export function cloudAuth(settings: CloudSettings, transport: TokenTransport, lo
   return { authorization: () => cache.get(), rejected: (value) => cache.invalidate(value) };
 }
 
-function identityToken(text: string): MintedToken {
+/** `decodeJwt` is jose's, loaded by the first identity token minted. */
+function identityToken(text: string, decodeJwt: (jwt: string) => { exp?: number }): MintedToken {
   const jwt = text.trim();
   let exp: number | undefined;
   try {
