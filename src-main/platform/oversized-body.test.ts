@@ -25,9 +25,10 @@ interface Outcome {
 /**
  * A client that sends the whole request first and reads the answer afterwards, as simple HTTP
  * clients do: 64 KiB writes with a short pause after every MiB, so a server that answers and
- * closes mid-upload has done so while the client is still writing. Chunked when no length is declared.
+ * closes mid-upload has done so while the client is still writing (a longer pause plays a slow
+ * link). Chunked when no length is declared.
  */
-function send(method: string, path: string, bytes: number, declareLength: boolean): Promise<Outcome> {
+function send(method: string, path: string, bytes: number, declareLength: boolean, pauseEveryMiBMs = 5): Promise<Outcome> {
   const url = new URL(platform.url + path);
   return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -49,7 +50,7 @@ function send(method: string, path: string, bytes: number, declareLength: boolea
         const piece = n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n);
         await write(declareLength ? piece : Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), piece, Buffer.from('\r\n')]));
         sent += n;
-        if (sent % (1024 * 1024) === 0) await new Promise((r) => setTimeout(r, 5));
+        if (sent % (1024 * 1024) === 0) await new Promise((r) => setTimeout(r, pauseEveryMiBMs));
       }
       if (!declareLength) await write('0\r\n\r\n');
       // Only now read the answer.
@@ -163,4 +164,11 @@ describe('an oversized body is refused from its Content-Length alone (issue 48)'
     const wrong = outcomes.filter(([, o]) => o.status !== 413 || o.error !== undefined);
     expect(wrong, JSON.stringify(wrong)).toEqual([]);
   }, 120_000);
+
+  it('a client on a slow link, still sending for seconds after the 413 went out, reads it too', async () => {
+    const started = Date.now();
+    const outcome = await send('POST', '/v1/queues/slow/publish', TEN_MB, true, 300);
+    expect(outcome).toMatchObject({ status: 413, error: undefined });
+    expect(Date.now() - started).toBeGreaterThan(2_500);
+  }, 30_000);
 });

@@ -34,6 +34,8 @@ export interface RouteOptions {
   /** What the timeout runs on (a flow test's virtual clock); default the system clock. */
   clock?: Clock;
   maxBodyBytes: number;
+  /** The longest pause between body bytes (the connector's). */
+  bodyIdleTimeoutMs: number;
   response: ResponseRules;
   /** Set on SSE routes. */
   sse: (StreamRules & { streamVar: string; maxStreams: number | undefined; registry: SseRegistry }) | undefined;
@@ -104,12 +106,12 @@ export class HttpRoute implements Routable {
     if (o.sse?.maxStreams !== undefined && this.openStreams >= o.sse.maxStreams) {
       return sendError(res, 503, `${this.pattern.text} has ${o.sse.maxStreams} open streams, its maxStreams; try again later`, close, { 'retry-after': '1' });
     }
-    if (declaredTooLarge(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes);
+    if (declaredTooLarge(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
     // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
     if (expectsContinue(req)) res.writeContinue();
     readBody(req, o.maxBodyBytes, (err, raw) => {
       // Too large while streaming: the rest of the upload is dropped, never read into memory.
-      if (err !== undefined) return refuseTooLarge(req, res, o.maxBodyBytes);
+      if (err !== undefined) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
       try {
         const pending = this.withBody(req, res, params, queryString, traced, close, raw);
         if (pending !== undefined) pending.catch((e: unknown) => this.failed(res, e));

@@ -31,6 +31,8 @@ export class HttpConnector implements Connector {
   readonly requestTimeoutMs: number;
   readonly writeTimeoutMs: number | undefined;
   readonly closeConnection: boolean;
+  /** The longest pause between body bytes. */
+  readonly bodyIdleTimeoutMs = 10_000;
   private readonly host: string;
   private readonly port: number;
   private readonly cors: CorsPolicy | undefined;

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { sendError } from './response-writer.ts';
 
 /** The body is over the route's maxBodyBytes (answered 413). */
@@ -11,8 +10,11 @@ export class BodyTooLargeError extends Error {
 
 const EMPTY = Buffer.alloc(0);
 
-/** How long a refused upload may keep sending (dropped) after the answer, before the connection is cut. */
-const LINGER_MS = 1_000;
+/**
+ * Bytes of a refused upload read and dropped after its 413, before the connection is closed
+ * anyway; an upload announced past this is not waited for.
+ */
+export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 
 /** A declared Content-Length over the limit: refused before a single body byte is read. */
 export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
@@ -27,23 +29,44 @@ export function expectsContinue(req: IncomingMessage): boolean {
 }
 
 /**
- * Answers 413 so the client actually sees it. A client waiting for `100 Continue` never sent its
- * body, so the connection just closes. One still sending gets the answer, then a half-close: what
- * it goes on sending is read and dropped for a moment rather than met with a reset that could
- * swallow the answer.
+ * Answers 413 so the client actually sees it, and closes the connection. A client waiting for
+ * `100 Continue` never sends its body, so the connection closes at once. To one still sending,
+ * the whole answer goes out now (a client waiting for it has it without sending its body), and
+ * the connection is closed only once the body is in, read and dropped: closing a socket with
+ * unread bytes makes the kernel reset it, and a client still sending would then see
+ * ECONNRESET/EPIPE instead of the 413, however long it had the answer. The wait ends early when
+ * the body pauses for `idleMs`, or passes MAX_DISCARD_BYTES.
  */
-export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, idleMs: number): void {
   const message = new BodyTooLargeError(limit).message;
   if (req.complete || expectsContinue(req)) return sendError(res, 413, message, true);
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify({ error: message });
+  res.writeHead(413, ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(payload)), 'connection', 'close']);
+  // Written but not ended: ending a Connection: close answer closes the socket (node:http).
+  res.write(payload);
+  const close = (): void => {
+    if (!res.destroyed && !res.writableEnded) res.end();
+  };
+  if (declaredTooLarge(req, MAX_DISCARD_BYTES)) return close();
+  let discarded = 0;
+  const idle = setTimeout(() => done(), idleMs).unref();
+  const done = (): void => {
+    clearTimeout(idle);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('close', done);
+    close();
+  };
+  const onData = (chunk: Buffer): void => {
+    idle.refresh();
+    discarded += chunk.length;
+    if (discarded > MAX_DISCARD_BYTES) done();
+  };
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('close', done);
   req.resume();
-  res.once('finish', () => lingeringClose(req.socket));
-  sendError(res, 413, message, false);
-}
-
-function lingeringClose(socket: Socket): void {
-  socket.end();
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  socket.once('close', () => clearTimeout(timer));
 }
 
 /**

@@ -33,6 +33,7 @@ export const routeSource = implementSource(
       timeoutMs: s.timeout ?? connector.requestTimeoutMs,
       clock: ctx.host.clock,
       maxBodyBytes: s.maxBodyBytes,
+      bodyIdleTimeoutMs: connector.bodyIdleTimeoutMs,
       response,
       sse: s.sse?.enabled
         ? {
