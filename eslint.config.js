@@ -13,7 +13,8 @@ const layer = (files, patterns, message, ignores = []) => ({
 const runtimeInternals = ['**/runtime/**', '!**/runtime/index.ts'];
 const runtimeDoor = 'reaches the runtime through runtime/index.ts only';
 
-const sharedTests = ['shared/**/*.test.ts', 'shared/**/*.test-support.ts'];
+// Helpers only tests import live in a tests/ folder beside them.
+const sharedTests = ['shared/**/*.test.ts', 'shared/**/tests/**/*.ts'];
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'crypto', 'os', 'child_process', 'net', 'url', 'stream', 'events', 'worker_threads'];
 

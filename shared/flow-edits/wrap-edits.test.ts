@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { expectEdit } from './edit-checks.test-support.ts';
+import { expectEdit } from './tests/edit-checks.ts';
 import { addCase, removeCase, unwrapStep, wrapSteps } from './index.ts';
-import { ORDERS } from './orders-fixture.test-support.ts';
-import { changed } from './text-changes.test-support.ts';
+import { ORDERS } from './tests/orders-fixture.ts';
+import { changed } from './tests/text-changes.ts';
 
 const FIRST_TWO = `      # reject empty orders first
       - name: require items
