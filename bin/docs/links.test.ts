@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { brokenReason, headingSlug, markdownFiles, refsOf } from './markdown-links.ts';
@@ -22,6 +22,14 @@ describe('the documentation points only at what exists', () => {
   it('every relative link leads to a file or folder that exists, and its #anchor to a heading there', () => {
     const broken = refs.filter((r) => r.kind === 'link').map((r) => ({ r, why: brokenReason(root, r) })).filter((b) => b.why);
     expect(broken.map(({ r, why }) => `${r.file}:${r.line}: ${why}`)).toEqual([]);
+  });
+
+  it('every picture in docs/img/ is shown by a document and stays small (npm run docs:screenshots writes them)', () => {
+    const shown = new Set(refs.filter((r) => r.kind === 'image').map((r) => resolve(root, r.file, '..', r.target)));
+    const pictures = readdirSync(join(root, 'docs/img'));
+    expect(pictures.length).toBeGreaterThanOrEqual(4);
+    expect(pictures.filter((p) => !shown.has(join(root, 'docs/img', p)))).toEqual([]);
+    expect(pictures.filter((p) => statSync(join(root, 'docs/img', p)).size > 150 * 1024)).toEqual([]);
   });
 
   it('docs/index.md lists every document in docs/', () => {
