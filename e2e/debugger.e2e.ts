@@ -29,7 +29,7 @@ const greet = (url: string, customer: string) =>
 test.describe('the debugger in the studio', () => {
   test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-debug', { 'greet.yaml': GREET }));
 
-  test('a conditional breakpoint set in the gutter pauses only the matching request while others are answered; a logpoint set on the graph writes to the debug console; evaluate, edit, continue; the trace shows the pause and the edit', async ({ page, studio }) => {
+  test('a conditional breakpoint set in the gutter pauses only the matching request while others are answered; a logpoint set on the graph writes to the debug console; evaluate, edit, continue; the trace shows the pause and the edit; replayed from Traces under the debugger', async ({ page, studio }) => {
     const health = collectPageErrors(page);
     await openStudio(page, studio.url);
     const card = page.getByRole('listitem', { name: 'e2e-debug' });
@@ -111,6 +111,28 @@ test.describe('the debugger in the studio', () => {
     await expect(record).toContainText(/continue by studio/);
     await expect(record.getByRole('list', { name: 'Edits made while paused' })).toContainText('vars.greeting: "hello bob" → "hi bob"');
     await screenshotsAtBothSizes(page, 'debugger-trace-pause');
+
+    // Replayed under the debugger from its trace: the recorded request stops at the same breakpoint.
+    await page.getByRole('button', { name: 'Replay in debugger' }).click();
+    await expect(page.getByRole('tab', { name: 'Debugger' })).toHaveAttribute('aria-selected', 'true');
+    await expect(paused).toHaveCount(1, { timeout: 15_000 });
+    await expect(paused).toContainText(`replay of ${runId}`);
+    await page.getByLabel('CEL expression to evaluate').fill('body.customer');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await expect(page.getByRole('tree', { name: 'value of body.customer' }).first()).toContainText('"bob"');
+    // The whole body as JSON, checked as it is typed.
+    await page.getByRole('button', { name: 'Edit body as JSON' }).click();
+    const whole = page.getByLabel('The whole body as JSON');
+    await whole.fill('{"customer": }');
+    await expect(page.getByRole('button', { name: 'Set body' })).toBeDisabled();
+    await expect(whole).toHaveAttribute('aria-invalid', 'true');
+    await screenshotsAtBothSizes(page, 'debugger-replay-json');
+    await whole.fill('{"customer": "zoe"}');
+    await page.getByRole('button', { name: 'Set body' }).click();
+    await expect(page.getByRole('tree', { name: 'body', exact: true })).toContainText('"zoe"');
+    await expect(page.getByRole('list', { name: 'Edits' }).or(page.locator('.debug-edits'))).toContainText('body');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(paused).toHaveCount(0);
     health.expectNone();
   });
 });

@@ -12,7 +12,7 @@ export function WholeJsonEditor({ thread, root, value, onDone }: { thread: numbe
   }
   return (
     <div className="debug-json-editor">
-      <textarea aria-label={`The whole ${root} as JSON`} aria-invalid={problem !== undefined} spellCheck={false} value={text} rows={Math.min(16, text.split('\n').length + 1)} onChange={(e) => setText(e.currentTarget.value)} />
+      <textarea aria-label={`The whole ${root} as JSON`} aria-invalid={problem !== undefined} spellCheck={false} value={text} rows={Math.max(3, Math.min(16, text.split('\n').length + 1))} onChange={(e) => setText(e.currentTarget.value)} />
       <div className="debug-json-actions">
         <span className={problem ? 'error' : 'muted'} role="status">
           {problem ?? `valid JSON — replaces the run's ${root}`}
