@@ -7,7 +7,7 @@
  * under wrk -c50 on 127.0.0.1, bare node:http ended this way answered 40–70% more requests a
  * second, with a lower p99, and a lone request as fast (it waits only for its own turn's end). The same
  * trick as Netty's flush consolidation and uWebSockets' corking. Used by every HTTP surface: the
- * runtime's http routes and the platform server (Node only: setImmediate; tested in
+ * runtime's http routes, the platform server and the studio's web server (Node only: setImmediate; tested in
  * src-main/runtime/connectors/http/end-of-turn.test.ts, as shared/ imports no Node module).
  */
 

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
@@ -8,6 +9,7 @@ import { StudioError } from '../studio-error.ts';
 import { stubBackend } from '../testing/stub-backend.ts';
 import { startWebStudio, type WebStudio } from './web-server.ts';
 import { sessionCookieName } from './web-trust.ts';
+import { endsThisTurn } from '../../../shared/end-of-turn.ts';
 import type { RunState } from '../../../shared/studio-api.ts';
 
 let dir: string;
@@ -103,6 +105,32 @@ describe('the web studio', () => {
     const unknown = await rawRequest(`http://${host()}/api/call/constructor`, { method: 'POST', headers, body: '{"args":[]}' });
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.body).error).toContain('is not a studio method');
+  });
+
+  it('answers a call at the end of its turn, as the runtime and the platform do: headers at once, the body with the rest of the turn, in full', async () => {
+    // What each studio answer looked like right after its status was written, before anything
+    // else of the turn ran: still open and queued for the turn's end, or already ended.
+    const seen: Array<{ url: string | undefined; ended: boolean; queued: boolean }> = [];
+    const original = ServerResponse.prototype.writeHead;
+    const spy = vi.spyOn(ServerResponse.prototype, 'writeHead').mockImplementation(function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+      const res = original.apply(this, args);
+      queueMicrotask(() => seen.push({ url: this.req.url, ended: this.writableEnded, queued: endsThisTurn(this) }));
+      return res;
+    });
+    try {
+      const headers = { cookie, 'content-type': 'application/json' };
+      const ok = await rawRequest(`http://${host()}/api/call/listIntegrations`, { method: 'POST', headers, body: '{"args":[]}' });
+      expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: [{ id: 'orders-api' }] });
+      expect(ok.headers['content-length']).toBe(String(Buffer.byteLength(ok.body)));
+      const refused = await rawRequest(`http://${host()}/api/call/listIntegrations`, { headers: { cookie } });
+      expect([refused.status, JSON.parse(refused.body).error]).toEqual([405, 'studio calls are POST requests']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(seen).toEqual([
+      { url: '/api/call/listIntegrations', ended: false, queued: true },
+      { url: '/api/call/listIntegrations', ended: false, queued: true },
+    ]);
   });
 
   it('answers a failed call with its kind and the matching status: 404 not found, 409 conflict, 500 internal', async () => {

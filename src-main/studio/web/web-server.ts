@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
 import { studioContentSecurityPolicy } from '../../../shared/content-security-policy.ts';
+import { endsThisTurn, endThisTurn } from '../../../shared/end-of-turn.ts';
 import { addNotRecorded, NOT_RECORDED, noneNotRecorded } from '../../../shared/feed-events.ts';
 import { studioWeb } from '../../../shared/studio-api.ts';
 import { studioErrorStatus } from '../../../shared/studio-errors.ts';
@@ -66,7 +67,8 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) text(res, 500, `internal error: ${err instanceof Error ? err.message : String(err)}`);
-      else res.destroy();
+      // Answered in full already (its bytes go out at the end of the turn): it goes out as it is.
+      else if (!endsThisTurn(res)) res.destroy();
     });
   });
 
@@ -206,12 +208,18 @@ function readJson(req: IncomingMessage): Promise<unknown> {
   });
 }
 
+/**
+ * Answers as the runtime's routes and the platform do: status and headers now, the bytes with the
+ * rest of this turn's (shared/end-of-turn.ts), so the renderer's calls answered in one turn (a
+ * burst of them when a panel opens) reach it back to back instead of waking it once each.
+ */
 function text(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(body);
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  endThisTurn(res, body);
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(body));
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'Cache-Control': 'no-store' });
+  endThisTurn(res, payload);
 }
