@@ -85,6 +85,30 @@ test.describe('designing flows in the editor', () => {
     expect(Math.abs(box.x - at.x)).toBeLessThan(2);
   });
 
+  test('a call to an undeclared CEL function shows a marker at the call, suggesting the close name, while typing', async ({ page }) => {
+    await cursorToLineEnd(page, 13);
+    // Typed as a person does; Escape closes completion so no suggestion is taken instead.
+    await page.keyboard.type(' && sise');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('(vars.query');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type(') > 0');
+    await expect(page.locator('.flow-editor .view-lines')).toContainText('has(vars.query.id) && sise(vars.query) > 0');
+    const problem = problems(page).getByRole('button', { name: /orders\.yaml:13:44/ });
+    await expect(problem).toContainText('flows.orders.steps[0].filter.condition');
+    await expect(problem).toContainText('CEL: unknown function "sise"; did you mean "size"?');
+    const squiggle = page.locator('.flow-editor .squiggly-error').first();
+    await expect(squiggle).toBeVisible();
+    const at = await columnX(page, 'condition: has(vars.query.id) && sise(vars.query) > 0', 44);
+    expect(Math.abs((await squiggle.boundingBox())!.x - at.x)).toBeLessThan(2);
+    // Fixing the name clears it without a save.
+    for (let i = 0; i < ' > 0'.length + '(vars.query)'.length + 1; i++) await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('z');
+    await expect(page.getByText('No problems: e2e-editor loads as written.')).toBeVisible();
+    await expect(page.locator('.flow-editor .squiggly-error')).toHaveCount(0);
+  });
+
   test('completion after vars. inside a filter condition offers the route’s path parameter', async ({ page }) => {
     await cursorToLineEnd(page, 13);
     await page.keyboard.type(' && vars.');

@@ -47,4 +47,32 @@ describe('flow-studio validate', () => {
     ]);
     expect(lines.at(-1)).toBe('3 problems in 1 file');
   });
+
+  it('refuses CEL that calls what the runtime does not declare, at the call, naming it and the close name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    writeFileSync(
+      join(dir, 'calls.yaml'),
+      `connectors:
+  web: {type: http, port: 0}
+flows:
+  count:
+    source: {type: http, path: /count, methods: [POST]}
+    steps:
+      - set: {body: '{"n": sise(body.items)}'}
+      - set: {body: 'body.n.noSuchMethod()'}
+      - filter: {condition: 'body.items.all(x)'}
+      - log: {message: '1 + "a"'}
+`,
+    );
+    const { code, stdout } = await validate(dir);
+    expect(code).toBe(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      expect.stringMatching(/calls\.yaml:7:28 flows\.count\.steps\[0\]\.set\.body: CEL: unknown function "sise"; did you mean "size"\?$/),
+      expect.stringMatching(/calls\.yaml:8:29 flows\.count\.steps\[1\]\.set\.body: CEL: unknown method "noSuchMethod"/),
+      expect.stringMatching(/calls\.yaml:9:41 flows\.count\.steps\[2\]\.filter\.condition: CEL: \.all\(\) takes 2 or 3 arguments, got 1$/),
+      expect.stringMatching(/calls\.yaml:10:25 flows\.count\.steps\[3\]\.log\.message: CEL: no such overload: int \+ string$/),
+    ]);
+    expect(lines.at(-1)).toBe('4 problems in 1 file');
+  });
 });

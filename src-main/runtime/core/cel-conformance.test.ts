@@ -226,7 +226,7 @@ describe('CEL conformance (cel-spec suite through cel.ts)', () => {
   });
 
   it(`passes at least ${MIN_PASS_RATE}% of the cases our layer can express`, () => {
-    const env = createCelEnvironment([], undefined, { fastPath: false });
+    const env = createCelEnvironment([], undefined, { fastPath: false, checkCalls: false });
     const suite = getConformanceSuite();
     const tally = new Map<string, { pass: number; fail: number; skip: number }>();
     const failures: string[] = [];

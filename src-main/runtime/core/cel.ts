@@ -1,6 +1,7 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { Environment, EvaluationError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
+import { CelCallChecker } from './cel-calls.ts';
 import { bindCelLibraries } from './cel-library/bind-libraries.ts';
-import { compileFastPath, DEFER, type FastProgram } from './cel-fast-path.ts';
+import { compileFastPath, DEFER } from './cel-fast-path.ts';
 
 /**
  * CEL for every expression setting. Expressions compile once when a definition loads; a message
@@ -56,6 +57,13 @@ export interface CelOptions {
    * (the conformance suite compares them before fromCel).
    */
   fastPath?: boolean;
+  /**
+   * Refuse at compile time what can never evaluate: a function, method or macro the environment
+   * does not declare or with a wrong number of arguments, and an expression that does not
+   * type-check (`1 + "a"`); default true. Off only where such expressions are evaluated on purpose
+   * (CEL's conformance suite: `f_unknown(1) || true` is true).
+   */
+  checkCalls?: boolean;
 }
 
 export function createCelEnvironment(functions: readonly CelFunction[] = [], onCompile?: (source: string) => void, options: CelOptions = {}): CelEnvironment {
@@ -64,6 +72,7 @@ export function createCelEnvironment(functions: readonly CelFunction[] = [], onC
 
 export class CelEnvironment {
   private readonly env: Environment;
+  private calls: CelCallChecker | undefined;
 
   /** `onCompile` sees every expression compiled, e.g. to read ahead what its function calls need. */
   constructor(
@@ -94,37 +103,66 @@ export class CelEnvironment {
     try {
       program = this.env.parse(source) as unknown as (ctx: CelActivation) => unknown;
     } catch (err) {
-      const e = err as { message?: string; range?: { start: number }; node?: { start?: number } };
-      const offset = e.range?.start ?? e.node?.start ?? 0;
-      throw new CelCompileError(firstLine(e.message ?? String(err)), offset);
+      throw compileError(err);
     }
-    const fast = this.fastProgram(source, program);
+    const ast = (program as { ast?: unknown }).ast;
+    const checking = this.options.checkCalls !== false;
+    if (checking && ast !== undefined) {
+      const problem = this.callChecker().check(ast, source);
+      if (problem) throw new CelCompileError(problem.message, problem.offset);
+    }
+    // Checked on a parse of its own, since checking marks the tree the interpreter evaluates.
+    const wantsFast = this.options.fastPath !== false && ast !== undefined;
+    const checked = checking || wantsFast ? this.env.check(source) : undefined;
+    if (checking && checked && !checked.valid) throw compileError(checked.error);
+    // The fast path's closures only for an expression that type-checks (an ill-typed branch is an
+    // error even where evaluation never reaches it).
+    const fast = wantsFast && checked?.valid ? compileFastPath(ast, (name) => this.env.hasVariable(name)) : undefined;
     return {
       source,
       evaluate(activation: CelActivation): unknown {
-        if (fast !== undefined) {
-          const quick = fast(activation);
-          if (quick !== DEFER) return fromCel(quick);
+        try {
+          if (fast !== undefined) {
+            const quick = fast(activation);
+            if (quick !== DEFER) return fromCel(quick);
+          }
+          const value = program(activation);
+          // An async function (secret(), templateResource() on a cold cache) makes the result a
+          // Promise; callers that may meet one await it, the common sync path stays sync.
+          return value instanceof Promise ? value.then(fromCel, (err: unknown) => Promise.reject(withoutSource(err))) : fromCel(value);
+        } catch (err) {
+          throw withoutSource(err);
         }
-        const value = program(activation);
-        // An async function (secret(), templateResource() on a cold cache) makes the result a
-        // Promise; callers that may meet one await it, the common sync path stays sync.
-        return value instanceof Promise ? value.then(fromCel) : fromCel(value);
       },
     };
   }
 
-  /**
-   * The closures for an expression in the fast path's subset that type-checks (an ill-typed branch
-   * is an error even where evaluation never reaches it); checked on a parse of its own, since
-   * checking marks the tree the interpreter evaluates.
-   */
-  private fastProgram(source: string, program: (ctx: CelActivation) => unknown): FastProgram | undefined {
-    if (this.options.fastPath === false) return undefined;
-    const ast = (program as { ast?: unknown }).ast;
-    if (ast === undefined || !this.env.check(source).valid) return undefined;
-    return compileFastPath(ast, (name) => this.env.hasVariable(name));
+  /** Built on first use, after every function of the environment is registered. */
+  private callChecker(): CelCallChecker {
+    if (this.calls === undefined) {
+      const { functions, variables } = this.env.getDefinitions();
+      this.calls = new CelCallChecker(functions, variables);
+    }
+    return this.calls;
   }
+}
+
+function compileError(err: unknown): CelCompileError {
+  const e = err as { message?: string; range?: { start: number }; node?: { start?: number } } | undefined;
+  const offset = e?.range?.start ?? e?.node?.start ?? 0;
+  return new CelCompileError(firstLine(e?.message ?? String(err)), offset);
+}
+
+/**
+ * cel-js writes the expression into an evaluation error's message (a line of source and a caret);
+ * a failed flow answers its error to whoever sent the message, so only the summary goes on.
+ */
+function withoutSource(err: unknown): unknown {
+  if (err instanceof EvaluationError || err instanceof CelTypeError) {
+    const summary = (err as { summary?: string }).summary ?? firstLine(err.message);
+    if (summary !== err.message) err.message = summary;
+  }
+  return err;
 }
 
 function firstLine(message: string): string {

@@ -7,7 +7,8 @@ import { envEntrySpec, flowSpec, FLOW_SOURCE_KEY, TOP_LEVEL_KEYS } from './defin
 import type { LoadedFlow } from './definition-loader.ts';
 import type { DeclaredEnv } from './env-vars.ts';
 import { buildContext, keyOf, settingsContext, settingsFor, type Declared, type LoadState } from './load-state.ts';
-import { loadSettings, suggest } from './settings-loader.ts';
+import { suggest } from '../did-you-mean.ts';
+import { loadSettings } from './settings-loader.ts';
 import type { YamlFile } from './yaml-file.ts';
 
 /**

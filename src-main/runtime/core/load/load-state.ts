@@ -13,7 +13,8 @@ import type { CelPrefetch } from './cel-prefetch.ts';
 import { FLOW_SOURCE_KEY, STEP_NAME_KEY } from './definition-format.ts';
 import type { LoadedConnector, LoadedFlow, LoadOptions } from './definition-loader.ts';
 import type { DeclaredEnv } from './env-vars.ts';
-import { loadSettings, problem, suggest, type SettingsLoadContext } from './settings-loader.ts';
+import { suggest } from '../did-you-mean.ts';
+import { loadSettings, problem, type SettingsLoadContext } from './settings-loader.ts';
 import type { YamlFile } from './yaml-file.ts';
 
 /** One named entry of a top-level section (`env:`, `connectors:`, `flows:`) where it was written. */

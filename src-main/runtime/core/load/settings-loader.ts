@@ -3,6 +3,7 @@ import { CelCompileError, type CelEnvironment, type CompiledCel } from '../cel.t
 import type { Chain } from '../engine/chain.ts';
 import { parseDuration } from '../duration.ts';
 import type { LoadProblem } from '../errors.ts';
+import { suggest } from '../did-you-mean.ts';
 import type { Setting, SettingsSpec } from '../setting-spec.ts';
 import { interpolate, referencedNames } from './env-vars.ts';
 import type { YamlFile } from './yaml-file.ts';
@@ -234,33 +235,4 @@ function typeName(v: unknown): string {
 export function problem(ctx: SettingsLoadContext, node: Node | null | undefined, path: string, message: string): undefined {
   ctx.problems.push({ location: ctx.file.at(node), path, message });
   return undefined;
-}
-
-/** ` (did you mean "x"?)` for a near miss among the allowed names. */
-export function suggest(name: string, allowed: string[]): string {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const a of allowed) {
-    const d = distance(name.toLowerCase(), a.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = a;
-    }
-  }
-  if (best && bestDistance <= Math.max(2, Math.floor(name.length / 3))) return `; did you mean "${best}"?`;
-  return allowed.length > 0 && allowed.length <= 12 ? `; expected one of: ${allowed.join(', ')}` : '';
-}
-
-function distance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length];
 }
