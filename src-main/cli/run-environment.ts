@@ -52,7 +52,7 @@ HTTP and logs:
   LOG_LEVEL                      debug, info, warn or error; JSON lines on stdout (warn and
                                  error on stderr). Default: info
 
-Traces to the platform (every run by default; README.md "Tracing"):
+Traces to the platform (every run by default; docs/observability.md "Tracing settings"):
   FLOW_TRACE_SAMPLE_RATIO        fraction of runs exported, 0 to 1, chosen by trace id. Default: 1
   FLOW_TRACE_KEEP_FAILED         true: a failed run is exported whole whatever the ratio.
                                  Default: true
