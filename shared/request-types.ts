@@ -59,6 +59,8 @@ export interface ComposerRequest {
   body: RequestBody;
   /** Sign the body for notes-verify-request with the connector's verification token. */
   sign: boolean;
+  /** The history entry this was opened from: its masked fields go out as they were sent. Never saved. */
+  fromHistory?: string;
 }
 
 /** A request ready to go: absolute URL, only enabled headers, variables filled in. */
@@ -69,6 +71,8 @@ export interface ResolvedRequest {
   body: RequestBody;
   target?: RequestTarget;
   sign?: boolean;
+  /** As in ComposerRequest: the history entry whose masked values this re-sends. */
+  fromHistory?: string;
 }
 
 /** What a window asks the backend to send; `id` is minted by the window so live frames find it. */

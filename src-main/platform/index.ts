@@ -18,6 +18,7 @@ export type { StoredClaim } from './inspect/lease-inspection.ts';
 export type { AgentCounts, UserMemory } from './inspect/agent-inspection.ts';
 export { Management } from './management/management.ts';
 export { keyFileProtection, sealedKeyProtection, type KeySealer, type SealedKeyOptions, type SecretKeyProtection } from './management/secret-key-protection.ts';
+export { SecretCipher } from './store/secret-cipher.ts';
 export type { IntegrationInfo, ResourceInfo, ResourceRecord, DefinitionInfo, IntegrationFiles } from './store/integration-store.ts';
 export type { DeclaredVariable, Snapshot } from './store/snapshot-store.ts';
 export type { SecretInfo } from './store/cluster-secret-store.ts';

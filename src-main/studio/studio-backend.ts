@@ -90,6 +90,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     emitProgress: (progress) => emit('requestProgress', progress),
     emitCaptures: (captures) => emit('captures', captures),
     secretValueOf: async (name) => platform.management?.secrets.reveal(name),
+    secretKeyProtection: secretBackend.protection,
   });
 
   const resources = startResources({

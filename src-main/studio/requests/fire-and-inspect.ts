@@ -19,6 +19,8 @@ import type { Workspace } from '../workspace.ts';
 import { CaptureHistory } from './capture-history.ts';
 import { CaptureStore } from './capture-store.ts';
 import { RequestHistory } from './request-history.ts';
+import { SealedRequestOriginals } from './sealed-request-originals.ts';
+import type { SecretKeyProtection } from '../../platform/index.ts';
 import { RequestSender } from './request-sender.ts';
 import { requestsApi, type RequestsApi } from './requests-api.ts';
 import { SavedRequests } from './saved-requests.ts';
@@ -42,6 +44,8 @@ export interface FireAndInspectOptions {
   emitCaptures(captures: CaptureSummary[]): void;
   /** A cluster secret's value, for the signing helper. */
   secretValueOf(name: string): Promise<string | undefined>;
+  /** The secret store's key: sent requests the history shows masked are kept sealed with it, for a re-send. */
+  secretKeyProtection?: SecretKeyProtection;
 }
 
 /** The Requests and Traces panels' backend: stores, recorder, sender, and their API methods. */
@@ -142,6 +146,12 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       sender,
       routesOf: options.routesOf,
       runtimeOf: (id) => current.get(id),
+      originals: options.secretKeyProtection ? new SealedRequestOriginals(options.dataDir, options.secretKeyProtection, onWriteError) : undefined,
+      redactFor: (integration) => {
+        // As a capture at that route is masked; a request to a URL of no route, with every running integration's.
+        const redactors = integration !== undefined ? [current.get(integration)?.definition.redactor] : [...current.values()].map((r) => r.definition.redactor);
+        return (text) => redactors.reduce((t, r) => (r ? r.redact(t) : t), text);
+      },
       definitionTexts: (id) => readDefinitions(options.workspace.definitionPaths(id)),
       emitProgress: options.emitProgress,
       secretValueOf: (name) => options.secretValueOf(name),

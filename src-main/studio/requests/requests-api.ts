@@ -15,7 +15,9 @@ import { encodeBody } from './body-bytes.ts';
 import { composerRequestOf, currentOrigin, replayRequestOf } from './capture-replay.ts';
 import type { CapturedExchange, CaptureStore } from './capture-store.ts';
 import { signForRoute, verifyStepOf } from './notes-signing.ts';
+import { maskHistoryEntry, unmaskForResend } from './history-masking.ts';
 import type { RequestHistory } from './request-history.ts';
+import type { SealedRequestOriginals } from './sealed-request-originals.ts';
 import type { RequestSender } from './request-sender.ts';
 import type { SavedRequests } from './saved-requests.ts';
 import { hmacSignature, mintHs256Jwt, type SecretValueOf } from './signing-helper.ts';
@@ -30,6 +32,10 @@ export interface RequestsContext {
   sender: RequestSender;
   routesOf(integration: string): RouteInfo[] | undefined;
   runtimeOf(integration: string): Runtime | undefined;
+  /** How a capture at the integration's routes is masked (all running integrations' when none is named). */
+  redactFor(integration: string | undefined): (text: string) => string;
+  /** Where the unmasked requests are kept for a re-send; absent, a re-send sends what the history shows. */
+  originals?: SealedRequestOriginals;
   definitionTexts(integration: string): Array<{ text: string }>;
   emitProgress(progress: RequestProgress): void;
   /** A cluster secret's value, for the signing helper; read in the backend only. */
@@ -57,6 +63,7 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
   const send = async (input: SendRequestInput, replayOf?: number): Promise<HistoryEntry> => {
     if (typeof input?.id !== 'string' || input.id === '') throw new StudioError('a request needs an id');
     if (inFlight.has(input.id)) throw StudioError.conflict(`request ${input.id} is already being sent`);
+    input = resendable(ctx, input);
     const headers = (Array.isArray(input.headers) ? input.headers : []).map(([k, v]) => [String(k), String(v)] as [string, string]);
     let body = input.body ?? { kind: 'none' };
     let signature: HistoryEntry['signature'];
@@ -82,6 +89,7 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
       const capture = await seen.wait(response.status === 0 ? 0 : CAPTURE_WAIT_MS);
       const entry: HistoryEntry = { id: input.id, sentAt, request: { ...input, headers, body: input.body ?? { kind: 'none' } }, response };
       delete (entry.request as Partial<SendRequestInput>).id;
+      delete entry.request.fromHistory;
       if (signature) entry.signature = signature;
       if (replayOf !== undefined) entry.replayOf = replayOf;
       if (capture) {
@@ -89,8 +97,12 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
         const runId = capture.runId ?? (capture.correlationId !== undefined && capture.flow !== undefined ? await ctx.captures.runOf(capture.id, RUN_WAIT_MS) : undefined);
         if (runId !== undefined) entry.runId = runId;
       }
-      ctx.history.add(entry);
-      return entry;
+      // Kept and shown masked like a capture; what was sent stays only in the sealed originals.
+      const { shown, masked } = maskHistoryEntry(entry, ctx.redactFor(input.target?.integration));
+      if (masked) ctx.originals?.put(entry.id, entry.request);
+      ctx.history.add(shown);
+      ctx.originals?.keepOnly(new Set(ctx.history.list().map((e) => e.id)));
+      return shown;
     } finally {
       seen.stop();
       inFlight.delete(input.id);
@@ -107,6 +119,7 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
     },
     async clearRequestHistory() {
       ctx.history.clear();
+      ctx.originals?.clear();
     },
     async savedRequests() {
       return ctx.saved.list();
@@ -157,6 +170,21 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
       ctx.captures.clear();
     },
   };
+}
+
+/**
+ * A request opened from the history and sent again: the fields it still has as the history showed
+ * them (masked) go out with the values that were sent, read from the sealed originals.
+ */
+function resendable(ctx: RequestsContext, input: SendRequestInput): SendRequestInput {
+  const from = input.fromHistory;
+  if (typeof from !== 'string') return input;
+  const rest = { ...input };
+  delete rest.fromHistory;
+  const shown = ctx.history.list().find((e) => e.id === from);
+  const original = ctx.originals?.get(from);
+  if (!shown || !original) return rest;
+  return { ...unmaskForResend(rest, shown.request, original), id: input.id };
 }
 
 function captured(ctx: RequestsContext, id: number) {

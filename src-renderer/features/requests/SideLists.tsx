@@ -90,7 +90,8 @@ export function HistoryList() {
 function openHistory(entry: HistoryEntry): void {
   const s = useStudio.getState();
   // Back at its route, not at the URL it went to: a re-send follows the route to its port now.
-  s.setComposer(composerOfSent(entry.request));
+  // The history shows it masked; sent again, its masked values go out as they were sent.
+  s.setComposer({ ...composerOfSent(entry.request), fromHistory: entry.id });
   s.showEntry(entry);
 }
 

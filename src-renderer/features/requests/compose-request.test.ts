@@ -71,4 +71,13 @@ describe('a sent request back in the composer', () => {
     expect(retarget(base, { ...fresh, method: 'GET', body: { kind: 'none' } }).body).toEqual({ kind: 'none' });
     expect(retarget(base, { ...fresh, target: { ...base.target!, route: '/jobs/{job}' } })).toEqual({ ...fresh, target: { ...base.target!, route: '/jobs/{job}' } });
   });
+
+  it('says which history entry it came from, so its masked values go out as they were sent, until another route is picked', () => {
+    const opened: ComposerRequest = { ...base, headers: [{ name: 'Authorization', value: 'Bearer [redacted]', enabled: true }], fromHistory: 'h-7' };
+    expect(resolveRequest(opened, route, env).fromHistory).toBe('h-7');
+    expect(resolveRequest(base, route, env).fromHistory).toBeUndefined();
+    const fresh: ComposerRequest = { ...base, pathParams: { job: '' }, headers: [], query: [] };
+    expect(retarget(opened, fresh).fromHistory).toBe('h-7');
+    expect(retarget(opened, { ...fresh, target: { ...base.target!, route: '/jobs/{job}' } }).fromHistory).toBeUndefined();
+  });
 });

@@ -76,6 +76,7 @@ export function resolveRequest(req: ComposerRequest, route: RouteInfo | undefine
   };
   if (req.target) resolved.target = req.target;
   if (req.sign) resolved.sign = true;
+  if (req.fromHistory !== undefined) resolved.fromHistory = req.fromHistory;
   return resolved;
 }
 
@@ -177,5 +178,7 @@ export function retarget(current: ComposerRequest, fresh: ComposerRequest): Comp
     query: current.query.length > 0 ? current.query : fresh.query,
     body: typedBody && fresh.body.kind !== 'none' ? current.body : fresh.body,
     name: current.target && current.name !== `${current.method} ${current.target.route}` ? current.name : fresh.name,
+    // Headers and body kept from a request opened from the history still re-send what they masked.
+    ...(current.fromHistory !== undefined ? { fromHistory: current.fromHistory } : {}),
   };
 }
