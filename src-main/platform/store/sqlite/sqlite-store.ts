@@ -50,11 +50,11 @@ export function openSqliteStore(
   for (const d of [db, telemetryDb]) d.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const checkpointer = startWalCheckpointer([db.name, telemetryDb.name]);
   const { retention } = settings;
-  // Batches are stored from a worker where a second core exists; this connection reads pages.
-  const writer = TelemetryWriter.startWhereItPays({ file: telemetryDb.name, retention });
+  // Batches are stored from a worker (on one core too: see TelemetryWriter); this connection reads pages.
+  const writer = TelemetryWriter.start({ file: telemetryDb.name, retention });
   const telemetry = (kind: 'traces' | 'logs'): TelemetryStore => {
     const local = new SqliteTelemetry(telemetryDb, kind === 'traces' ? 'trace_batches' : 'log_batches', retention[kind], clock);
-    return writer ? new OffThreadTelemetry(kind, local, writer, clock) : local;
+    return new OffThreadTelemetry(kind, local, writer, clock);
   };
   const closeAll = (): void => {
     telemetryDb.close();

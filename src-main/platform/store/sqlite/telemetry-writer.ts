@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -31,8 +30,15 @@ class WriterGone extends Error {}
  * Trace and log batches are stored from a worker thread on a connection of its own: a batch's
  * insert (and a trim now and then) is about 0.1 ms of SQLite per 128 records that no longer runs
  * between requests. Requests are answered in order, each once committed, so an append resolves
- * when its batch is stored, as it did on the main thread. Used where a second core exists; on one
- * core the hand-over would cost more than the work it moves.
+ * when its batch is stored, as it did on the main thread.
+ *
+ * Started on one core too. An insert is CPU and a wait: its WAL writes (a 26 KB batch is a dozen
+ * write calls) stall when the kernel throttles dirty pages or the checkpointer syncs, and on the
+ * request thread every request waits with it. Pinned to one core with every run traced
+ * (`flow-studio run`, FLOW_TRACE_SATURATED_RATE=all, wrk -c50) on a busy machine, the writer
+ * thread served 1.3–1.7× the requests a second in four interleaved pairs at the same CPU per
+ * request (58–63 µs either way): the hand-over costs about what the insert it moves costs, and
+ * the waiting leaves the request thread (docs/observability.md has bench:http's figures).
  */
 export class TelemetryWriter {
   private readonly worker: Worker;
@@ -40,8 +46,8 @@ export class TelemetryWriter {
   private nextId = 1;
   private gone: Error | undefined;
 
-  static startWhereItPays(setup: WriterSetup): TelemetryWriter | undefined {
-    return availableParallelism() >= 2 ? new TelemetryWriter(setup) : undefined;
+  static start(setup: WriterSetup): TelemetryWriter {
+    return new TelemetryWriter(setup);
   }
 
   private constructor(setup: WriterSetup) {
