@@ -27,6 +27,8 @@ const greet = (url: string, customer: string) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer }) }).then((r) => r.json() as Promise<unknown>);
 
 test.describe('the debugger in the studio', () => {
+  // The second test uses the integration the first started and the breakpoints it left (kept in studio.db).
+  test.describe.configure({ mode: 'serial' });
   test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-debug', { 'greet.yaml': GREET }));
 
   test('a conditional breakpoint set in the gutter pauses only the matching request while others are answered; a logpoint set on the graph writes to the debug console; evaluate, edit, continue; the trace shows the pause and the edit; replayed from Traces under the debugger', async ({ page, studio }) => {
@@ -131,7 +133,28 @@ test.describe('the debugger in the studio', () => {
     await page.getByRole('button', { name: 'Set body' }).click();
     await expect(page.getByRole('tree', { name: 'body', exact: true })).toContainText('"zoe"');
     await expect(page.getByRole('list', { name: 'Edits' }).or(page.locator('.debug-edits'))).toContainText('body');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    // The debuggers' keys: F5 continues.
+    await page.keyboard.press('F5');
+    await expect(paused).toHaveCount(0);
+    health.expectNone();
+  });
+
+  test('Abort fails the paused run with an error saying where and by whom', async ({ page, studio }) => {
+    const health = collectPageErrors(page);
+    await openStudio(page, studio.url);
+    const card = page.getByRole('listitem', { name: 'e2e-debug' });
+    await expect(card.getByRole('status', { name: 'e2e-debug is running' })).toBeVisible({ timeout: 15_000 });
+    const url = (await card.locator('.route-url').first().textContent())!;
+    await page.getByRole('tab', { name: 'Debugger' }).click();
+    // The breakpoints set before are still there (kept in studio.db): bob pauses before the answer.
+    await expect(page.getByRole('list', { name: 'Breakpoints' }).getByRole('listitem')).toHaveCount(2);
+    const bob = fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer: 'bob' }) });
+    const paused = page.getByRole('list', { name: 'Paused runs' }).getByRole('listitem');
+    await expect(paused).toHaveCount(1, { timeout: 15_000 });
+    await page.getByRole('button', { name: 'Abort' }).click();
+    const answered = await bob;
+    expect(answered.status).toBe(500);
+    expect(await answered.json()).toEqual({ error: expect.stringMatching(/^aborted in the debugger before flows\.greet\.steps\[1\] by studio/) });
     await expect(paused).toHaveCount(0);
     health.expectNone();
   });
