@@ -15,7 +15,7 @@ export interface CompiledTemplate {
 const cel = createCelEnvironment();
 
 export function compileTemplate(name: string, text: string): CompiledTemplate {
-  const parts: Array<string | CompiledCel> = [];
+  const parts: Array<string | { cel: CompiledCel; line: number }> = [];
   let at = 0;
   while (at < text.length) {
     const open = text.indexOf('{{', at);
@@ -29,7 +29,7 @@ export function compileTemplate(name: string, text: string): CompiledTemplate {
     const source = text.slice(open + 2, close).trim();
     if (source === '') throw new Error(`template ${name}:${lineOf(text, open)}: empty {{ }}; write an expression such as {{ body.name }}`);
     try {
-      parts.push(cel.compile(source));
+      parts.push({ cel: cel.compile(source), line: lineOf(text, open) });
     } catch (err) {
       throw new Error(`template ${name}:${lineOf(text, open)}: {{ ${source} }}: ${(err as Error).message}`);
     }
@@ -45,9 +45,10 @@ export function compileTemplate(name: string, text: string): CompiledTemplate {
           continue;
         }
         try {
-          out += show(p.evaluate(activation));
+          out += show(p.cel.evaluate(activation));
         } catch (err) {
-          throw new Error(`template ${name}: {{ ${p.source} }}: ${(err as Error).message}`);
+          // Where, not what: a failed flow answers this to whoever sent the message, so the template's text stays out.
+          throw new Error(`template ${name}:${p.line}: ${(err as Error).message}`);
         }
       }
       return out;

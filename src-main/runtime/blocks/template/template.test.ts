@@ -71,5 +71,12 @@ describe('template resources', () => {
 describe('template text', () => {
   it('reports a CEL mistake with the template name and line', () => {
     expect(() => compileTemplate('t.txt', 'line one\nvalue: {{ body. }}')).toThrow(/^template t\.txt:2: \{\{ body\. \}\}: /);
+    expect(() => compileTemplate('t.txt', 'line one\n{{ sise(body) }}')).toThrow('template t.txt:2: {{ sise(body) }}: unknown function "sise"; did you mean "size"?');
+  });
+
+  it('fails a render at the template name and line, without the expression, which a failed flow would answer', () => {
+    const template = compileTemplate('t.txt', 'total:\n{{ body.price * body.quantity }}');
+    expect(() => template.render({ body: { price: 'ten', quantity: 2 } })).toThrow(/^template t\.txt:2: no such overload/);
+    expect(() => template.render({ body: { price: 'ten', quantity: 2 } })).not.toThrow(/price|quantity/);
   });
 });

@@ -38,7 +38,7 @@ export async function apiStep(msg: Message, failOnError: boolean, calls: () => P
 export function idFrom(expr: CompiledCel, msg: Message, setting: string): string {
   const value = expr.evaluate(activationOf(msg));
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new FlowError(`${setting} must evaluate to a notes id (a non-empty string), got ${describe(value)} from ${expr.source}`);
+    throw new FlowError(`${setting} must evaluate to a notes id (a non-empty string), got ${describe(value)}`);
   }
   return value.trim();
 }

@@ -46,12 +46,12 @@ function queryBody(msg: Message, filter: CompiledCel | undefined, sorts: Compile
   const body: JsonObject = {};
   if (filter) {
     const value = filter.evaluate(act);
-    if (value !== null && !isObject(value)) throw new FlowError(`filter must produce an object, got ${Array.isArray(value) ? 'a list' : typeof value} from ${filter.source}`);
+    if (value !== null && !isObject(value)) throw new FlowError(`filter must produce an object, got ${Array.isArray(value) ? 'a list' : typeof value}`);
     if (value !== null) body.filter = value;
   }
   if (sorts) {
     const value = sorts.evaluate(act);
-    if (value !== null && !Array.isArray(value)) throw new FlowError(`sorts must produce a list of sort objects, got ${typeof value} from ${sorts.source}`);
+    if (value !== null && !Array.isArray(value)) throw new FlowError(`sorts must produce a list of sort objects, got ${typeof value}`);
     if (value !== null) body.sorts = value;
   }
   if (pageSize !== undefined) body.page_size = pageSize;

@@ -61,6 +61,6 @@ describe('notes-retrieve-page', () => {
   it('fails, whatever failOnError says, when the page expression gives no id', async () => {
     const runtime = await start('{connector: notes, page: body.entityId, failOnError: false}');
     const result = await runtime.run('page', { entityId: null });
-    expect(result.error?.message).toBe('page must evaluate to a notes id (a non-empty string), got null from body.entityId');
+    expect(result.error?.message).toBe('page must evaluate to a notes id (a non-empty string), got null');
   });
 });
