@@ -1,4 +1,4 @@
-import { MongoClient, type Collection, type Document } from 'mongodb';
+import type { Collection, Document, MongoClient } from 'mongodb';
 import { implementConnector, type BuildContext, type Connector } from '../../core/component.ts';
 import { errorMessage, FlowError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -8,9 +8,11 @@ import { maskConnectionString, parseConnectionString } from './connection-string
 import { docstoreDef } from './docstore.def.ts';
 import { operationFailure, startupFailure } from './driver-errors.ts';
 import type { ExtendedJsonMode } from './extended-json.ts';
+import { loadMongoDriver } from './mongo-driver.ts';
 
 /**
- * The docstore connector: one MongoClient per connector, opened on start and closed on stop.
+ * The docstore connector: one MongoClient per connector, opened on start and closed on stop (the
+ * driver itself is loaded by the first start, mongo-driver.ts).
  * Blocks reach collections through `run`, which bounds every operation by the connector timeout
  * and turns driver errors into flow errors that never show the password.
  */
@@ -19,6 +21,7 @@ export class DocstoreConnector implements Connector {
   private config: ClientConfig | undefined;
   private mongo: MongoClient | undefined;
   private ready: Promise<MongoClient> | undefined;
+  private driver: typeof MongoClient | undefined;
   private stopping = false;
   /**
    * Why the driver's last attempt to reach the server failed (ECONNREFUSED, a TLS error…): when
@@ -72,6 +75,7 @@ export class DocstoreConnector implements Connector {
     this.config = config;
     if (this.standIn) return;
     for (const warning of config.warnings) this.log.warn(warning, { connector: this.path });
+    this.driver = (await loadMongoDriver()).MongoClient;
     try {
       this.mongo = this.newClient(config);
     } catch (err) {
@@ -115,7 +119,7 @@ export class DocstoreConnector implements Connector {
 
   private newClient(config: ClientConfig): MongoClient {
     this.lastReachFailure = undefined;
-    const client = new MongoClient(config.uri, config.options);
+    const client = new this.driver!(config.uri, config.options);
     client.on('serverHeartbeatFailed', (e) => (this.lastReachFailure = e.failure));
     return client;
   }

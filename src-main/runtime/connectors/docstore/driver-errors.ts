@@ -1,6 +1,15 @@
-import { MongoBulkWriteError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { formatDuration } from '../../core/duration.ts';
 import { errorMessage, FlowError } from '../../core/errors.ts';
+import { loadedMongoDriver } from './mongo-driver.ts';
+
+/** `err` is an error of the driver's class `name` (false before the driver is loaded: it threw nothing then). */
+function isDriverError<N extends 'MongoBulkWriteError' | 'MongoServerError' | 'MongoServerSelectionError'>(
+  err: unknown,
+  name: N,
+): err is InstanceType<NonNullable<ReturnType<typeof loadedMongoDriver>>[N]> {
+  const driver = loadedMongoDriver();
+  return driver !== undefined && err instanceof driver[name];
+}
 
 /**
  * Why the connector could not start, in words a person can act on; never holds the password.
@@ -19,10 +28,10 @@ export function startupFailure(
   if (isAuthFailure(err)) {
     return `the server refused the credentials of user "${at.user ?? '(none)'}" (${reason}); check the user in uri and the password setting`;
   }
-  if (err instanceof MongoServerSelectionError || isTimeout(err)) {
+  if (isDriverError(err, 'MongoServerSelectionError') || isTimeout(err)) {
     return `could not reach the server at ${at.maskedUri} within ${formatDuration(at.timeoutMs)} (${reason}); check the host and port in uri${checkedOnStart ? ', or set verifyOnStart: false to start without the check' : ''}`;
   }
-  if (err instanceof MongoServerError) return `the server refused the startup ping at ${at.maskedUri}: ${reason}`;
+  if (isDriverError(err, 'MongoServerError')) return `the server refused the startup ping at ${at.maskedUri}: ${reason}`;
   return `${reason} (uri ${at.maskedUri})`;
 }
 
@@ -31,10 +40,10 @@ export function operationFailure(err: unknown, what: string, timeoutMs: number, 
   if (isTimeout(err)) {
     return new FlowError(`${what} did not finish within the connector timeout (${formatDuration(timeoutMs)})`, { status: 504, cause: err });
   }
-  if (err instanceof MongoServerSelectionError) {
+  if (isDriverError(err, 'MongoServerSelectionError')) {
     return new FlowError(`${what} could not reach the server within ${formatDuration(timeoutMs)}: ${scrub(errorMessage(err))}`, { status: 503, cause: err });
   }
-  const duplicate = err instanceof MongoServerError && err.code === 11000;
+  const duplicate = isDriverError(err, 'MongoServerError') && err.code === 11000;
   return new FlowError(`${what} failed: ${scrub(errorMessage(err))}`, duplicate ? { status: 409, cause: err } : { cause: err });
 }
 
@@ -43,13 +52,13 @@ export function operationFailure(err: unknown, what: string, timeoutMs: number, 
  * and a command the server refused wrote nothing. Unknown after a timeout or a lost connection.
  */
 export function insertedBeforeFailure(err: unknown): number | undefined {
-  if (err instanceof MongoBulkWriteError) return err.insertedCount;
-  if (err instanceof MongoServerError) return 0;
+  if (isDriverError(err, 'MongoBulkWriteError')) return err.insertedCount;
+  if (isDriverError(err, 'MongoServerError')) return 0;
   return undefined;
 }
 
 function isAuthFailure(err: unknown): boolean {
-  if (!(err instanceof MongoServerError)) return false;
+  if (!isDriverError(err, 'MongoServerError')) return false;
   return err.code === 18 || err.codeName === 'AuthenticationFailed';
 }
 

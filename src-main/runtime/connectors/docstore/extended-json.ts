@@ -1,4 +1,15 @@
-import { EJSON, Long } from 'bson';
+import { createRequire } from 'node:module';
+
+/**
+ * bson, loaded on the first conversion (a flow without a docstore never makes one). Synchronously,
+ * since values convert in the middle of a step, and from node_modules in every build: the driver
+ * requires that same copy (the CLI build keeps bson external), so there is one BSON in a process.
+ */
+let bson: typeof import('bson') | undefined;
+const requireHere = createRequire(import.meta.url);
+function lib(): typeof import('bson') {
+  return (bson ??= requireHere('bson') as typeof import('bson'));
+}
 
 /**
  * Documents cross the message boundary as extended JSON v2 (spec 3 §2.4), both ways, so a
@@ -15,7 +26,7 @@ export type ExtendedJsonMode = 'relaxed' | 'canonical';
  */
 export function toBsonValue(value: unknown): unknown {
   if (value === undefined) return null;
-  return EJSON.parse(JSON.stringify(value, typedAsWrappers), { relaxed: false });
+  return lib().EJSON.parse(JSON.stringify(value, typedAsWrappers), { relaxed: false });
 }
 
 /**
@@ -29,7 +40,7 @@ function typedAsWrappers(this: Record<string, unknown>, key: string, value: unkn
   if (typeof original === 'bigint') return { $numberLong: original.toString() };
   if (original instanceof Date) return { $date: { $numberLong: String(original.getTime()) } };
   if (original instanceof Uint8Array) return { $binary: { base64: Buffer.from(original).toString('base64'), subType: '00' } };
-  if (tagOf(original) !== undefined) return EJSON.serialize(original as never, { relaxed: false });
+  if (tagOf(original) !== undefined) return lib().EJSON.serialize(original as never, { relaxed: false });
   return value;
 }
 
@@ -51,9 +62,9 @@ function convert(value: unknown, relaxed: boolean): unknown {
       return value;
     case 'number':
       if (relaxed && Number.isFinite(value)) return value === 0 ? 0 : value;
-      return EJSON.serialize(value as never, { relaxed });
+      return lib().EJSON.serialize(value as never, { relaxed });
     case 'bigint':
-      return convert(Long.fromBigInt(value), relaxed);
+      return convert(lib().Long.fromBigInt(value), relaxed);
     case 'object':
       break;
     default:
@@ -89,7 +100,7 @@ function bsonJson(value: object, tag: string, relaxed: boolean): unknown {
       break;
     }
   }
-  return EJSON.serialize(value as never, { relaxed });
+  return lib().EJSON.serialize(value as never, { relaxed });
 }
 
 /** As extended JSON v2: relaxed ISO 8601 for years 1970–9999, milliseconds otherwise. */
