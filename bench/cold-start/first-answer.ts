@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
 import { rssMiB, settle, cpuSeconds } from '../http/proc-stats.ts';
 
 /** The request every contender answers: the order of bench/http, to POST /orders. */
@@ -35,7 +36,7 @@ export async function measureColdStart(command: string, args: string[], env: Nod
       answer = await post(url).catch(() => new Promise<undefined>((resolve) => setTimeout(resolve, 2)));
     }
     const firstAnswerMs = performance.now() - started;
-    if (JSON.stringify(JSON.parse(answer)) !== JSON.stringify(EXPECTED)) throw new Error(`unexpected answer ${answer} from ${command}`);
+    if (!isDeepStrictEqual(JSON.parse(answer), EXPECTED)) throw new Error(`unexpected answer ${answer} from ${command}`);
     await settle(() => cpuSeconds(child.pid!));
     return { firstAnswerMs, idleRssMiB: rssMiB(child.pid!) };
   } finally {
