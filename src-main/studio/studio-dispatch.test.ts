@@ -23,7 +23,7 @@ describe('a studio call that fails', () => {
     ['any other error', new RangeError('Invalid array length'), 'internal'],
   ])('reports %s as %s', async (_what, err, kind) => {
     const logged: unknown[] = [];
-    const result = await dispatchStudioCall(failing(err), 'readFile', [], (_method, e) => logged.push(e));
+    const result = await dispatchStudioCall(failing(err), 'readFile', ['shop', 'a.yaml'], (_method, e) => logged.push(e));
     expect(result).toEqual({ ok: false, error: (err as Error).message, kind });
     // Only the unexpected ones are logged, with the error itself (and so its stack).
     expect(logged).toEqual(kind === 'internal' ? [err] : []);

@@ -1,4 +1,5 @@
-import { isStudioMethod, type StudioApi, type StudioCallResult } from '../../shared/studio-api.ts';
+import { argumentSpecs, isStudioMethod, type StudioApi, type StudioCallResult } from '../../shared/studio-api.ts';
+import { argumentProblem } from '../../shared/studio-arguments.ts';
 import type { StudioErrorKind } from '../../shared/studio-errors.ts';
 import { StudioError } from './studio-error.ts';
 
@@ -9,13 +10,17 @@ const logToStderr: InternalErrorLog = (method, err) => console.error(`studio: ${
 
 /**
  * Runs one call that arrived over a transport (IPC or HTTP). Only names of the StudioApi list are
- * callable, so nothing else on the object (or its prototype) is reachable from a window; failures
+ * callable, so nothing else on the object (or its prototype) is reachable from a window; their
+ * arguments are checked against the method's specs (shared/studio-arguments.ts); failures
  * come back as data: a message for people and its kind. An unexpected failure is logged with its
  * stack, since the person seeing "internal error" cannot act on it and a developer needs where.
  */
 export async function dispatchStudioCall(api: StudioApi, method: unknown, args: unknown, logInternal: InternalErrorLog = logToStderr): Promise<StudioCallResult> {
   if (!isStudioMethod(method)) return { ok: false, error: `"${String(method)}" is not a studio method`, kind: 'user' };
   if (!Array.isArray(args) || args.length > 8) return { ok: false, error: `arguments of ${method} must be a list`, kind: 'user' };
+  // Checked before the method runs: it may take them as the types its signature says.
+  const problem = argumentProblem(method, argumentSpecs(method), args);
+  if (problem) return { ok: false, error: problem, kind: 'user' };
   try {
     const fn = api[method] as (...a: unknown[]) => Promise<unknown>;
     const value = await fn.apply(api, args);

@@ -45,3 +45,28 @@ function isLink(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * Why `file` is not a path relative to an integration folder, or undefined when it is: text with
+ * `/` between segments, none of them empty, `.` or `..`, no backslash or control character
+ * (a Windows path, a NUL that would cut the path short), no
+ * percent-encoded dot, slash or backslash (a name that becomes `..` once something decodes it),
+ * and no segment longer than a file system takes (255 bytes).
+ */
+export function filePathProblem(file: string): string | undefined {
+  if (typeof file !== 'string' || file === '') return 'give a path relative to its folder, e.g. "orders.yaml"';
+  if (file.startsWith('/')) return 'it is absolute; give a path relative to the integration folder, e.g. "orders.yaml"';
+  if (/[\\\u0000-\u001f\u007f]/.test(file)) return 'it contains a backslash or a control character; separate folders with /';
+  if (/%(2e|2f|5c|00)/i.test(file)) return 'it contains a percent-encoded dot, slash, backslash or NUL; write the name as it is, not URL-encoded';
+  const segments = file.split('/');
+  if (segments.some((s) => s === '..' || s === '.')) return '"." and ".." segments are not allowed: it must stay inside the integration folder';
+  if (segments.some((s) => s === '')) return 'it has an empty segment (a doubled or trailing /)';
+  if (segments.some((s) => Buffer.byteLength(s) > 255)) return 'a segment is longer than 255 bytes, more than a file system takes';
+  return undefined;
+}
+
+/** Text fit to quote in a message: control characters shown as ?, long text cut. */
+export function printable(text: unknown): string {
+  const s = typeof text === 'string' ? text : typeof text;
+  return (s.length > 120 ? `${s.slice(0, 120)}…` : s).replace(/[\u0000-\u001f\u007f]/g, '?');
+}

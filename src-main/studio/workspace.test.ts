@@ -53,8 +53,8 @@ describe('the workspace', () => {
     const ws = Workspace.open(join(temp(), 'ws'), samples());
     ws.writeFile('orders-api', 'env/local.env', 'A=1\n');
     expect(ws.readFile('orders-api', 'env/local.env')).toBe('A=1\n');
-    expect(() => ws.readFile('orders-api', '../../etc/passwd')).toThrow(/leaves the integration folder/);
-    expect(() => ws.writeFile('orders-api', '/etc/x', '')).toThrow(/relative to its folder/);
+    expect(() => ws.readFile('orders-api', '../../etc/passwd')).toThrow(/"\.\." segments are not allowed: it must stay inside the integration folder/);
+    expect(() => ws.writeFile('orders-api', '/etc/x', '')).toThrow(/absolute; give a path relative to the integration folder/);
     expect(() => ws.readFile('..', 'x')).toThrow(/not an integration id/);
     expect(() => ws.readFile('missing', 'x')).toThrow(/no integration "missing"/);
   });

@@ -1,9 +1,9 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { IntegrationSummary } from '../../shared/studio-api.ts';
 import { isDefinitionFile, isFlowTestFile } from '../runtime/index.ts';
 import { StudioError } from './studio-error.ts';
-import { containedPath } from './workspace-containment.ts';
+import { containedPath, filePathProblem, printable } from './workspace-containment.ts';
 
 /** The small file that names an integration; it is neither a definition nor a resource. */
 export const MANIFEST_FILE = 'integration.json';
@@ -100,14 +100,9 @@ export class Workspace {
 
   private fileOf(id: string, file: string): string {
     const dir = this.dirOf(id);
-    if (typeof file !== 'string' || file === '' || isAbsolute(file) || file.includes('\\')) {
-      throw new StudioError(`"${String(file)}" is not a file of the integration; give a path relative to its folder, e.g. "orders.yaml"`);
-    }
-    const normalized = normalize(file);
-    if (normalized.split(sep).some((s) => s === '..' || s === '')) {
-      throw new StudioError(`"${file}" leaves the integration folder; ".." and empty segments are not allowed`);
-    }
-    return containedPath(this.root, join(dir, normalized), `"${file}" of integration "${id}"`);
+    const problem = filePathProblem(file);
+    if (problem) throw new StudioError(`"${printable(file)}" is not a file of integration "${id}": ${problem}`);
+    return containedPath(this.root, join(dir, ...file.split('/')), `"${file}" of integration "${id}"`);
   }
 
   private copySamples(samplesDir: string): void {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Binding, EnvironmentTarget, EnvironmentView } from '../../../shared/resource-types.ts';
 import type { Management } from '../../platform/index.ts';
+import { StudioError } from '../studio-error.ts';
 import type { Workspace } from '../workspace.ts';
 import { readDeclaredEnv } from './declared-env.ts';
 import { resolveEnvironment, type ContainerValue, type EnvFileText } from './environment-view.ts';
@@ -25,7 +26,7 @@ export async function environmentView(ctx: EnvironmentContext, target: Environme
     return tagView(m, d.integration, d.tag, d.bindings, target);
   }
   if (target?.kind === 'tag') return tagView(need(ctx), target.integration, target.tag, target.bindings ?? {}, target);
-  throw new Error('the environment view needs a target: {kind: "working-copy", integration}, {kind: "deployment", deployment} or {kind: "tag", integration, tag, bindings}');
+  throw new StudioError('the environment view needs a target: {kind: "working-copy", integration}, {kind: "deployment", deployment} or {kind: "tag", integration, tag, bindings}');
 }
 
 function workingCopyView(ctx: EnvironmentContext, integration: string, target: EnvironmentTarget, secrets: ReadonlySet<string>): EnvironmentView {

@@ -3,6 +3,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { ResourceEntry, ResourceKind, ResourceNameCheck } from '../../../shared/resource-types.ts';
 import { checkResourceName } from '../../platform/index.ts';
 import { StudioError } from '../studio-error.ts';
+import { printable } from '../workspace-containment.ts';
 import type { Workspace } from '../workspace.ts';
 
 export const RESOURCE_KINDS: readonly ResourceKind[] = ['env', 'template'];
@@ -128,6 +129,13 @@ export class ResourceFiles {
 
 function nameOnly(name: string): ResourceNameCheck {
   if (typeof name !== 'string') return { ok: false, code: 'invalid_field', message: 'a resource name is text, e.g. "emails/welcome.txt"' };
+  // Beyond the platform's rules: a name that turns into `..` or `/` once something decodes it.
+  if (/%(2e|2f|5c|00)/i.test(name)) {
+    return { ok: false, code: 'resource_name_encoded', message: `the resource name "${printable(name)}" contains a percent-encoded dot, slash, backslash or NUL; write the name as it is, not URL-encoded` };
+  }
+  if (name.split('/').some((s) => Buffer.byteLength(s) > 255)) {
+    return { ok: false, code: 'resource_name_too_long', message: `the resource name "${printable(name)}" has a folder or file name longer than 255 bytes, more than a file system takes` };
+  }
   try {
     checkResourceName(name);
     return { ok: true };

@@ -147,10 +147,10 @@ describe('the web studio', () => {
     };
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const call = (method: string) => rawRequest(`http://${host()}/api/call/${method}`, { method: 'POST', headers, body: '{"args":[]}' });
-      const missing = await call('readFile');
+      const call = (method: string, args: unknown[] = []) => rawRequest(`http://${host()}/api/call/${method}`, { method: 'POST', headers, body: JSON.stringify({ args }) });
+      const missing = await call('readFile', ['shop', 'x.yaml']);
       expect([missing.status, JSON.parse(missing.body)]).toEqual([404, { ok: false, error: 'no file "x.yaml" in integration "shop"', kind: 'not-found' }]);
-      const taken = await call('createIntegration');
+      const taken = await call('createIntegration', ['shop']);
       expect([taken.status, JSON.parse(taken.body).kind]).toEqual([409, 'conflict']);
       const bug = await call('runStates');
       expect([bug.status, JSON.parse(bug.body).kind]).toEqual([500, 'internal']);
