@@ -70,7 +70,7 @@ test.describe('the flow graph', () => {
     await expect(page.getByRole('region', { name: 'Flow graph of stamp' }).getByRole('button', { name: /^set: 1 passed/ })).toBeVisible();
   });
 
-  test('follows the text as it is typed and selects a node’s YAML on click', async ({ page, studio }) => {
+  test('follows the text as it is typed, selects a node’s YAML on click and goes to it on Enter', async ({ page, studio }) => {
     await openStudio(page, studio.url);
     await openFile(page, 'e2e-graph', 'route.yaml');
     await cursorToLineEnd(page, 16);
@@ -79,7 +79,9 @@ test.describe('the flow graph', () => {
     const graph = page.getByRole('region', { name: 'Flow graph of route' });
     const added = graph.getByRole('group', { name: /^when vars\.query\.kind == "b"/ }).getByRole('button', { name: /^log:/ });
     await expect(added).toBeVisible();
+    // A click selects the node and its YAML, the keys staying on the graph; Enter goes to the text.
     await graph.getByRole('button', { name: /^log: / }).last().click();
+    await page.keyboard.press('Enter');
     await page.keyboard.type('x');
     await expect(page.locator('.flow-editor .view-lines')).toContainText('x');
     await expect(graph.getByRole('button', { name: /^log: / })).toHaveCount(1);

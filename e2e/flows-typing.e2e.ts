@@ -13,7 +13,8 @@ async function toFilterCondition(page: Page, integration: string, flow: string):
   await page.getByLabel('Flow shown in the graph').selectOption(flow);
   const graph = page.getByRole('region', { name: `Flow graph of ${flow}` });
   await graph.getByRole('button', { name: /^require items \(filter\)/ }).click();
-  // The node selected its step; from the step's first line (name:) down to condition:.
+  // The node selected its step; Enter goes to it in the text, from its first line (name:) down to condition:.
+  await page.keyboard.press('Enter');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
@@ -52,7 +53,8 @@ async function typeIntoFlow(page: Page, integration: string, flow: string): Prom
     await page.waitForTimeout(250);
   }
   await graph.getByRole('button', { name: new RegExp(`^source of ${flow}`) }).click();
-  // The source line is selected; the description is the line above it.
+  // The source line is selected (Enter goes to it); the description is the line above it.
+  await page.keyboard.press('Enter');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('End');

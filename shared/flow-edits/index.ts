@@ -5,7 +5,7 @@
  * text, the replacements (for the editor's undo history), the step to select and where every
  * step went (for run counts, coverage and breakpoints).
  */
-export { FlowEditError, keysOf, placeOf, stepPathOf, within, type DocKey, type PathFollow, type StepPlace } from './step-place.ts';
+export { chainFollows, FlowEditError, keysOf, placeOf, stepPathOf, within, type DocKey, type PathFollow, type StepPlace } from './step-place.ts';
 export { applyTextEdits, type FlowEditResult, type TextEdit } from './edit-result.ts';
 export { deleteStep, duplicateStep, insertStep, moveStep, type NewStep } from './step-edits.ts';
 export { addCase, removeCase, unwrapStep, wrapSteps, type Wrapper } from './wrap-edits.ts';

@@ -37,6 +37,11 @@ export interface FlowsSlice {
   cursor: { key: string; offset: number; context: CursorContext; scope?: CelScope } | undefined;
   /** The flow the graph shows; follows the cursor unless the person picked one (see setCursor). */
   graphFlow: string | undefined;
+  /**
+   * What is selected on the graph: step paths (several for a wrap), a chain path (a branch
+   * label, `flows.f.onError`) or `flows.f.source`. Follows the text cursor's step.
+   */
+  graphSelection: string[];
   sidePane: 'graph' | 'palette';
   bottomPane: 'problems' | 'playground';
   runStats: FlowRunStats;
@@ -50,6 +55,7 @@ export interface FlowsSlice {
   setOutline(outline: FlowsSlice['outline']): void;
   setCursor(cursor: FlowsSlice['cursor']): void;
   setGraphFlow(flow: string | undefined): void;
+  setGraphSelection(selection: string[]): void;
   setSidePane(pane: FlowsSlice['sidePane']): void;
   setBottomPane(pane: FlowsSlice['bottomPane']): void;
   /** Folds new trace events into the run stats; `open` holds unfinished runs between calls. */
@@ -66,6 +72,7 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   outline: undefined,
   cursor: undefined,
   graphFlow: undefined,
+  graphSelection: [],
   sidePane: 'graph',
   bottomPane: 'problems',
   runStats: emptyRunStats(),
@@ -73,7 +80,7 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   setDesignReference: (designReference) => set({ designReference }),
   // Another file has its own flows: a flow picked in the graph for the previous one goes.
   setOpenFile: (openFile) =>
-    set((s) => (openFile && s.openFile && fileKey(openFile) === fileKey(s.openFile) ? { openFile } : { openFile, graphFlow: undefined })),
+    set((s) => (openFile && s.openFile && fileKey(openFile) === fileKey(s.openFile) ? { openFile } : { openFile, graphFlow: undefined, graphSelection: [] })),
   setFileDirty: (key, dirty) =>
     set((s) => {
       if (Boolean(s.dirtyFiles[key]) === dirty) return s;
@@ -90,9 +97,17 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   setOutline: (outline) => set({ outline }),
   // A picked flow stays until the cursor moves into another flow of the same file. The first
   // context of a file just opened is not a move: it can arrive after the person picked a flow.
+  // The graph selects the step the text cursor is in, unless it is one of several selected there.
   setCursor: (cursor) =>
-    set((s) => (s.cursor && cursor && s.cursor.key === cursor.key && s.cursor.context.flow !== cursor.context.flow ? { cursor, graphFlow: undefined } : { cursor })),
+    set((s) => {
+      const step = cursor?.context.stepPath;
+      // A selected branch or case of that step (its label put the cursor there) stays selected.
+      const kept = !step || s.graphSelection.some((p) => p === step || p.startsWith(`${step}.`));
+      const selection = kept ? {} : { graphSelection: [step] };
+      return s.cursor && cursor && s.cursor.key === cursor.key && s.cursor.context.flow !== cursor.context.flow ? { cursor, graphFlow: undefined, ...selection } : { cursor, ...selection };
+    }),
   setGraphFlow: (graphFlow) => set({ graphFlow }),
+  setGraphSelection: (graphSelection) => set({ graphSelection }),
   setSidePane: (sidePane) => set({ sidePane }),
   setBottomPane: (bottomPane) => set({ bottomPane }),
   foldRunTraces: (events, open) => set((s) => ({ runStats: foldTraces(s.runStats, events, open) })),

@@ -1,12 +1,23 @@
 import type { DesignComponent } from '../../../shared/flow-design.ts';
+import type { TextEdit } from '../../../shared/flow-edits/index.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import type { FileRef } from '../../store/flows-slice.ts';
 import type { Span } from './analysis/outline-types.ts';
 
 /** What the rest of the Flows panel asks of the editor, which loads separately (Monaco is big). */
 export interface EditorCommands {
-  /** Selects a stretch of the open file and scrolls it into view. */
-  selectSpan(key: string, span: Span): void;
+  /** Selects a stretch of the open file and scrolls it into view; the editor takes the focus unless `focus` is false. */
+  selectSpan(key: string, span: Span, focus?: boolean): void;
+  /** The open file's text as it stands in the editor. */
+  text(key: string): string | undefined;
+  /**
+   * Applies edits (offsets on the current text, in turn: each list on the text the previous one
+   * left) as one step of the editor's undo history, and puts the cursor at `caret` of the result.
+   * False when the file is no longer the one shown.
+   */
+  applyEdits(key: string, batches: readonly (readonly TextEdit[])[], caret?: number): boolean;
+  undo(): void;
+  redo(): void;
   /** The line (from 1) of an offset in the open file as the editor holds it; undefined for another file. */
   lineOf(key: string, offset: number): number | undefined;
   /** Moves the cursor to a line and column of the open file. */

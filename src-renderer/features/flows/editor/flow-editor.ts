@@ -1,4 +1,5 @@
 import type { DesignComponent } from '../../../../shared/flow-design.ts';
+import type { TextEdit } from '../../../../shared/flow-edits/index.ts';
 import { isDark, watchDarkness } from '../../../shell/theme.ts';
 import { studio } from '../../../api/studio-client.ts';
 import { cursorFlowOf, fileKey, type FileRef } from '../../../store/flows-slice.ts';
@@ -89,7 +90,12 @@ export class FlowEditor {
     this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => void this.save());
     this.referenceArrived();
     setEditorCommands({
-      selectSpan: (key, span) => this.selectSpan(key, span),
+      selectSpan: (key, span, focus) => this.selectSpan(key, span, focus),
+      text: (key) => (this.current && fileKey(this.current) === key ? this.editor.getModel()?.getValue() : undefined),
+      applyEdits: (key, batches, caret) => this.applyEdits(key, batches, caret),
+      // The model's own history: typing and graph edits are steps of the same one.
+      undo: () => void this.editor.getModel()?.undo(),
+      redo: () => void this.editor.getModel()?.redo(),
       lineOf: (key, offset) => {
         const model = this.editor.getModel();
         return model && this.current && fileKey(this.current) === key ? model.getPositionAt(offset).lineNumber : undefined;
@@ -249,15 +255,40 @@ export class FlowEditor {
     );
   }
 
-  private selectSpan(key: string, span: Span): void {
+  private selectSpan(key: string, span: Span, focus = true): void {
     const model = this.editor.getModel();
     if (!model || !this.current || fileKey(this.current) !== key) return;
     const start = model.getPositionAt(span[0]);
     const end = model.getPositionAt(span[1]);
-    const selection = new monaco.Selection(start.lineNumber, start.column, end.lineNumber, end.column);
+    // The caret at the start: the cursor context (and the graph following it) reads the step there, not the next one.
+    const selection = new monaco.Selection(end.lineNumber, end.column, start.lineNumber, start.column);
     this.editor.setSelection(selection);
     this.editor.revealRangeInCenterIfOutsideViewport(selection);
-    this.editor.focus();
+    if (focus) this.editor.focus();
+  }
+
+  /** A graph edit: one undo step, the outline redrawn at once rather than after the typing pause. */
+  private applyEdits(key: string, batches: readonly (readonly TextEdit[])[], caret?: number): boolean {
+    const model = this.editor.getModel();
+    if (!model || !this.current || fileKey(this.current) !== key) return false;
+    this.editor.pushUndoStop();
+    for (const edits of batches) {
+      const ranges = edits.map((e) => {
+        const start = model.getPositionAt(e.offset);
+        const end = model.getPositionAt(e.offset + e.length);
+        return { range: new monaco.Range(start.lineNumber, start.column, end.lineNumber, end.column), text: e.text, forceMoveMarkers: true };
+      });
+      this.editor.executeEdits('flow-graph', ranges);
+    }
+    this.editor.pushUndoStop();
+    if (caret !== undefined) {
+      const at = model.getPositionAt(caret);
+      this.editor.setPosition(at);
+      this.editor.revealPositionInCenterIfOutsideViewport(at);
+    }
+    clearTimeout(this.outlineTimer);
+    this.updateOutline();
+    return true;
   }
 
   private reveal(line: number, col: number): void {

@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useMemo, useRef, useState, type DragEvent } from 'react';
+import { moveStep } from '../../../../shared/flow-edits/index.ts';
 import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
 import { studio } from '../../../api/studio-client.ts';
 import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
@@ -8,16 +9,26 @@ import type { OutlineFlow, OutlineStep, Span } from '../analysis/outline-types.t
 import { editorCommands, openFileAt } from '../editor-commands.ts';
 import { statsKey } from '../run-stats.ts';
 import { Counts } from './Counts.tsx';
+import { flowSteps } from './graph-actions.ts';
+import { editOnGraph, insertBlock } from './graph-edit.ts';
+import { onGraphKey } from './graph-keys.ts';
 import { countsLabel } from './graph-paths.ts';
-import { GraphChain, type GraphContext } from './GraphStep.tsx';
+import { GraphCanvas } from './GraphCanvas.tsx';
+import { GraphEditBar } from './GraphEditBar.tsx';
+import { GraphPalette } from './GraphPalette.tsx';
+import { BLOCK_DRAG, GraphChain, STEP_DRAG, type GraphContext } from './GraphStep.tsx';
+import { NewFlowForm } from './NewFlowForm.tsx';
+import { StepSettings } from './StepSettings.tsx';
 
 /** 195080 as `195K`: the note must fit beside the flow picker in a narrow pane; the title has the idea. */
 const COMPACT = new Intl.NumberFormat('en', { notation: 'compact' });
 
 /**
- * A read-only diagram of one flow of the open file: its source, its steps with switch branches
- * side by side, its error chain, and links to the flows it calls. It follows the text as it is
- * typed; after runs each node shows its message counts and the last message's path is lit.
+ * The diagram of one flow of the open file, and a second editor of it: its source, its steps with
+ * switch branches side by side, its error chain. Nodes are selected (the text cursor follows),
+ * dragged to move, blocks dragged in from the palette; every edit is a minimal edit of the YAML
+ * in the editor (see graph-edit.ts). After runs each node shows its message counts and the last
+ * message's path is lit.
  */
 export function FlowGraph() {
   const openFile = useStudio((s) => s.openFile);
@@ -27,7 +38,10 @@ export function FlowGraph() {
   const setGraphFlow = useStudio((s) => s.setGraphFlow);
   const stats = useStudio((s) => s.runStats);
   const resetRunStats = useStudio((s) => s.resetRunStats);
+  const selection = useStudio((s) => s.graphSelection);
   const untraced = useStudio((s) => s.runsNotTraced - s.untracedAtReset);
+  const [addingFlow, setAddingFlow] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
   const current = openFile && outline?.key === fileKey(openFile) ? outline.outline : undefined;
   const flows = current?.flows ?? [];
   const flow = flows.find((f) => f.name === picked) ?? flows.find((f) => f.name === cursorFlow) ?? flows[0];
@@ -36,7 +50,7 @@ export function FlowGraph() {
   const testRun = useStudio((s) => s.testRuns[integration]);
   const coverage = useMemo(() => (testRun ? new Map(testRun.coverage.steps.map((c) => [c.path, c.hits])) : undefined), [testRun]);
   const branchCoverage = useMemo(() => (testRun ? new Map(testRun.coverage.branches.map((b) => [`${b.step}|${b.label}`, b.hits])) : undefined), [testRun]);
-
+  const selected = useMemo(() => new Set(selection), [selection]);
   const allBreakpoints = useStudio((s) => s.breakpoints);
   const pausedRuns = useStudio((s) => s.pausedRuns);
   const file = openFile?.file;
@@ -48,15 +62,22 @@ export function FlowGraph() {
       integration,
       stats,
       last,
-      select: (span: Span) => openFile && editorCommands()?.selectSpan(fileKey(openFile), span),
+      selected,
+      select: (path: string, span: Span | undefined, add: boolean) => {
+        const now = useStudio.getState().graphSelection;
+        const next = add ? (now.includes(path) ? now.filter((p) => p !== path) : [...now, path]) : [path];
+        useStudio.getState().setGraphSelection(next);
+        if (span && openFile && next.includes(path)) editorCommands()?.selectSpan(fileKey(openFile), span, false);
+      },
       showFlow: (name: string) => void showFlow(name),
+      drop: (chain: string, index: number, e: DragEvent) => dropOnGraph(chain, index, e),
       coverage,
       branchCoverage,
       breakpoints,
       pausedAt,
       toggleBreakpoint: (step: OutlineStep) => openFile && void toggleStepBreakpoint(openFile, step, breakpoints.get(step.path)),
     }),
-    [integration, stats, last, openFile, coverage, branchCoverage, breakpoints, pausedAt],
+    [integration, stats, last, openFile, coverage, branchCoverage, selected, breakpoints, pausedAt],
   );
 
   if (!openFile) return <p className="muted pane-empty">Open a definition file to see its flows.</p>;
@@ -71,12 +92,41 @@ export function FlowGraph() {
     );
   }
   if (!current) return <p className="muted pane-empty">Reading {openFile.file}…</p>;
-  if (!flow) return <p className="muted pane-empty">{openFile.file} declares no flows yet.</p>;
+  if (!flow) {
+    return (
+      <div className="pane-empty graph-no-flows" role="region" aria-label="Flow graph">
+        <p className="muted">{openFile.file} declares no flows yet. Add one with its source:</p>
+        <NewFlowForm outline={current} />
+      </div>
+    );
+  }
   if (flow.brief) return <p className="muted pane-empty">Reading {flow.name}…</p>;
   const runs = stats.runs[statsKey(integration, flow.name)];
+  const focusNode = (path: string): void => {
+    const node = root.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(path)}"]`);
+    node?.focus();
+    node?.click();
+  };
 
   return (
-    <div className="graph" role="region" aria-label={`Flow graph of ${flow.name}`}>
+    <div
+      className="graph"
+      role="region"
+      aria-label={`Flow graph of ${flow.name}`}
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && (e.target as HTMLElement).classList.contains('graph-node')) {
+          // Enter on a selected node goes to its YAML in the editor.
+          editorCommands()?.focus();
+          e.preventDefault();
+          return;
+        }
+        if (onGraphKey(e, flow, focusNode)) {
+          e.preventDefault();
+          e.stopPropagation();
+        }
+      }}
+    >
       <div className="graph-toolbar">
         <label>
           <span className="muted">Flow </span>
@@ -88,6 +138,9 @@ export function FlowGraph() {
             ))}
           </select>
         </label>
+        <button type="button" className="link" onClick={() => setAddingFlow(!addingFlow)} aria-expanded={addingFlow}>
+          New flow
+        </button>
         {untraced > 0 ? (
           <span
             className="muted graph-untraced"
@@ -101,24 +154,64 @@ export function FlowGraph() {
           Reset counts
         </button>
       </div>
-      <Source flow={flow} onSelect={ctx.select} runsLabel={countsLabel(runs)} runs={runs} lastOutcome={last?.outcome} />
-      <GraphChain steps={flow.steps} ctx={ctx} empty="no steps: the message is the result as it came" />
-      {flow.onError.length > 0 ? (
+      {addingFlow ? <NewFlowForm outline={current} onDone={() => setAddingFlow(false)} /> : null}
+      <GraphEditBar flow={flow} />
+      <GraphPalette flow={flow} />
+      <GraphCanvas steps={flowSteps(flow).length} flowName={flow.name}>
+        <Source flow={flow} onSelect={(span) => ctx.select(`flows.${flow.name}.source`, span, false)} selected={selected.has(`flows.${flow.name}.source`)} runsLabel={countsLabel(runs)} runs={runs} lastOutcome={last?.outcome} />
+        <GraphChain chain={`flows.${flow.name}.steps`} steps={flow.steps} ctx={ctx} empty="no steps: the message is the result as it came" />
         <div className="graph-error-chain" role="group" aria-label="Error chain">
-          <div className="error-chain-label">on error</div>
-          <GraphChain steps={flow.onError} ctx={ctx} />
+          <button
+            type="button"
+            className={`error-chain-label branch-label${selected.has(`flows.${flow.name}.onError`) ? ' selected' : ''}`}
+            data-path={`flows.${flow.name}.onError`}
+            aria-pressed={selected.has(`flows.${flow.name}.onError`)}
+            onClick={() => ctx.select(`flows.${flow.name}.onError`, undefined, false)}
+          >
+            on error
+          </button>
+          <GraphChain chain={`flows.${flow.name}.onError`} steps={flow.onError} ctx={ctx} empty="none: a failure answers with its status" />
         </div>
-      ) : null}
+      </GraphCanvas>
+      <StepSettings flow={flow} outline={current} />
     </div>
   );
 }
 
-function Source({ flow, onSelect, runs, runsLabel, lastOutcome }: { flow: OutlineFlow; onSelect(span: Span): void; runs: Parameters<typeof Counts>[0]['counts']; runsLabel: string; lastOutcome?: string }) {
+/** A graph step dropped at a place moves there; a palette block dropped there is inserted. */
+function dropOnGraph(chain: string, index: number, e: DragEvent): void {
+  const step = e.dataTransfer.getData(STEP_DRAG);
+  if (step) {
+    editOnGraph((t) => moveStep(t, step, { chain, index }));
+    return;
+  }
+  const type = e.dataTransfer.getData(BLOCK_DRAG);
+  const component = useStudio.getState().designReference?.components.find((c) => c.kind === 'block' && c.type === type);
+  if (component) insertBlock(component, { chain, index });
+}
+
+function Source({
+  flow,
+  onSelect,
+  selected,
+  runs,
+  runsLabel,
+  lastOutcome,
+}: {
+  flow: OutlineFlow;
+  onSelect(span: Span): void;
+  selected: boolean;
+  runs: Parameters<typeof Counts>[0]['counts'];
+  runsLabel: string;
+  lastOutcome?: string;
+}) {
   const span = flow.source?.span ?? flow.keySpan;
   return (
     <button
       type="button"
-      className={`graph-node graph-source${lastOutcome ? ` last-${lastOutcome}` : ''}`}
+      className={`graph-node graph-source${lastOutcome ? ` last-${lastOutcome}` : ''}${selected ? ' selected' : ''}`}
+      data-path={`flows.${flow.name}.source`}
+      aria-pressed={selected}
       aria-label={`source of ${flow.name}: ${flow.source ? `${flow.source.type} ${flow.source.detail}` : 'none'}; ${runsLabel}`}
       onClick={() => onSelect(span)}
     >

@@ -1,38 +1,85 @@
-import { memo } from 'react';
+import { memo, useState, type DragEvent, type MouseEvent } from 'react';
 import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
 import type { OutlineBranch, OutlineStep, Span } from '../analysis/outline-types.ts';
 import { statsKey, type FlowRunStats, type LastRun } from '../run-stats.ts';
 import { Counts } from './Counts.tsx';
 import { countsLabel, stepOnPath, takenBranch } from './graph-paths.ts';
 
+/** What a drag carries: a step of this graph (moved) or a block of the palette (inserted). */
+export const STEP_DRAG = 'application/x-flow-step';
+export const BLOCK_DRAG = 'application/x-flow-block';
+
 export interface GraphContext {
   integration: string;
   stats: FlowRunStats;
   last: LastRun | undefined;
-  select(span: Span): void;
+  /** Selects a node (its path) and its YAML; `add` keeps the other selected nodes (Ctrl/Shift+click). */
+  select(path: string, span: Span | undefined, add: boolean): void;
+  selected: ReadonlySet<string>;
   showFlow(name: string): void;
   /** The open file's breakpoints by the step they are on, and the steps a paused run waits before. */
   breakpoints: ReadonlyMap<string, StudioBreakpoint>;
   pausedAt: ReadonlySet<string>;
   /** Sets a breakpoint on the step, or removes the one it has (as a click in the editor's gutter does). */
   toggleBreakpoint(step: OutlineStep): void;
+  /** A step or a palette block dropped at a place of a chain. */
+  drop(chain: string, index: number, e: DragEvent): void;
   /** Times the last run of the integration's flow tests went through each step, by step path. */
   coverage?: ReadonlyMap<string, number>;
   /** Times those tests took each switch branch, by `<switch step path>|<case N|default>`. */
   branchCoverage?: ReadonlyMap<string, number>;
 }
 
-/** A list of steps top to bottom, each joined to the next. */
-export function GraphChain({ steps, ctx, empty }: { steps: OutlineStep[]; ctx: GraphContext; empty?: string }) {
-  if (steps.length === 0) return <div className="graph-empty muted">{empty ?? 'no steps'}</div>;
+/** A list of steps top to bottom, each joined to the next, with a drop place before, between and after them. */
+export function GraphChain({ chain, steps, ctx, empty }: { chain: string; steps: OutlineStep[]; ctx: GraphContext; empty?: string }) {
   return (
-    <ol className="graph-chain">
-      {steps.map((s) => (
-        <GraphStep key={s.path} step={s} ctx={ctx} />
+    <ol className="graph-chain" data-chain={chain}>
+      <DropGap chain={chain} index={0} ctx={ctx} />
+      {steps.length === 0 ? <li className="graph-empty muted">{empty ?? 'no steps'}</li> : null}
+      {steps.map((s, i) => (
+        <GraphStepWithGap key={s.path} step={s} index={i} chain={chain} ctx={ctx} />
       ))}
     </ol>
   );
 }
+
+function GraphStepWithGap({ step, index, chain, ctx }: { step: OutlineStep; index: number; chain: string; ctx: GraphContext }) {
+  return (
+    <>
+      <GraphStep step={step} ctx={ctx} />
+      <DropGap chain={chain} index={index + 1} ctx={ctx} />
+    </>
+  );
+}
+
+/** Where a dragged step or block lands: it shows while something is dragged over the graph. */
+function DropGap({ chain, index, ctx }: { chain: string; index: number; ctx: GraphContext }) {
+  const [over, setOver] = useState(false);
+  const accepts = (e: DragEvent): boolean => e.dataTransfer.types.includes(STEP_DRAG) || e.dataTransfer.types.includes(BLOCK_DRAG);
+  return (
+    <li
+      className={`graph-gap${over ? ' over' : ''}`}
+      data-chain={chain}
+      data-index={index}
+      aria-hidden="true"
+      onDragOver={(e) => {
+        if (!accepts(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = e.dataTransfer.types.includes(STEP_DRAG) ? 'move' : 'copy';
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        setOver(false);
+        if (!accepts(e)) return;
+        e.preventDefault();
+        ctx.drop(chain, index, e);
+      }}
+    />
+  );
+}
+
+const additive = (e: MouseEvent): boolean => e.shiftKey || e.ctrlKey || e.metaKey;
 
 /** One step: a node that selects its YAML, with its counts, and its branches side by side. */
 export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineStep; ctx: GraphContext }) {
@@ -41,16 +88,23 @@ export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineS
   const outcome = onPath ? ctx.last!.steps[step.path] : undefined;
   const taken = takenBranch(step, ctx.last);
   const title = step.name ?? step.block;
+  const selected = ctx.selected.has(step.path);
   return (
     <li className="graph-item">
       <div className="graph-node-row">
         <button
           type="button"
-          className={`graph-node block-${step.block}${onPath ? ' on-path' : ''}${outcome ? ` last-${outcome}` : ''}${ctx.pausedAt.has(step.path) ? ' paused-here' : ''}`}
+          className={`graph-node block-${step.block}${onPath ? ' on-path' : ''}${outcome ? ` last-${outcome}` : ''}${ctx.pausedAt.has(step.path) ? ' paused-here' : ''}${selected ? ' selected' : ''}`}
           data-path={step.path}
           data-on-path={onPath}
+          aria-pressed={selected}
+          draggable
+          onDragStart={(e) => {
+            e.dataTransfer.setData(STEP_DRAG, step.path);
+            e.dataTransfer.effectAllowed = 'move';
+          }}
           aria-label={`${title}${step.name ? ` (${step.block})` : ''}: ${countsLabel(counts)}${onPath ? `; the last message went through (${outcome})` : ''}`}
-          onClick={() => ctx.select(step.span)}
+          onClick={(e) => ctx.select(step.path, step.span, additive(e))}
         >
           <span className="node-title">
             <span className="node-block">{step.block}</span>
@@ -80,13 +134,16 @@ export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineS
 
 function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean; ctx: GraphContext }) {
   const label = branch.kind === 'default' && branch.steps.length === 0 && !branch.span ? 'otherwise' : branch.label;
+  // A case is selected as itself (`…cases[0]`, to remove it); a default or a lock body as its chain.
+  const selectPath = branch.kind === 'case' ? branch.path.replace(/\.steps$/, '') : branch.path;
+  const selected = ctx.selected.has(selectPath) || ctx.selected.has(branch.path);
   return (
     <div className="graph-branch" data-taken={taken} aria-label={`${label}${taken ? ' (taken by the last message)' : ''}`} role="group">
-      <button type="button" className="branch-label" onClick={() => branch.span && ctx.select(branch.span)} disabled={!branch.span}>
+      <button type="button" className={`branch-label${selected ? ' selected' : ''}`} aria-pressed={selected} data-path={selectPath} onClick={(e) => ctx.select(selectPath, branch.span, additive(e))}>
         {label}
       </button>
       <TestCoverage hits={branchHits(branch, ctx.branchCoverage)} covered={ctx.branchCoverage !== undefined && branchHits(branch, ctx.branchCoverage) !== undefined} />
-      <GraphChain steps={branch.steps} ctx={ctx} empty={branch.kind === 'default' ? 'passes the message on' : 'no steps'} />
+      <GraphChain chain={branch.path} steps={branch.steps} ctx={ctx} empty={branch.kind === 'default' ? 'passes the message on' : 'no steps'} />
     </div>
   );
 }

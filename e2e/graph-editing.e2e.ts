@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { moveStep, wrapSteps } from '../shared/flow-edits/index.ts';
+import { screenshotsAtBothSizes } from './page-health.ts';
+import { openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { expect, test } from './studio-fixture.ts';
+import type { Page } from '@playwright/test';
+
+const ORDERS = readFileSync(join(import.meta.dirname, '..', 'examples', 'orders-api', 'orders.yaml'), 'utf8');
+const comments = (text: string): string[] => text.split('\n').filter((l) => l.trim().startsWith('#') || / # /.test(l));
+
+/** A real upstream on loopback for the rest step to call. */
+let upstream: Server;
+let upstreamUrl = '';
+test.beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ greeting: 'hi', path: req.url }));
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+test.afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+/** Fills a field of the settings form and commits it with Enter, as a person would. */
+async function setField(page: Page, form: string, field: string, value: string): Promise<void> {
+  const input = page.getByRole('region', { name: form }).getByLabel(field, { exact: true });
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+async function saveAndRead(page: Page, dir: string, file: string): Promise<string> {
+  await page.getByRole('button', { name: 'Save file' }).click();
+  await expect(page.getByLabel('unsaved changes')).toHaveCount(0);
+  return readFileSync(join(dir, file), 'utf8');
+}
+
+test.describe('editing flows on the graph', () => {
+  test('builds a working flow from an empty file only on the graph, runs it and answers a request', async ({ page, studio }) => {
+    writeIntegration(studio.workspaceDir, 'e2e-built', { 'api.yaml': '' });
+    await openStudio(page, studio.url);
+    const card = page.getByRole('listitem', { name: 'e2e-built' });
+    await card.getByRole('button', { name: /^api\.yaml/ }).click();
+    await expect(page.getByLabel('Open file')).toContainText('e2e-built/api.yaml');
+
+    // A flow with an http source.
+    const empty = page.getByRole('region', { name: 'Flow graph' });
+    await empty.getByLabel('New flow name').fill('hello');
+    await empty.getByLabel('Source of the new flow').selectOption('http');
+    await empty.getByRole('button', { name: 'Add flow' }).click();
+    const graph = page.getByRole('region', { name: 'Flow graph of hello' });
+    await expect(graph.getByRole('button', { name: /^source of hello: http/ })).toBeVisible();
+    await setField(page, 'Settings of source http of hello', 'path', '/hello');
+    await expect(graph.getByRole('button', { name: /^source of hello: http .*\/hello/ })).toBeVisible();
+
+    // A rest call: its http-client connector comes along; its base URL is set in the form.
+    await graph.getByRole('button', { name: 'Add block rest', exact: true }).click();
+    await expect(graph.getByRole('button', { name: /^rest:/ })).toHaveAttribute('aria-pressed', 'true');
+    await setField(page, 'Settings of connector http-client', 'baseURL', upstreamUrl);
+    await setField(page, 'Settings of rest', 'path', '/greeting');
+
+    // A switch with two cases, each setting the answer.
+    await graph.getByRole('button', { name: 'Add block switch', exact: true }).click();
+    await graph.getByRole('button', { name: 'Add case' }).click();
+    const branches = graph.getByRole('group', { name: 'Branches of switch' });
+    await expect(branches.getByRole('group')).toHaveCount(3);
+    const caseLabels = branches.locator('.branch-label');
+    await caseLabels.nth(0).click();
+    await setField(page, 'Settings of case 1 of the switch', 'when', 'body.greeting == "hi"');
+    await graph.getByRole('button', { name: 'Add block set', exact: true }).click();
+    await setField(page, 'Settings of set', 'body', '{"answer": "first case", "upstream": body.path}');
+    await caseLabels.nth(1).click();
+    await setField(page, 'Settings of case 2 of the switch', 'when', 'true');
+    await graph.getByRole('button', { name: 'Add block set', exact: true }).click();
+    await setField(page, 'Settings of set', 'body', '{"answer": "second case"}');
+
+    // An error chain.
+    await graph.getByRole('button', { name: 'on error' }).click();
+    await graph.getByRole('button', { name: 'Add block log', exact: true }).click();
+    await expect(graph.getByRole('group', { name: 'Error chain' }).getByRole('button', { name: /^log:/ })).toBeVisible();
+
+    await screenshotsAtBothSizes(page, 'graph-editing-built-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshotsAtBothSizes(page, 'graph-editing-built-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    const text = await saveAndRead(page, join(studio.workspaceDir, 'e2e-built'), 'api.yaml');
+    expect(text).toContain('source:');
+    expect(text).toMatch(/- rest:\n\s+connector: http-client/);
+    expect(text).toContain('onError:');
+    await card.getByRole('button', { name: 'Run e2e-built' }).click();
+    await expect(card.getByRole('status', { name: 'e2e-built is running' })).toBeVisible({ timeout: 15_000 });
+    const url = (await card.locator('.route-url').first().textContent())!;
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ answer: 'first case', upstream: '/greeting' });
+    // The run's counts land on the nodes the graph built.
+    await expect(graph.getByRole('button', { name: /^rest: 1 passed/ })).toBeVisible();
+  });
+
+  test('reorders and wraps steps of a commented example on the graph, every comment kept, with one undo history for text and graph', async ({ page, studio }) => {
+    const dir = join(studio.workspaceDir, 'e2e-orders');
+    writeIntegration(studio.workspaceDir, 'e2e-orders', { 'orders.yaml': ORDERS });
+    await openStudio(page, studio.url);
+    await openFile(page, 'e2e-orders', 'orders.yaml');
+    const graph = page.getByRole('region', { name: 'Flow graph of price-order' });
+    const steps = 'flows.price-order.steps';
+
+    // Alt+↑ moves "line totals" above "require items".
+    await graph.getByRole('button', { name: /^line totals \(set\)/ }).click();
+    await page.keyboard.press('Alt+ArrowUp');
+    const moved = moveStep(ORDERS, `${steps}[1]`, { chain: steps, index: 0 }).text;
+    await expect(graph.locator(`[data-path="${steps}[0]"]`)).toHaveAccessibleName(/^line totals/);
+
+    // The last two steps, selected together, go into a switch case.
+    await graph.locator(`[data-path="${steps}[2]"]`).click();
+    await graph.locator(`[data-path="${steps}[3]"]`).click({ modifiers: ['Shift'] });
+    await graph.getByRole('button', { name: 'Wrap in switch' }).click();
+    await expect(graph.getByRole('group', { name: 'Branches of switch' })).toBeVisible();
+    const wrapped = wrapSteps(moved, [`${steps}[2]`, `${steps}[3]`], { switch: { when: 'true' } }).text;
+    const saved = await saveAndRead(page, dir, 'orders.yaml');
+    expect(saved).toBe(wrapped);
+    expect(comments(saved)).toEqual(comments(ORDERS));
+
+    // A text edit, then a graph edit: Ctrl+Z on the graph undoes the graph edit, then the typing.
+    await page.locator('.flow-editor .overflow-guard').click({ position: { x: 300, y: 20 } });
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('#typed-in-the-text');
+    await expect(page.getByLabel('unsaved changes')).toBeVisible();
+    await graph.locator(`[data-path="${steps}[0]"]`).click();
+    await page.keyboard.press('Delete');
+    await expect(graph.locator(`[data-path="${steps}[0]"]`)).toHaveAccessibleName(/^require items/);
+    await page.keyboard.press('Control+z');
+    await expect(graph.locator(`[data-path="${steps}[0]"]`)).toHaveAccessibleName(/^line totals/);
+    await expect(page.getByLabel('unsaved changes')).toBeVisible();
+    expect(await saveAndRead(page, dir, 'orders.yaml')).toBe(`${wrapped}#typed-in-the-text`);
+    await graph.locator(`[data-path="${steps}[0]"]`).click();
+    await page.keyboard.press('Control+z');
+    expect(await saveAndRead(page, dir, 'orders.yaml')).toBe(wrapped);
+    // Redo brings back both, in order.
+    await graph.locator(`[data-path="${steps}[0]"]`).click();
+    await page.keyboard.press('Control+Shift+z');
+    await page.keyboard.press('Control+Shift+z');
+    await expect(graph.locator(`[data-path="${steps}[0]"]`)).toHaveAccessibleName(/^require items/);
+    const redone = await saveAndRead(page, dir, 'orders.yaml');
+    expect(redone).toContain('#typed-in-the-text');
+    expect(redone).not.toContain('name: line totals');
+  });
+});

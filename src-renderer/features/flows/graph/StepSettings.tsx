@@ -1,0 +1,288 @@
+import { useEffect, useMemo, useState } from 'react';
+import { isMap, parseDocument } from 'yaml';
+import type { DesignComponent, DesignSetting } from '../../../../shared/flow-design.ts';
+import { keysOf, setDefinitionValue, setStepSetting, type DocKey } from '../../../../shared/flow-edits/index.ts';
+import { studio } from '../../../api/studio-client.ts';
+import { fileKey } from '../../../store/flows-slice.ts';
+import { useStudio } from '../../../store/studio-store.ts';
+import type { DefinitionOutline, OutlineFlow } from '../analysis/outline-types.ts';
+import { editorCommands } from '../editor-commands.ts';
+import { flowSteps } from './graph-actions.ts';
+import { editOnGraph } from './graph-edit.ts';
+import { fieldKind, fieldText, parseField, type FieldKind } from './setting-fields.ts';
+
+interface FormTarget {
+  /** Heading, e.g. `rest (load customer)`. */
+  title: string;
+  component: DesignComponent;
+  /** Where the settings are in the document, e.g. `['flows', 'f', 'steps', 0, 'rest']`. */
+  keys: DocKey[];
+  /** The setting path the loader's problems name, e.g. `flows.f.steps[0].rest`. */
+  problemPath: string;
+  write(setting: string, value: unknown): boolean;
+  /** A step can be named; a source or connector cannot. */
+  step?: string;
+}
+
+/**
+ * A form for the selected node, generated from its component's spec: typed fields, enums and
+ * connectors as pickers, durations checked, required settings marked, and what is wrong shown as
+ * it is typed (the field's own check, CEL compile errors, then the loader's problems). Each change
+ * is a graph edit of that one setting. A connector a field names gets its own form below.
+ */
+export function StepSettings({ flow, outline }: { flow: OutlineFlow; outline: DefinitionOutline }) {
+  const selected = useStudio((s) => s.graphSelection.at(-1));
+  const reference = useStudio((s) => s.designReference);
+  const openFile = useStudio((s) => s.openFile);
+  const version = useStudio((s) => s.outline?.version);
+  const problems = useStudio((s) => (openFile ? s.designProblems[openFile.integration] : undefined));
+  const target = useMemo(() => (reference && selected ? targetOf(selected, flow, reference.components) : undefined), [selected, flow, reference]);
+  const values = useMemo(() => {
+    void version;
+    const text = openFile ? editorCommands()?.text(fileKey(openFile)) : undefined;
+    if (!text || !target) return undefined;
+    const doc = parseDocument(text, { uniqueKeys: false });
+    const name = target.step ? (doc.getIn([...keysOf(target.step), 'name']) as unknown) : undefined;
+    // The file's connectors, read here: an outline made flow by flow leaves them out.
+    const connectors = Object.entries(plainMap(doc.getIn(['connectors']))).map(([n, c]) => ({ name: n, type: String((c as { type?: unknown } | null)?.type ?? ''), span: [0, 0] as [number, number] }));
+    return { settings: plainMap(doc.getIn(target.keys)), name, outline: { ...outline, connectors } };
+  }, [openFile, target, version, outline]);
+  if (!target || !values) return null;
+  const fileProblems = (problems ?? []).filter((p) => p.file === openFile?.file);
+  const connectorForms = Object.entries(target.component.settings)
+    .filter(([name, s]) => s.connectorType && typeof values.settings[name] === 'string')
+    .map(([name]) => values.settings[name] as string);
+  return (
+    <section className="step-settings" aria-label={`Settings of ${target.title}`}>
+      <h3>{target.title}</h3>
+      <p className="muted step-settings-summary">{target.component.summary}</p>
+      {target.step ? (
+        <Field
+          key={`${target.step}|name|${fieldText(values.name)}`}
+          name="name"
+          setting={{ type: 'string', description: 'A name for the step, shown on the graph and in traces.' }}
+          kind="text"
+          value={values.name}
+          outline={values.outline}
+          problem={undefined}
+          onCommit={(v) => editOnGraph((t) => setStepSetting(t, target.step!, ['name'], v))}
+        />
+      ) : null}
+      {Object.entries(target.component.settings).map(([name, s]) => {
+        const kind = fieldKind(s);
+        if (!kind) return null;
+        const problem = fileProblems.find((p) => p.path === `${target.problemPath}.${name}`)?.message;
+        return (
+          <Field
+            key={`${target.problemPath}|${name}|${fieldText(values.settings[name])}`}
+            name={name}
+            setting={s}
+            kind={kind}
+            value={values.settings[name]}
+            outline={values.outline}
+            problem={problem}
+            onCommit={(v) => target.write(name, v)}
+          />
+        );
+      })}
+      {Object.entries(target.component.settings).some(([, s]) => !fieldKind(s) && !s.hidden) ? <p className="muted">Lists, maps and steps of this block are edited in the text.</p> : null}
+      {connectorForms.map((name) => {
+        const c = values.outline.connectors.find((x) => x.name === name);
+        const spec = reference?.components.find((x) => x.kind === 'connector' && x.type === c?.type);
+        return c && spec ? <ConnectorSettings key={name} name={name} component={spec} outline={values.outline} problems={fileProblems} /> : null;
+      })}
+    </section>
+  );
+}
+
+function ConnectorSettings({ name, component, outline, problems }: { name: string; component: DesignComponent; outline: DefinitionOutline; problems: Array<{ path: string; message: string }> }) {
+  const openFile = useStudio((s) => s.openFile);
+  const version = useStudio((s) => s.outline?.version);
+  const values = useMemo(() => {
+    void version;
+    const text = openFile ? editorCommands()?.text(fileKey(openFile)) : undefined;
+    return plainMap(text ? parseDocument(text, { uniqueKeys: false }).getIn(['connectors', name]) : undefined);
+  }, [openFile, name, version]);
+  return (
+    <section className="connector-settings" aria-label={`Settings of connector ${name}`}>
+      <h4>
+        connector {name} <span className="muted">({component.type})</span>
+      </h4>
+      {Object.entries(component.settings).map(([setting, s]) => {
+        const kind = fieldKind(s);
+        if (!kind) return null;
+        return (
+          <Field
+            key={`${name}|${setting}|${fieldText(values[setting])}`}
+            name={setting}
+            setting={s}
+            kind={kind}
+            value={values[setting]}
+            outline={outline}
+            problem={problems.find((p) => p.path === `connectors.${name}.${setting}`)?.message}
+            onCommit={(v) => editOnGraph((t) => setDefinitionValue(t, ['connectors', name, setting], v))}
+          />
+        );
+      })}
+    </section>
+  );
+}
+
+const NO_CEL_SAMPLE = { body: null, vars: {} };
+
+/** A map node of the document as plain values (nothing else counts as settings). */
+function plainMap(node: unknown): Record<string, unknown> {
+  return isMap(node) ? (node.toJSON() as Record<string, unknown>) : {};
+}
+
+function Field({
+  name,
+  setting,
+  kind,
+  value,
+  outline,
+  problem,
+  onCommit,
+}: {
+  name: string;
+  setting: DesignSetting;
+  kind: FieldKind;
+  value: unknown;
+  outline: DefinitionOutline;
+  problem: string | undefined;
+  onCommit(value: unknown): unknown;
+}) {
+  const [text, setText] = useState(fieldText(value));
+  const [celError, setCelError] = useState<string | undefined>();
+  const parsed = parseField(kind, setting, text);
+  const ownError = 'error' in parsed ? parsed.error : undefined;
+  useEffect(() => {
+    if (kind !== 'cel' || text.trim() === '') return setCelError(undefined);
+    // Compile errors as it is typed; evaluation errors (no real message here) are not the field's.
+    const timer = setTimeout(() => {
+      studio.evaluateCel(text, NO_CEL_SAMPLE).then(
+        (r) => setCelError(!r.ok && r.stage === 'compile' ? r.error : undefined),
+        () => setCelError(undefined),
+      );
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [kind, text]);
+  const commit = (next: string): void => {
+    const p = parseField(kind, setting, next);
+    if ('error' in p) return;
+    if (fieldText(p.value) === fieldText(value) && (p.value === undefined) === (value === undefined)) return;
+    onCommit(p.value);
+  };
+  const id = `setting-${name}`;
+  const error = ownError ?? celError ?? problem;
+  const label = (
+    <label htmlFor={id} title={setting.description}>
+      {name}
+      {setting.required ? (
+        <span className="required" aria-label="required">
+          {' '}
+          *
+        </span>
+      ) : null}
+    </label>
+  );
+  const pick = (options: string[], empty: string) => (
+    <select
+      id={id}
+      aria-label={name}
+      value={text}
+      aria-invalid={error !== undefined}
+      onChange={(e) => {
+        setText(e.target.value);
+        commit(e.target.value);
+      }}
+    >
+      <option value="">{empty}</option>
+      {text && !options.includes(text) ? <option value={text}>{text}</option> : null}
+      {options.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      ))}
+    </select>
+  );
+  let control;
+  const dflt = setting.default !== undefined ? `default: ${fieldText(setting.default)}` : setting.required ? 'pick one' : 'not set';
+  if (kind === 'enum') control = pick([...(setting.enum ?? [])], dflt);
+  else if (kind === 'boolean') control = pick(['true', 'false'], dflt);
+  else if (kind === 'connector') control = pick(outline.connectors.filter((c) => c.type === setting.connectorType).map((c) => c.name), `no ${setting.connectorType} connector picked`);
+  else if (kind === 'flow') control = pick(outline.flows.map((f) => f.name), 'pick a flow');
+  else {
+    control = (
+      <input
+        id={id}
+        aria-label={name}
+        className={kind === 'cel' ? 'cel-field' : undefined}
+        type={kind === 'number' ? 'number' : 'text'}
+        value={text}
+        placeholder={setting.default !== undefined ? fieldText(setting.default) : setting.example !== undefined ? `e.g. ${fieldText(setting.example)}` : ''}
+        aria-invalid={error !== undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        spellCheck={false}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={() => commit(text)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit(text);
+          if (e.key === 'Escape') setText(fieldText(value));
+        }}
+      />
+    );
+  }
+  return (
+    <div className={`setting-field kind-${kind}`}>
+      {label}
+      {control}
+      {error ? (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** What the form edits for a selection: a step's block settings, or a flow's source. */
+function targetOf(selected: string, flow: OutlineFlow, components: readonly DesignComponent[]): FormTarget | undefined {
+  if (selected === `flows.${flow.name}.source`) {
+    const component = components.find((c) => c.kind === 'source' && c.type === flow.source?.type);
+    if (!component) return undefined;
+    const keys: DocKey[] = ['flows', flow.name, 'source'];
+    return {
+      title: `source ${component.type} of ${flow.name}`,
+      component,
+      keys,
+      problemPath: `flows.${flow.name}.source`,
+      write: (setting, value) => editOnGraph((t) => setDefinitionValue(t, [...keys, setting], value)),
+    };
+  }
+  const caseOf = /^(.*)\.switch\.cases\[(\d+)\]$/.exec(selected);
+  if (caseOf) {
+    const fields = components.find((c) => c.kind === 'block' && c.type === 'switch')?.settings.cases?.items?.fields;
+    if (!fields) return undefined;
+    const keys = keysOf(selected);
+    const settings = Object.fromEntries(Object.entries(fields).filter(([, f]) => f.type !== 'steps'));
+    return {
+      title: `case ${Number(caseOf[2]) + 1} of the switch`,
+      component: { kind: 'block', type: 'case', summary: 'Its steps run when `when` is the first true condition of the switch.', settings },
+      keys,
+      problemPath: selected,
+      write: (setting, value) => editOnGraph((t) => setDefinitionValue(t, [...keys, setting], value)),
+    };
+  }
+  const step = flowSteps(flow).find((s) => s.path === selected);
+  const component = step && components.find((c) => c.kind === 'block' && c.type === step.block);
+  if (!step || !component) return undefined;
+  return {
+    title: step.name ? `${step.block} (${step.name})` : step.block,
+    component,
+    keys: [...keysOf(step.path), step.block],
+    problemPath: `${step.path}.${step.block}`,
+    step: step.path,
+    write: (setting, value) => editOnGraph((t) => setStepSetting(t, step.path, [setting], value)),
+  };
+}

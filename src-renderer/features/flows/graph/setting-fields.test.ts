@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import type { DesignSetting } from '../../../../shared/flow-design.ts';
+import { fieldKind, parseField } from './setting-fields.ts';
+
+const setting = (s: Partial<DesignSetting>): DesignSetting => ({ type: 'string', description: '', ...s });
+
+describe('the settings form’s fields', () => {
+  it('pick a control from the spec: connectors and enums as pickers, lists left to the text', () => {
+    expect(fieldKind(setting({ connectorType: 'http-client' }))).toBe('connector');
+    expect(fieldKind(setting({ enum: ['GET', 'POST'] }))).toBe('enum');
+    expect(fieldKind(setting({ type: 'duration' }))).toBe('duration');
+    expect(fieldKind(setting({ type: 'cel' }))).toBe('cel');
+    expect(fieldKind(setting({ type: 'list' }))).toBeUndefined();
+    expect(fieldKind(setting({ hidden: true }))).toBeUndefined();
+  });
+
+  it('say what is wrong as it is typed, and an empty optional field removes the setting', () => {
+    expect(parseField('number', setting({ type: 'int', minimum: 1 }), '0')).toEqual({ error: 'at least 1' });
+    expect(parseField('number', setting({ type: 'int' }), '1.5')).toEqual({ error: 'a whole number' });
+    expect(parseField('number', setting({ type: 'int' }), '16')).toEqual({ value: 16 });
+    expect(parseField('duration', setting({ type: 'duration' }), '30 s')).toEqual({ error: 'a duration such as 500ms, 30s, 5m or 1h' });
+    expect(parseField('duration', setting({ type: 'duration' }), '1m')).toEqual({ value: '1m' });
+    expect(parseField('text', setting({ required: true }), '  ')).toEqual({ error: 'required' });
+    expect(parseField('text', setting({}), '')).toEqual({ value: undefined });
+  });
+});
