@@ -86,12 +86,19 @@ test.describe('the studio in a browser', () => {
     await openStudio(page, studio.url);
     const started = await page.request.post(`${studio.origin}/api/call/startIntegration`, { data: { args: ['orders-api'] } });
     expect(started.ok()).toBe(true);
-    // Hold the page's run-state reads, as a slow backend would, until the card has been looked at.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/call/runStates', async (route) => {
-      await released;
-      await route.continue();
+    // The page learns run states from its event socket's first frame (the hello): hold every frame
+    // the studio sends, in order, as a slow backend would, until the card has been looked at.
+    let held: (string | Buffer)[] | undefined = [];
+    const toPage: ((frame: string | Buffer) => void)[] = [];
+    const release = (): void => {
+      const frames = held ?? [];
+      held = undefined;
+      for (const frame of frames) for (const send of toPage) send(frame);
+    };
+    await page.routeWebSocket('**/api/events', (ws) => {
+      const server = ws.connectToServer();
+      toPage.push((frame) => ws.send(frame));
+      server.onMessage((frame) => (held ? held.push(frame) : ws.send(frame)));
     });
     await page.reload();
     const card = page.getByRole('listitem', { name: 'orders-api' });
