@@ -9,7 +9,7 @@ import { Message } from '../../core/message.ts';
 import { heldTimeout, runHolds } from '../../core/run-hold.ts';
 import { BadRequestError } from './bad-request.ts';
 import { noteExchange } from './exchange-capture.ts';
-import { declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
+import { BodyStalledError, declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
 import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
 import { endsThisTurn } from '../../../../shared/end-of-turn.ts';
@@ -109,7 +109,9 @@ export class HttpRoute implements Routable {
     if (declaredTooLarge(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
     // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
     if (expectsContinue(req)) res.writeContinue();
-    readBody(req, o.maxBodyBytes, (err, raw) => {
+    readBody(req, o.maxBodyBytes, o.bodyIdleTimeoutMs, (err, raw) => {
+      // A client that stopped sending holds its connection no longer.
+      if (err instanceof BodyStalledError) return sendError(res, 408, err.message, true);
       // Too large while streaming: the rest of the upload is dropped, never read into memory.
       if (err !== undefined) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
       try {

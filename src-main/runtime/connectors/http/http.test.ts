@@ -38,6 +38,7 @@ flows:
     const details = s.runtime.describe().connectors[0].details;
     expect(details).toEqual({
       url: s.url,
+      limits: { headersTimeoutMs: 10_000, bodyIdleTimeoutMs: 10_000, requestTimeoutMs: 300_000, maxConnections: 1000 },
       routes: [
         { flow: 'orders', path: '/api/orders/{id}', methods: ['GET'], sse: false, url: `${s.url}/api/orders/{id}` },
         { flow: 'health', path: '/api', methods: 'any', sse: false, url: `${s.url}/api` },

@@ -6,7 +6,7 @@ import type { Logger } from '../../core/logger.ts';
 import type { ExchangeHub } from '../../core/exchange-hub.ts';
 import { CorsPolicy } from './cors.ts';
 import { noteExchange, watchExchange } from './exchange-capture.ts';
-import { httpDef } from './http.def.ts';
+import { httpDef, RECEIVE_DEFAULTS } from './http.def.ts';
 import type { HttpRoute } from './http-route.ts';
 import { expectsContinue } from './request-body.ts';
 import { sendError } from './response-writer.ts';
@@ -31,8 +31,10 @@ export class HttpConnector implements Connector {
   readonly requestTimeoutMs: number;
   readonly writeTimeoutMs: number | undefined;
   readonly closeConnection: boolean;
+  /** How long receiving a request may take, and how many connections are open at once (receiveLimits). */
+  readonly limits: ReceiveLimits;
   /** The longest pause between body bytes. */
-  readonly bodyIdleTimeoutMs = 10_000;
+  readonly bodyIdleTimeoutMs: number;
   private readonly host: string;
   private readonly port: number;
   private readonly cors: CorsPolicy | undefined;
@@ -59,6 +61,8 @@ export class HttpConnector implements Connector {
     this.requestTimeoutMs = s.requestTimeout;
     this.writeTimeoutMs = s.writeTimeout || undefined;
     this.closeConnection = s.keepAlive === false;
+    this.limits = receiveLimits(s.readTimeout);
+    this.bodyIdleTimeoutMs = this.limits.bodyIdleTimeoutMs;
     this.cors = CorsPolicy.from(s.cors);
     this.streams = new SseRegistry(this.name);
   }
@@ -74,16 +78,16 @@ export class HttpConnector implements Connector {
   }
 
   async listen(): Promise<void> {
-    const options: ServerOptions = {};
-    if (this.s.readTimeout) {
-      // Node refuses a headers timeout longer than the whole-request timeout.
-      options.requestTimeout = this.s.readTimeout;
-      options.headersTimeout = Math.min(60_000, this.s.readTimeout);
-      // Node enforces both only when it sweeps its connections, every 30 s by default.
-      options.connectionsCheckingInterval = Math.max(25, Math.min(30_000, Math.floor(this.s.readTimeout / 4)));
-    }
+    const { headersTimeoutMs, requestTimeoutMs, maxConnections } = this.limits;
+    const options: ServerOptions = {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node enforces both only when it sweeps its connections (every 30 s by default): kept well below them.
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+    };
     if (this.s.idleTimeout) options.keepAliveTimeout = this.s.idleTimeout;
     const server = createServer(options, this.onRequest);
+    server.maxConnections = maxConnections;
     // Answering `Expect: 100-continue` ourselves lets a route refuse an oversized upload before it is sent.
     server.on('checkContinue', this.onRequest);
     await new Promise<void>((resolve, reject) => {
@@ -121,6 +125,7 @@ export class HttpConnector implements Connector {
     const base = this.url();
     return {
       url: base,
+      limits: this.limits,
       routes: this.routes.all().map((r) => ({ ...r.describe(), url: base === undefined ? undefined : base + r.pattern.text })),
     };
   }
@@ -176,6 +181,28 @@ function limitWriteTime(res: ServerResponse, ms: number): void {
     const timer = setTimeout(() => res.destroy(), ms).unref();
     res.once('close', () => clearTimeout(timer));
   });
+}
+
+export interface ReceiveLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+  maxConnections: number;
+}
+
+/**
+ * The deadlines for receiving a request: RECEIVE_DEFAULTS, or with `readTimeout` set, that for
+ * the headers and the whole request (an explicit setting wins, as Go's ReadTimeout covers the
+ * headers) and the shorter of it and the default for a body pause.
+ */
+export function receiveLimits(readTimeoutMs: number | undefined): ReceiveLimits {
+  if (!readTimeoutMs) return { ...RECEIVE_DEFAULTS };
+  return {
+    headersTimeoutMs: readTimeoutMs,
+    requestTimeoutMs: readTimeoutMs,
+    bodyIdleTimeoutMs: Math.min(readTimeoutMs, RECEIVE_DEFAULTS.bodyIdleTimeoutMs),
+    maxConnections: RECEIVE_DEFAULTS.maxConnections,
+  };
 }
 
 function portFrom(text: string | undefined): number | undefined {

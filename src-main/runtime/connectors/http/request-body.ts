@@ -8,6 +8,13 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The body paused longer than the connector allows between bytes (answered 408). */
+export class BodyStalledError extends Error {
+  constructor(readonly idleMs: number) {
+    super(`the request body stalled: no bytes arrived for ${idleMs / 1000} s; send the body without pauses`);
+  }
+}
+
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -73,7 +80,7 @@ export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit:
  * Called once with the whole body, or with BodyTooLargeError. Not called when the client leaves
  * mid-body: nobody is left to answer, and the request is dropped with its socket.
  */
-export type BodyCallback = (err: BodyTooLargeError | undefined, body: Buffer) => void;
+export type BodyCallback = (err: BodyTooLargeError | BodyStalledError | undefined, body: Buffer) => void;
 
 /** What one read in progress keeps; the listeners below are shared and find it on the request. */
 interface Reading {
@@ -81,6 +88,9 @@ interface Reading {
   size: number;
   limit: number;
   done: BodyCallback;
+  /** Restarted on every chunk (refresh: no new timer per chunk); fires when the body pauses for idleMs. */
+  idle: NodeJS.Timeout;
+  idleMs: number;
 }
 
 const READING = Symbol('reading');
@@ -92,9 +102,10 @@ type ReadingRequest = IncomingMessage & { [READING]?: Reading };
  * After a failure the rest of the body is discarded as it arrives (data events with no listener
  * are dropped), so a 50 MiB upload against a 1 MiB route costs no memory. A callback rather than
  * a promise: the request path then takes no promise turn when its flow answers synchronously.
- * `done` is called synchronously when there is no body to wait for.
+ * `done` is called synchronously when there is no body to wait for. A body that pauses for
+ * `idleMs` fails with BodyStalledError.
  */
-export function readBody(req: IncomingMessage, limit: number, done: BodyCallback): void {
+export function readBody(req: IncomingMessage, limit: number, idleMs: number, done: BodyCallback): void {
   const declared = req.headers['content-length'];
   if (declared !== undefined) {
     const length = Number(declared);
@@ -104,7 +115,9 @@ export function readBody(req: IncomingMessage, limit: number, done: BodyCallback
     // Neither length nor chunking: HTTP/1.1 says there is no body.
     return done(undefined, EMPTY);
   }
-  (req as ReadingRequest)[READING] = { chunks: [], size: 0, limit, done };
+  const idle = setTimeout(bodyStalled, idleMs, req as ReadingRequest);
+  idle.unref();
+  (req as ReadingRequest)[READING] = { chunks: [], size: 0, limit, done, idle, idleMs };
   req.on('data', onData);
   req.on('end', onEnd);
 }
@@ -115,6 +128,7 @@ export function readBody(req: IncomingMessage, limit: number, done: BodyCallback
 // request needs no answer.
 function onData(this: ReadingRequest, chunk: Buffer): void {
   const r = this[READING]!;
+  r.idle.refresh();
   r.size += chunk.length;
   if (r.size > r.limit) {
     finish(this);
@@ -129,11 +143,20 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
 
 function onEnd(this: ReadingRequest): void {
   const r = this[READING]!;
+  clearTimeout(r.idle);
   this[READING] = undefined;
   r.done(undefined, r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size));
 }
 
+function bodyStalled(req: ReadingRequest): void {
+  const r = req[READING];
+  if (r === undefined) return;
+  finish(req);
+  r.done(new BodyStalledError(r.idleMs), EMPTY);
+}
+
 function finish(req: ReadingRequest): void {
+  clearTimeout(req[READING]!.idle);
   req.off('data', onData);
   req.off('end', onEnd);
   req[READING] = undefined;

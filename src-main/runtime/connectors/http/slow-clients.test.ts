@@ -1,0 +1,160 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECEIVE_DEFAULTS } from './http.def.ts';
+import { serveYaml, type Served } from './test-support/serve-yaml.ts';
+
+/**
+ * Issue 48 item 4: an http connector bounds how long a client may take to send its request and
+ * how many connections it holds, by default, so trickling clients cannot hold a route while
+ * others are served. The deadlines are configured short here (readTimeout 600ms) so nothing
+ * waits for the 10 s defaults; the defaults themselves are read from the connector.
+ */
+const flows = `flows:
+  echo:
+    source: {type: http, path: /echo}
+    steps:
+      - set: {body: '{"ok": true}'}
+`;
+const connector = (extra: string): string => `connectors:\n  http: {type: http, host: 127.0.0.1, port: 0${extra}}\n`;
+
+let s: Served;
+beforeAll(async () => {
+  s = await serveYaml(connector(', readTimeout: 600ms') + flows);
+});
+afterAll(() => s.stop());
+
+const limitsOf = (served: Served): unknown => served.runtime.describe().connectors.find((c) => c.type === 'http')?.details?.limits;
+
+function open(): Promise<Socket> {
+  const url = new URL(s.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** What the server sent before it closed the connection, and after how long (or not closed within `limitMs`). */
+function untilClosed(socket: Socket, limitMs: number): Promise<{ text: string; ms: number; closed: boolean }> {
+  const started = Date.now();
+  let text = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (c: string) => (text += c));
+  socket.on('error', () => {});
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ text, ms: Date.now() - started, closed: false }), limitMs);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve({ text, ms: Date.now() - started, closed: true });
+    });
+  });
+}
+
+/** Writes `text` one character every `everyMs` until the socket closes or the text ends. */
+async function trickle(socket: Socket, text: string, everyMs: number): Promise<void> {
+  for (const ch of text) {
+    if (socket.destroyed) return;
+    socket.write(ch);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Calls the route every 50 ms while `during` runs; the statuses it got. */
+async function servedMeanwhile(during: Promise<unknown>): Promise<number[]> {
+  const statuses: number[] = [];
+  let done = false;
+  void during.finally(() => (done = true));
+  while (!done) {
+    const res = await fetch(`${s.url}/echo`, { method: 'POST', body: '{}' });
+    statuses.push(res.status);
+    await res.text();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return statuses;
+}
+
+describe('receive limits of the http connector', () => {
+  it('has a headers deadline, a body pause limit and a connection cap by default, and readTimeout replaces the deadlines', async () => {
+    const plain = await serveYaml(connector('') + flows);
+    const slow = await serveYaml(connector(', readTimeout: 2m') + flows);
+    try {
+      expect(limitsOf(plain)).toEqual({ headersTimeoutMs: 10_000, bodyIdleTimeoutMs: 10_000, requestTimeoutMs: 300_000, maxConnections: 1000 });
+      expect(RECEIVE_DEFAULTS).toMatchObject({ headersTimeoutMs: 10_000, bodyIdleTimeoutMs: 10_000, maxConnections: 1000 });
+      // An explicit readTimeout wins for the headers and the whole request; a body pause stays at most 10 s.
+      expect(limitsOf(slow)).toEqual({ headersTimeoutMs: 120_000, bodyIdleTimeoutMs: 10_000, requestTimeoutMs: 120_000, maxConnections: 1000 });
+      expect(limitsOf(s)).toEqual({ headersTimeoutMs: 600, bodyIdleTimeoutMs: 600, requestTimeoutMs: 600, maxConnections: 1000 });
+    } finally {
+      await plain.stop();
+      await slow.stop();
+    }
+  });
+
+  it('cuts clients trickling their headers at the headers deadline, while other requests are answered', async () => {
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => open()));
+    const outcomes = Promise.all(
+      sockets.map((socket) => {
+        const closed = untilClosed(socket, 5_000);
+        void trickle(socket, `POST /echo HTTP/1.1\r\nhost: x\r\nx-padding: ${'a'.repeat(200)}\r\n\r\n`, 20);
+        return closed;
+      }),
+    );
+    const statuses = await servedMeanwhile(outcomes);
+    for (const o of await outcomes) {
+      expect(o.closed).toBe(true);
+      expect(o.ms).toBeLessThan(2_500);
+      expect(o.text).toMatch(/^HTTP\/1\.1 408|^$/);
+    }
+    expect(statuses.length).toBeGreaterThan(3);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+
+  it('answers 408 to a body that stalls, and cuts one trickled without pauses at the request deadline', async () => {
+    const stalled = await open();
+    const stalledOutcome = untilClosed(stalled, 5_000);
+    stalled.write('POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":');
+    const trickled = await open();
+    const trickledOutcome = untilClosed(trickled, 5_000);
+    trickled.write('POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n');
+    void trickle(trickled, `{"a":"${'b'.repeat(990)}`, 50);
+    const statuses = await servedMeanwhile(Promise.all([stalledOutcome, trickledOutcome]));
+    const stall = await stalledOutcome;
+    expect(stall).toMatchObject({ closed: true });
+    expect(stall.text).toMatch(/^HTTP\/1\.1 408/);
+    expect(stall.text).toContain('the request body stalled');
+    expect(stall.ms).toBeLessThan(2_000);
+    const trickle_ = await trickledOutcome;
+    expect(trickle_.closed).toBe(true);
+    expect(trickle_.ms).toBeLessThan(2_500);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+
+  it('closes connections past the cap as they arrive, and serves again once the held ones are cut', async () => {
+    // Deadlines long enough that all the held connections are open before the first is cut.
+    const capped = await serveYaml(connector(', readTimeout: 4s') + flows);
+    const url = new URL(capped.url);
+    const connectTo = (): Promise<Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
+        socket.once('error', reject);
+      });
+    const held: Socket[] = [];
+    const cut: Array<Promise<{ closed: boolean }>> = [];
+    try {
+      // Each held connection starts a request and sends nothing more: a trickling client at its slowest.
+      for (let i = 0; i < RECEIVE_DEFAULTS.maxConnections; i++) {
+        const socket = await connectTo();
+        cut.push(untilClosed(socket, 12_000));
+        socket.write('P');
+        held.push(socket);
+      }
+      const refused = await untilClosed(await connectTo(), 2_000);
+      expect(refused).toMatchObject({ closed: true, text: '' });
+      // The headers deadline cuts them all; then the server answers again.
+      expect((await Promise.all(cut)).every((c) => c.closed)).toBe(true);
+      const res = await fetch(`${capped.url}/echo`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await capped.stop();
+    }
+  }, 30_000);
+});
