@@ -127,6 +127,15 @@ describe('receive limits of the http connector', () => {
     expect(new Set(statuses)).toEqual(new Set([200]));
   });
 
+  it('closes a connection that sends nothing at the headers deadline', async () => {
+    // A silent client would otherwise hold one of the capped 1000 connections for ever.
+    const silent = await untilClosed(await open(), 5_000);
+    expect(silent.closed).toBe(true);
+    expect(['', 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n']).toContain(silent.text);
+    expect(silent.ms).toBeGreaterThanOrEqual(500);
+    expect(silent.ms).toBeLessThan(3_000);
+  });
+
   it('closes connections past the cap as they arrive, and serves again once the held ones are cut', async () => {
     // Deadlines long enough that all the held connections are open before the first is cut.
     const capped = await serveYaml(connector(', readTimeout: 4s') + flows);
