@@ -1,7 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ApiRoute, JsonBody, PathOf, QueryOf } from '../../../shared/platform-api/contract.ts';
 import type { ApiError } from './api-error.ts';
-import { bodyTooLarge, declaredOver, readBody, readJson, readJsonObject } from './http-io.ts';
+import { declaredOver } from '../../../shared/refused-upload.ts';
+import { bodyTooLarge, readBody, readJson, readJsonObject } from './http-io.ts';
 import { validBody, validQuery } from './request-validation.ts';
 import type { Route, RouteContext } from './router.ts';
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonTooDeepError, parseBoundedJson } from '../../../shared/bounded-json.ts';
 import { endThisTurn, endsThisTurn } from '../../../shared/end-of-turn.ts';
+import { closeOnceBodyIsIn, declaredOver } from '../../../shared/refused-upload.ts';
 import { ApiError, badRequest, tooLarge } from './api-error.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,53 +37,16 @@ export function sendError(res: ServerResponse, err: ApiError): void {
 }
 
 /**
- * Bytes of a refused body read and dropped after its 413 went out, before the connection is
- * closed anyway. A body declared past this bound is not waited for at all.
- */
-export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
-
-/** Whether the request announces (Content-Length) a body longer than `maxBytes`. */
-export function declaredOver(req: IncomingMessage, maxBytes: number): boolean {
-  const declared = req.headers['content-length'];
-  return declared !== undefined && Number(declared) > maxBytes;
-}
-
-/**
  * Answers a 413 while the client may still be sending its body (it announced too much, or its
- * chunked body grew past the limit). The whole answer goes out at once, so a client waiting for
- * it has it without sending its body; the connection is closed only once the body is in (read
- * and dropped), because closing a socket with unread bytes makes the kernel reset it, and a
- * client still sending would then see ECONNRESET/EPIPE instead of the 413. The wait is bounded
- * by the body idle timeout and MAX_DISCARD_BYTES.
+ * chunked body grew past the limit), so that it reads the answer (shared/refused-upload.ts); the
+ * wait for the body is bounded by the request's body idle timeout.
  */
 function refuseUpload(res: ServerResponse, err: ApiError): void {
   const text = JSON.stringify({ error: { code: err.code, message: err.message } });
   res.writeHead(err.status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), connection: 'close', ...err.headers });
   // Written but not ended: ending a Connection: close answer closes the socket (node:http).
   res.write(text);
-  const close = (): void => {
-    if (!res.destroyed && !res.writableEnded) res.end();
-  };
-  const req = res.req;
-  if (declaredOver(req, MAX_DISCARD_BYTES)) return close();
-  let discarded = 0;
-  const idle = idleWatch(req, () => done());
-  const done = (): void => {
-    idle.stop();
-    req.off('data', onData);
-    req.off('end', done);
-    req.off('close', done);
-    close();
-  };
-  const onData = (chunk: Buffer): void => {
-    idle.touch();
-    discarded += chunk.length;
-    if (discarded > MAX_DISCARD_BYTES) done();
-  };
-  req.on('data', onData);
-  req.once('end', done);
-  req.once('close', done);
-  req.resume();
+  closeOnceBodyIsIn(res.req, res, bodyIdleTimeout(res.req));
 }
 
 /** Per request, the longest pause allowed between body bytes (set by the server); 10 s when absent. */
@@ -96,18 +60,6 @@ export function setBodyIdleTimeout(req: IncomingMessage, ms: number): void {
 
 function bodyIdleTimeout(req: IncomingMessage): number {
   return (req as WithIdleTimeout)[BODY_IDLE_MS] ?? 10_000;
-}
-
-/**
- * Calls `onIdle` when no body bytes arrive for the request's idle timeout. The returned `touch`
- * restarts the wait (call it on every chunk); `stop` ends it.
- */
-function idleWatch(req: IncomingMessage, onIdle: (ms: number) => void): { touch(): void; stop(): void } {
-  const ms = bodyIdleTimeout(req);
-  const timer = setTimeout(onIdle, ms, ms);
-  timer.unref();
-  // refresh() restarts the same timer: no new timer per chunk on the hot path.
-  return { touch: () => void timer.refresh(), stop: () => clearTimeout(timer) };
 }
 
 function bodyStalled(ms: number): ApiError {

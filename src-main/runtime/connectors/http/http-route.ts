@@ -9,7 +9,8 @@ import { Message } from '../../core/message.ts';
 import { heldTimeout, runHolds } from '../../core/run-hold.ts';
 import { BadRequestError } from './bad-request.ts';
 import { noteExchange } from './exchange-capture.ts';
-import { BodyStalledError, declaredTooLarge, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
+import { declaredOver } from '../../../../shared/refused-upload.ts';
+import { BodyStalledError, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
 import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
 import { endsThisTurn } from '../../../../shared/end-of-turn.ts';
@@ -106,7 +107,7 @@ export class HttpRoute implements Routable {
     if (o.sse?.maxStreams !== undefined && this.openStreams >= o.sse.maxStreams) {
       return sendError(res, 503, `${this.pattern.text} has ${o.sse.maxStreams} open streams, its maxStreams; try again later`, close, { 'retry-after': '1' });
     }
-    if (declaredTooLarge(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
+    if (declaredOver(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
     // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
     if (expectsContinue(req)) res.writeContinue();
     readBody(req, o.maxBodyBytes, o.bodyIdleTimeoutMs, (err, raw) => {

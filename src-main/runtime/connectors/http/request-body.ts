@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closeOnceBodyIsIn } from '../../../../shared/refused-upload.ts';
 import { sendError } from './response-writer.ts';
 
 /** The body is over the route's maxBodyBytes (answered 413). */
@@ -17,17 +18,6 @@ export class BodyStalledError extends Error {
 
 const EMPTY = Buffer.alloc(0);
 
-/**
- * Bytes of a refused upload read and dropped after its 413, before the connection is closed
- * anyway; an upload announced past this is not waited for.
- */
-export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
-
-/** A declared Content-Length over the limit: refused before a single body byte is read. */
-export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
-  const declared = req.headers['content-length'];
-  return declared !== undefined && Number(declared) > limit;
-}
 
 /** The client waits for `100 Continue` before sending its body (curl does for large uploads). */
 export function expectsContinue(req: IncomingMessage): boolean {
@@ -37,12 +27,8 @@ export function expectsContinue(req: IncomingMessage): boolean {
 
 /**
  * Answers 413 so the client actually sees it, and closes the connection. A client waiting for
- * `100 Continue` never sends its body, so the connection closes at once. To one still sending,
- * the whole answer goes out now (a client waiting for it has it without sending its body), and
- * the connection is closed only once the body is in, read and dropped: closing a socket with
- * unread bytes makes the kernel reset it, and a client still sending would then see
- * ECONNRESET/EPIPE instead of the 413, however long it had the answer. The wait ends early when
- * the body pauses for `idleMs`, or passes MAX_DISCARD_BYTES.
+ * `100 Continue` never sends its body, so the connection closes at once; one still sending reads
+ * the answer while its body is drained (shared/refused-upload.ts), for at most `idleMs` of pause.
  */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, idleMs: number): void {
   const message = new BodyTooLargeError(limit).message;
@@ -52,28 +38,7 @@ export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit:
   res.writeHead(413, ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(payload)), 'connection', 'close']);
   // Written but not ended: ending a Connection: close answer closes the socket (node:http).
   res.write(payload);
-  const close = (): void => {
-    if (!res.destroyed && !res.writableEnded) res.end();
-  };
-  if (declaredTooLarge(req, MAX_DISCARD_BYTES)) return close();
-  let discarded = 0;
-  const idle = setTimeout(() => done(), idleMs).unref();
-  const done = (): void => {
-    clearTimeout(idle);
-    req.off('data', onData);
-    req.off('end', done);
-    req.off('close', done);
-    close();
-  };
-  const onData = (chunk: Buffer): void => {
-    idle.refresh();
-    discarded += chunk.length;
-    if (discarded > MAX_DISCARD_BYTES) done();
-  };
-  req.on('data', onData);
-  req.once('end', done);
-  req.once('close', done);
-  req.resume();
+  closeOnceBodyIsIn(req, res, idleMs);
 }
 
 /**
