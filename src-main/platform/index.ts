@@ -19,6 +19,7 @@ export type { AgentCounts, UserMemory } from './inspect/agent-inspection.ts';
 export { Management } from './management/management.ts';
 export { keyFileProtection, sealedKeyProtection, type KeySealer, type SealedKeyOptions, type SecretKeyProtection } from './management/secret-key-protection.ts';
 export { SecretCipher } from './store/secret-cipher.ts';
+export { replaceFileAtomically } from './store/atomic-file.ts';
 export type { IntegrationInfo, ResourceInfo, ResourceRecord, DefinitionInfo, IntegrationFiles } from './store/integration-store.ts';
 export type { DeclaredVariable, Snapshot } from './store/snapshot-store.ts';
 export type { SecretInfo } from './store/cluster-secret-store.ts';

@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../http/api-error.ts';
+import { replaceFileAtomically } from '../store/atomic-file.ts';
 import type { SecretValues } from '../store/cluster-secret-store.ts';
 import { SealedFormatError, SecretCipher } from '../store/secret-cipher.ts';
 import type { KubernetesSecretObject } from './kubernetes-secret-object.ts';
@@ -108,15 +109,7 @@ export class SealedFileSecretValues implements SecretValues {
 
   private save(values: Map<string, string>): void {
     const sealed = this.cipher!.seal(Buffer.from(JSON.stringify(Object.fromEntries(values))), CONTEXT);
-    const tmp = `${this.path}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, sealed);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.path);
+    replaceFileAtomically(this.path, sealed);
     this.values = values;
   }
 

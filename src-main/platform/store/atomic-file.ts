@@ -53,6 +53,22 @@ export function createFileAtomically(path: string, bytes: Uint8Array, mode = 0o6
   return created;
 }
 
+/**
+ * Replaces `path` with `bytes` so a crash leaves the old file or the new one whole: written to
+ * `path.tmp` (mode `mode`) and fsynced, then renamed over `path`. Sealed secret files are written here.
+ */
+export function replaceFileAtomically(path: string, bytes: Uint8Array, mode = 0o600): void {
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
 /** Makes the directory's entries durable; a no-op where directories cannot be opened (Windows). */
 export function fsyncDirectory(dir: string): void {
   let fd: number;

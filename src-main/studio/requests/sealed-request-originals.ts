@@ -1,7 +1,7 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedRequest } from '../../../shared/request-types.ts';
-import { SecretCipher, type SecretKeyProtection } from '../../platform/index.ts';
+import { replaceFileAtomically, SecretCipher, type SecretKeyProtection } from '../../platform/index.ts';
 
 export const SEALED_ORIGINALS_FILE = 'request-history.sealed';
 /** The associated data the file is sealed with: its own name, so it opens nowhere else. */
@@ -80,15 +80,7 @@ export class SealedRequestOriginals {
   private save(values: Map<string, ResolvedRequest>): void {
     try {
       const sealed = this.cipher!.seal(Buffer.from(JSON.stringify(Object.fromEntries(values))), CONTEXT);
-      const tmp = `${this.path}.tmp`;
-      const fd = openSync(tmp, 'w', 0o600);
-      try {
-        writeSync(fd, sealed);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.path);
+      replaceFileAtomically(this.path, sealed);
     } catch (err) {
       this.onError(err);
     }
