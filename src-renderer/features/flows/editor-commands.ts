@@ -12,10 +12,12 @@ export interface EditorCommands {
   text(key: string): string | undefined;
   /**
    * Applies edits (offsets on the current text, in turn: each list on the text the previous one
-   * left) as one step of the editor's undo history, and puts the cursor at `caret` of the result.
-   * False when the file is no longer the one shown.
+   * left) as one step of the editor's undo history. Returns the model's new version, undefined
+   * when the file is no longer the one shown.
    */
-  applyEdits(key: string, batches: readonly (readonly TextEdit[])[], caret?: number): boolean;
+  applyEdits(key: string, batches: readonly (readonly TextEdit[])[]): number | undefined;
+  /** Puts the text cursor at an offset of the open file without taking the focus. */
+  placeCaret(key: string, offset: number): void;
   undo(): void;
   redo(): void;
   /** The line (from 1) of an offset in the open file as the editor holds it; undefined for another file. */

@@ -8,6 +8,7 @@ import { AnalysisClient } from '../analysis/analysis-client.ts';
 import AnalysisWorker from '../analysis/analysis.worker.ts?worker';
 import type { Span } from '../analysis/outline-types.ts';
 import { setEditorCommands, takePendingReveal } from '../editor-commands.ts';
+import { readByGraph } from '../graph/graph-outline.ts';
 import { documentOf, refOfModel } from './analysed-document.ts';
 import { BreakpointGutter } from './breakpoint-gutter.ts';
 import { registerCelCompletion } from './cel-completion-provider.ts';
@@ -92,7 +93,8 @@ export class FlowEditor {
     setEditorCommands({
       selectSpan: (key, span, focus) => this.selectSpan(key, span, focus),
       text: (key) => (this.current && fileKey(this.current) === key ? this.editor.getModel()?.getValue() : undefined),
-      applyEdits: (key, batches, caret) => this.applyEdits(key, batches, caret),
+      applyEdits: (key, batches) => this.applyEdits(key, batches),
+      placeCaret: (key, offset) => this.placeCaret(key, offset),
       // The model's own history: typing and graph edits are steps of the same one.
       undo: () => void this.editor.getModel()?.undo(),
       redo: () => void this.editor.getModel()?.redo(),
@@ -223,6 +225,9 @@ export class FlowEditor {
     this.analysis.outline(documentOf(model, key), focus).then(
       (outline) => {
         if (model.isDisposed() || model.getVersionId() !== version) return;
+        // A graph edit read this version's outline already (graph-outline.ts): nothing to redraw.
+        const shown = useStudio.getState().outline;
+        if (shown?.key === key && shown.version === version && readByGraph(key, version, focus)) return;
         useStudio.getState().setOutline({ key, version, outline });
         // The graph moved to another flow while this was read (a just-opened file's first cursor
         // context): that flow came back by name only, and nothing else would ask for it again.
@@ -267,10 +272,10 @@ export class FlowEditor {
     if (focus) this.editor.focus();
   }
 
-  /** A graph edit: one undo step, the outline redrawn at once rather than after the typing pause. */
-  private applyEdits(key: string, batches: readonly (readonly TextEdit[])[], caret?: number): boolean {
+  /** A graph edit: one undo step (the graph reads the new outline itself, see graph-outline.ts). */
+  private applyEdits(key: string, batches: readonly (readonly TextEdit[])[]): number | undefined {
     const model = this.editor.getModel();
-    if (!model || !this.current || fileKey(this.current) !== key) return false;
+    if (!model || !this.current || fileKey(this.current) !== key) return undefined;
     this.editor.pushUndoStop();
     for (const edits of batches) {
       const ranges = edits.map((e) => {
@@ -281,14 +286,15 @@ export class FlowEditor {
       this.editor.executeEdits('flow-graph', ranges);
     }
     this.editor.pushUndoStop();
-    if (caret !== undefined) {
-      const at = model.getPositionAt(caret);
-      this.editor.setPosition(at);
-      this.editor.revealPositionInCenterIfOutsideViewport(at);
-    }
-    clearTimeout(this.outlineTimer);
-    this.updateOutline();
-    return true;
+    return model.getVersionId();
+  }
+
+  private placeCaret(key: string, offset: number): void {
+    const model = this.editor.getModel();
+    if (!model || !this.current || fileKey(this.current) !== key) return;
+    const at = model.getPositionAt(offset);
+    this.editor.setPosition(at);
+    this.editor.revealPositionInCenterIfOutsideViewport(at);
   }
 
   private reveal(line: number, col: number): void {

@@ -114,6 +114,7 @@ export function FlowGraph() {
       role="region"
       aria-label={`Flow graph of ${flow.name}`}
       ref={root}
+      tabIndex={-1}
       onKeyDown={(e) => {
         if (e.key === 'Enter' && (e.target as HTMLElement).classList.contains('graph-node')) {
           // Enter on a selected node goes to its YAML in the editor.

@@ -107,9 +107,11 @@ function GraphMinimap({ canvas, content, flowName, zoom, steps }: { canvas: RefO
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
         const c = inner.getBoundingClientRect();
-        const nodes = [...inner.querySelectorAll<HTMLElement>('.graph-node')].map((n) => {
+        // The flow's own steps only (a step's box holds its branches): measuring nodes inside an
+        // off-screen step would make the browser lay out what content-visibility lets it skip.
+        const nodes = [...inner.querySelectorAll<HTMLElement>(':scope > .graph-source, :scope > .graph-chain > .graph-item, :scope > .graph-error-chain > .graph-chain > .graph-item')].map((n) => {
           const r = n.getBoundingClientRect();
-          return { top: r.top - c.top, left: r.left - c.left, width: r.width, height: r.height, path: n.dataset.path ?? '' };
+          return { top: r.top - c.top, left: r.left - c.left, width: r.width, height: r.height, path: n.querySelector<HTMLElement>('[data-path]')?.dataset.path ?? '' };
         });
         setView({ nodes, width: c.width, height: c.height, top: el.scrollTop, left: el.scrollLeft, shownW: el.clientWidth, shownH: el.clientHeight });
       });

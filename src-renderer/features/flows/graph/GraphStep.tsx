@@ -32,15 +32,31 @@ export interface GraphContext {
 
 /** A list of steps top to bottom, each joined to the next, with a drop place before, between and after them. */
 export function GraphChain({ chain, steps, ctx, empty }: { chain: string; steps: OutlineStep[]; ctx: GraphContext; empty?: string }) {
+  const keys = stepKeys(steps);
   return (
     <ol className="graph-chain" data-chain={chain}>
       <DropGap chain={chain} index={0} ctx={ctx} />
       {steps.length === 0 ? <li className="graph-empty muted">{empty ?? 'no steps'}</li> : null}
       {steps.map((s, i) => (
-        <GraphStepWithGap key={s.path} step={s} index={i} chain={chain} ctx={ctx} />
+        <GraphStepWithGap key={keys[i]} step={s} index={i} chain={chain} ctx={ctx} />
       ))}
     </ol>
   );
+}
+
+/**
+ * React keys that follow a step through an edit: its block, name and detail (the n-th of equal
+ * ones), not its path, which shifts for every step below an insertion; the nodes then move rather
+ * than being drawn anew.
+ */
+function stepKeys(steps: readonly OutlineStep[]): string[] {
+  const seen = new Map<string, number>();
+  return steps.map((s) => {
+    const base = `${s.block}|${s.name ?? ''}|${s.detail ?? ''}|${s.branches.length}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return `${base}#${n}`;
+  });
 }
 
 function GraphStepWithGap({ step, index, chain, ctx }: { step: OutlineStep; index: number; chain: string; ctx: GraphContext }) {

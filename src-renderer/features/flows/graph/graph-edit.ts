@@ -11,12 +11,14 @@ import {
   type StepPlace,
 } from '../../../../shared/flow-edits/index.ts';
 import { breakpointsOfFile } from '../../../store/debugger-slice.ts';
-import { fileKey } from '../../../store/flows-slice.ts';
-import { useStudio } from '../../../store/studio-store.ts';
+import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
+import { useStudio, type StudioState } from '../../../store/studio-store.ts';
 import { moveBreakpoints } from '../../debugger/debugger-actions.ts';
 import { settingsFor } from '../analysis/block-snippet.ts';
+import type { DefinitionOutline, OutlineStep } from '../analysis/outline-types.ts';
 import { editorCommands } from '../editor-commands.ts';
 import { followCoverage, followStats } from './follow-graph-edit.ts';
+import { outlineNow } from './graph-outline.ts';
 
 /** One edit of the open file's text, e.g. `(text) => deleteStep(text, path)`. */
 export type GraphEdit = (text: string) => FlowEditResult;
@@ -49,25 +51,72 @@ export function editOnGraph(...edits: GraphEdit[]): boolean {
     return false;
   }
   const select = results.at(-1)?.select;
-  if (!commands.applyEdits(key, results.map((r) => r.edits), select ? offsetOf(text, select) : undefined)) return false;
+  const active = document.activeElement;
+  const graphHadFocus = active instanceof HTMLElement && active.closest('.graph') !== null;
+  const version = commands.applyEdits(key, results.map((r) => r.edits));
+  if (version === undefined) return false;
   const follow = chainFollows(...results.map((r) => r.follow));
-  carryMarks(file.integration, file.file, follow, text);
-  // An edit that selects nothing new (a source setting) keeps the selection, on the paths it moved to.
-  state.setGraphSelection(select ? [select] : state.graphSelection.map(follow).filter((p): p is string => p !== undefined));
-  state.setNotice(undefined);
+  // One store update: the new outline, the selection and the marks moved with their steps, so
+  // the graph redraws once, in this task.
+  const focus = (select && /^flows\.([^.[]+)/.exec(select)?.[1]) ?? state.graphFlow ?? cursorFlowOf(state);
+  const outline = state.designReference ? outlineNow(state.designReference, key, version, text, focus) : undefined;
+  const selection = select ? [select] : state.graphSelection.map(follow).filter((p): p is string => p !== undefined);
+  useStudio.setState({
+    ...(outline ? { outline: { key, version, outline } } : {}),
+    graphSelection: selection,
+    notice: undefined,
+    ...followedMarks(file.integration, follow),
+  });
+  const caret = select ? (outline ? spanStart(outline, select) : undefined) ?? offsetOf(text, select) : undefined;
+  if (caret !== undefined) commands.placeCaret(key, caret);
+  moveBreakpointsWith(file.integration, file.file, follow, text);
+  // A removed or redrawn node may have held the focus: the keys go on working on the graph.
+  if (graphHadFocus) requestAnimationFrame(() => refocusGraph(selection.at(-1)));
   return true;
 }
 
-/** Run counts, coverage and breakpoints follow their steps to their new paths. */
-function carryMarks(integration: string, file: string, follow: PathFollow, text: string): void {
+function refocusGraph(path: string | undefined): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active !== document.body && active.closest('.graph')) return;
+  const node = path ? document.querySelector<HTMLElement>(`.graph [data-path="${CSS.escape(path)}"]`) : null;
+  (node ?? document.querySelector<HTMLElement>('.graph'))?.focus({ preventScroll: true });
+}
+
+/** Where a step, a case or a flow starts in the outline just read, if it is there. */
+function spanStart(outline: DefinitionOutline, path: string): number | undefined {
+  for (const flow of outline.flows) {
+    if (path === `flows.${flow.name}`) return flow.keySpan[0];
+    const walk = (steps: OutlineStep[]): number | undefined => {
+      for (const s of steps) {
+        if (s.path === path) return s.span[0];
+        for (const b of s.branches) {
+          if (b.path === path || b.path === `${path}.steps`) return b.span?.[0];
+          const found = walk(b.steps);
+          if (found !== undefined) return found;
+        }
+      }
+      return undefined;
+    };
+    const found = walk(flow.steps) ?? walk(flow.onError);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Run counts and coverage follow their steps to their new paths. */
+function followedMarks(integration: string, follow: PathFollow): Partial<StudioState> {
   const s = useStudio.getState();
   const testRun = s.testRuns[integration];
-  useStudio.setState({
+  return {
     runStats: followStats(s.runStats, integration, follow),
     ...(testRun ? { testRuns: { ...s.testRuns, [integration]: { ...testRun, coverage: followCoverage(testRun.coverage, follow) } } } : {}),
-  });
+  };
+}
+
+/** Breakpoints on moved steps move with them (the studio keeps them by line and step). */
+function moveBreakpointsWith(integration: string, file: string, follow: PathFollow, text: string): void {
   const moves: Array<{ id: number; line: number }> = [];
-  for (const bp of breakpointsOfFile(s, integration, file)) {
+  for (const bp of breakpointsOfFile(useStudio.getState(), integration, file)) {
     if (!bp.step) continue;
     const to = follow(bp.step);
     const at = to !== undefined && to !== bp.step ? offsetOf(text, to) : undefined;

@@ -18,8 +18,11 @@ describe('the settings form’s fields', () => {
     expect(parseField('number', setting({ type: 'int', minimum: 1 }), '0')).toEqual({ error: 'at least 1' });
     expect(parseField('number', setting({ type: 'int' }), '1.5')).toEqual({ error: 'a whole number' });
     expect(parseField('number', setting({ type: 'int' }), '16')).toEqual({ value: 16 });
-    expect(parseField('duration', setting({ type: 'duration' }), '30 s')).toEqual({ error: 'a duration such as 500ms, 30s, 5m or 1h' });
-    expect(parseField('duration', setting({ type: 'duration' }), '1m')).toEqual({ value: '1m' });
+    const duration = setting({ type: 'duration' });
+    expect(parseField('duration', duration, '30 s')).toEqual({ error: 'a duration with its unit, such as 500ms, 30s, 1m30s or 1h' });
+    expect(parseField('duration', duration, '30')).toEqual({ error: 'a duration with its unit, such as 500ms, 30s, 1m30s or 1h' });
+    expect(parseField('duration', duration, '1m30s')).toEqual({ value: '1m30s' });
+    expect(parseField('duration', duration, '0')).toEqual({ value: 0 });
     expect(parseField('text', setting({ required: true }), '  ')).toEqual({ error: 'required' });
     expect(parseField('text', setting({}), '')).toEqual({ value: undefined });
   });

@@ -25,7 +25,8 @@ export function fieldKind(s: DesignSetting): FieldKind | undefined {
   }
 }
 
-const DURATION = /^\d+(?:\.\d+)?(?:ms|s|m|h)$/;
+/** As the loader reads them (docs/flows.md, Durations): units, combined (`1m30s`); a bare number only as 0. */
+const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 
 /**
  * What a field's text means as a setting value, or what is wrong with it, as it is typed:
@@ -44,8 +45,8 @@ export function parseField(kind: FieldKind, s: DesignSetting, text: string): { v
       return { value: n };
     }
     case 'duration':
-      if (/^\d+$/.test(t)) return { value: Number(t) };
-      return DURATION.test(t) ? { value: t } : { error: 'a duration such as 500ms, 30s, 5m or 1h' };
+      if (t === '0') return { value: 0 };
+      return DURATION.test(t) ? { value: t } : { error: 'a duration with its unit, such as 500ms, 30s, 1m30s or 1h' };
     case 'boolean':
       return t === 'true' || t === 'false' ? { value: t === 'true' } : { error: 'true or false' };
     case 'enum':
