@@ -13,6 +13,19 @@ import {
 } from './graph-actions.ts';
 import { GRAPH_KEYS } from './graph-keys.ts';
 
+const FACES: Record<string, string> = {
+  Delete: '✕ Delete',
+  Duplicate: 'Copy',
+  'Move up': '↑',
+  'Move down': '↓',
+  'Wrap in switch': '⤷ switch',
+  'Wrap in lock': '⤷ lock',
+  Unwrap: '⤶ Unwrap',
+  'Add case': '+ case',
+  Undo: '↶',
+  Redo: '↷',
+};
+
 /** The graph's edit buttons; each names its key. Buttons that cannot apply to the selection are disabled. */
 export function GraphEditBar({ flow }: { flow: OutlineFlow }) {
   const selection = useStudio((s) => s.graphSelection);
@@ -22,9 +35,10 @@ export function GraphEditBar({ flow }: { flow: OutlineFlow }) {
   const last = selection.at(-1);
   const caseSelected = last !== undefined && /\.switch\.cases\[\d+\]$/.test(last);
   const switchSelected = one?.block === 'switch' || caseSelected;
+  // Short faces so the bar stays one or two rows in a narrow pane; the name and the key are in the label and title.
   const button = (label: string, key: string, enabled: boolean, run: () => unknown) => (
     <button type="button" disabled={!enabled} onClick={() => run()} title={`${label} (${key})`} aria-label={label} aria-keyshortcuts={key.replace('Alt+↑', 'Alt+ArrowUp').replace('Alt+↓', 'Alt+ArrowDown')}>
-      {label}
+      {FACES[label] ?? label}
     </button>
   );
   return (
