@@ -3,7 +3,7 @@ import { openStudio } from './flows-helpers.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
 
 test.describe('first start', () => {
-  test('opens on a sample that runs here, says what another needs before Run, and shows its failed Run in Problems', async ({ page, studio }) => {
+  test('opens on a sample that runs here, says what another needs before Run, and shows its failed Run in Problems', async ({ page, freshStudio: studio }) => {
     const health = collectPageErrors(page);
     await openStudio(page, studio.url);
     // The first sample that needs no outside server is open, and it runs.

@@ -18,7 +18,7 @@ export interface StudioServer {
 
 /**
  * `flow-studio serve` exactly as a person starts it, on a free port with a temporary workspace and
- * data directory, and the synthetic-load hook enabled. One server per test file.
+ * data directory, and the synthetic-load hook enabled.
  */
 async function startServer(): Promise<{ server: StudioServer; stop: () => Promise<void> }> {
   const temp = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
@@ -59,7 +59,19 @@ async function startServer(): Promise<{ server: StudioServer; stop: () => Promis
   return { server: { url, origin: new URL(url).origin, workspaceDir, output: () => output }, stop };
 }
 
-export const test = base.extend<object, { studio: StudioServer }>({
+/**
+ * `studio` is shared by the tests of one worker (across test files: integrations they write stay);
+ * `freshStudio` is a server of the test's own, for what only a studio nobody used yet shows.
+ */
+export const test = base.extend<{ freshStudio: StudioServer }, { studio: StudioServer }>({
+  freshStudio: [
+    async ({}, use) => {
+      const { server, stop } = await startServer();
+      await use(server);
+      await stop();
+    },
+    { timeout: 120_000 },
+  ],
   studio: [
     async ({}, use) => {
       const { server, stop } = await startServer();
