@@ -149,7 +149,7 @@ test.describe('editing flows on the graph', () => {
     expect(redone).not.toContain('name: line totals');
   });
 
-  test('a drop on a 200-step flow updates the text and the graph’s DOM in the drop’s own task (median of 7 after 3 to warm up), with a minimap past 30 steps', async ({ page, studio }) => {
+  test('a drop on a 200-step flow updates the text and the graph’s DOM in the drop’s own task (median of 7 after 3 to warm up), with a minimap past 30 steps', async ({ page, freshStudio: studio }) => {
     const steps = Array.from({ length: 200 }, (_, i) => `      # step ${i}\n      - name: step-${i}\n        log: {message: '"at ${i}"'}\n`).join('');
     const big = `connectors:\n  web: {type: http, host: 127.0.0.1, port: 0}\nflows:\n  big:\n    source: {type: http, path: /big}\n    steps:\n${steps}`;
     writeIntegration(studio.workspaceDir, 'e2e-big', { 'big.yaml': big });
