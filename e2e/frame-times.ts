@@ -13,10 +13,13 @@ export interface FrameStats {
 export async function recordFrameTimes(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as { frameTimes: number[] };
-    w.frameTimes = [];
+    // A new recording ends the one before: its loop stops at its next frame.
+    const times: number[] = [];
+    w.frameTimes = times;
     let last = performance.now();
     const tick = (now: number): void => {
-      w.frameTimes.push(now - last);
+      if (w.frameTimes !== times) return;
+      times.push(now - last);
       last = now;
       requestAnimationFrame(tick);
     };
