@@ -127,7 +127,8 @@ test.describe('firing requests from the studio', () => {
     await expect(page.getByRole('list', { name: 'Captured requests' }).getByRole('button').first()).toContainText('closed');
   });
 
-  test('a webhook from curl is captured, replays after the flow is edited, and the comparison shows the changed step', async ({ page, studio }) => {
+  // A studio of its own: it counts its captures and runs, and daily-driver sends the same webhook to the shared one.
+  test('a webhook from curl is captured, replays after the flow is edited, and the comparison shows the changed step', async ({ page, freshStudio: studio }) => {
     await openStudio(page, studio.url);
     const state = await startIntegration(page, studio.origin, 'webhook-receiver');
     const url = state.routes[0].url.replace('{sender}', 'billing');
