@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { rssMiB, settle, cpuSeconds } from '../http/proc-stats.ts';
+import { freePort, stopChild as stop } from '../http/pinned-process.ts';
+
+export { freePort, stop };
 
 /** The request every contender answers: the order of bench/http, to POST /orders. */
 export const ORDER = JSON.stringify({ id: 'o-1042', customer: 'ana', price: 2.5, qty: 4 });
@@ -55,30 +57,5 @@ function post(url: string): Promise<string> {
     });
     req.on('error', reject);
     req.end(ORDER);
-  });
-}
-
-/** SIGTERM, then SIGKILL after 5 s. */
-export function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-/** A port free right now on 127.0.0.1 (each contender is told to listen on it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
   });
 }

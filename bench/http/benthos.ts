@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startPinned, type Started } from './pinned-process.ts';
+import { freePort, startPinned, type Started } from './pinned-process.ts';
 
 /** Builds (once, cached) or finds Benthos with .ci/benthos.sh; rejects saying why when it cannot (no Go). */
 export function buildBenthos(): Promise<string> {
@@ -46,13 +45,3 @@ logger:
   return { ...started, url: `http://127.0.0.1:${port}` };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}

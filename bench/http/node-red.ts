@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startPinned, type Started } from './pinned-process.ts';
+import { freePort, startPinned, type Started } from './pinned-process.ts';
 
 /**
  * Node-RED doing the same work (http in → change → http response), installed into a temporary
@@ -54,13 +53,3 @@ export async function startNodeRed(dir: string, core: number): Promise<Started> 
   return { ...started, url: `http://127.0.0.1:${port}` };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 
 export interface Started {
   child: ChildProcess;
@@ -61,14 +62,27 @@ export async function startWithSpareCore(mainCore: number, spareCore: number, co
   return started;
 }
 
+/** SIGTERM, then SIGKILL after 5 s. */
 export function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 3_000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
     child.once('exit', () => {
       clearTimeout(kill);
       resolve();
     });
     child.kill('SIGTERM');
+  });
+}
+
+/** A port free right now on 127.0.0.1 (each contender is told to listen on it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
   });
 }
