@@ -1,5 +1,6 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSocket, trickle, untilClosed } from '../../shared/tests/raw-socket.ts';
 import { startTestPlatform, type TestPlatform } from './testing/platform-harness.ts';
 
 /**
@@ -15,42 +16,10 @@ afterAll(() => platform.close());
 
 const auth = (): string => `authorization: Bearer ${platform.server.token}\r\n`;
 
-function open(): Promise<Socket> {
-  const url = new URL(platform.url);
-  return new Promise((resolve, reject) => {
-    const s = connect(Number(url.port), url.hostname, () => resolve(s));
-    s.once('error', reject);
-  });
-}
-
-/** What the server sent before it closed the connection, and after how long. */
-function untilClosed(socket: Socket, limitMs: number): Promise<{ text: string; ms: number; closed: boolean }> {
-  const started = Date.now();
-  let text = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (c: string) => (text += c));
-  socket.on('error', () => {});
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ text, ms: Date.now() - started, closed: false }), limitMs);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve({ text, ms: Date.now() - started, closed: true });
-    });
-  });
-}
-
-/** Writes `text` one byte every `everyMs` until the socket closes or the text ends. */
-async function trickle(socket: Socket, text: string, everyMs: number): Promise<void> {
-  for (const ch of text) {
-    if (socket.destroyed || socket.writableEnded) return;
-    socket.write(ch);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 describe('slow clients cannot hold connections', () => {
   it('cuts a request whose headers trickle in past the headers deadline', async () => {
-    const s = await open();
+    const s = await openSocket(platform.url);
     const closed = untilClosed(s, 8000);
     void trickle(s, `POST /v1/queues/slow/publish HTTP/1.1\r\nhost: x\r\n${auth()}x-padding: ${'a'.repeat(400)}\r\n\r\n`, 20);
     const outcome = await closed;
@@ -60,7 +29,7 @@ describe('slow clients cannot hold connections', () => {
   });
 
   it('answers 408 body_timeout to a body that stalls', async () => {
-    const s = await open();
+    const s = await openSocket(platform.url);
     const closed = untilClosed(s, 8000);
     s.write(`POST /v1/queues/slow/publish HTTP/1.1\r\nhost: x\r\n${auth()}content-type: application/json\r\ncontent-length: 100\r\n\r\n{"body":`);
     const outcome = await closed;
@@ -71,7 +40,7 @@ describe('slow clients cannot hold connections', () => {
   });
 
   it('cuts a body trickled one byte at a time (never idle) at the request deadline', async () => {
-    const s = await open();
+    const s = await openSocket(platform.url);
     const closed = untilClosed(s, 10_000);
     s.write(`POST /v1/queues/slow/publish HTTP/1.1\r\nhost: x\r\n${auth()}content-type: application/json\r\ncontent-length: 10000\r\n\r\n`);
     void trickle(s, `{"body":"${'a'.repeat(9000)}`, 50);
@@ -89,12 +58,7 @@ describe('slow clients cannot hold connections', () => {
 
   it('caps concurrent connections: one past maxConnections is closed, and a freed slot serves again', async () => {
     const capped = await startTestPlatform({ limits: { maxConnections: 3 } });
-    const url = new URL(capped.url);
-    const openCapped = (): Promise<Socket> =>
-      new Promise((resolve, reject) => {
-        const s = connect(Number(url.port), url.hostname, () => resolve(s));
-        s.once('error', reject);
-      });
+    const openCapped = (): Promise<Socket> => openSocket(capped.url);
     const discovery = (s: Socket): Promise<string> => {
       s.setEncoding('latin1');
       const answered = new Promise<string>((r) => {

@@ -1,5 +1,6 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSocket, trickle, untilClosed } from '../../../../shared/tests/raw-socket.ts';
 import { RECEIVE_DEFAULTS } from './http.def.ts';
 import { serveYaml, type Served } from './test-support/serve-yaml.ts';
 
@@ -25,38 +26,6 @@ afterAll(() => s.stop());
 
 const limitsOf = (served: Served): unknown => served.runtime.describe().connectors.find((c) => c.type === 'http')?.details?.limits;
 
-function open(): Promise<Socket> {
-  const url = new URL(s.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-/** What the server sent before it closed the connection, and after how long (or not closed within `limitMs`). */
-function untilClosed(socket: Socket, limitMs: number): Promise<{ text: string; ms: number; closed: boolean }> {
-  const started = Date.now();
-  let text = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (c: string) => (text += c));
-  socket.on('error', () => {});
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ text, ms: Date.now() - started, closed: false }), limitMs);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve({ text, ms: Date.now() - started, closed: true });
-    });
-  });
-}
-
-/** Writes `text` one character every `everyMs` until the socket closes or the text ends. */
-async function trickle(socket: Socket, text: string, everyMs: number): Promise<void> {
-  for (const ch of text) {
-    if (socket.destroyed) return;
-    socket.write(ch);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 /** Calls the route every 50 ms while `during` runs; the statuses it got. */
 async function servedMeanwhile(during: Promise<unknown>): Promise<number[]> {
@@ -89,7 +58,7 @@ describe('receive limits of the http connector', () => {
   });
 
   it('cuts clients trickling their headers at the headers deadline, while other requests are answered', async () => {
-    const sockets = await Promise.all(Array.from({ length: 20 }, () => open()));
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => openSocket(s.url)));
     const outcomes = Promise.all(
       sockets.map((socket) => {
         const closed = untilClosed(socket, 5_000);
@@ -108,10 +77,10 @@ describe('receive limits of the http connector', () => {
   });
 
   it('answers 408 to a body that stalls, and cuts one trickled without pauses at the request deadline', async () => {
-    const stalled = await open();
+    const stalled = await openSocket(s.url);
     const stalledOutcome = untilClosed(stalled, 5_000);
     stalled.write('POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":');
-    const trickled = await open();
+    const trickled = await openSocket(s.url);
     const trickledOutcome = untilClosed(trickled, 5_000);
     trickled.write('POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n');
     void trickle(trickled, `{"a":"${'b'.repeat(990)}`, 50);
@@ -129,7 +98,7 @@ describe('receive limits of the http connector', () => {
 
   it('closes a connection that sends nothing at the headers deadline', async () => {
     // A silent client would otherwise hold one of the capped 1000 connections for ever.
-    const silent = await untilClosed(await open(), 5_000);
+    const silent = await untilClosed(await openSocket(s.url), 5_000);
     expect(silent.closed).toBe(true);
     expect(['', 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n']).toContain(silent.text);
     expect(silent.ms).toBeGreaterThanOrEqual(500);
@@ -139,12 +108,7 @@ describe('receive limits of the http connector', () => {
   it('closes connections past the cap as they arrive, and serves again once the held ones are cut', async () => {
     // Deadlines long enough that all the held connections are open before the first is cut.
     const capped = await serveYaml(connector(', readTimeout: 4s') + flows);
-    const url = new URL(capped.url);
-    const connectTo = (): Promise<Socket> =>
-      new Promise((resolve, reject) => {
-        const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
-        socket.once('error', reject);
-      });
+    const connectTo = (): Promise<Socket> => openSocket(capped.url);
     const held: Socket[] = [];
     const cut: Array<Promise<{ closed: boolean }>> = [];
     try {
