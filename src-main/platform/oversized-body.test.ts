@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawUpload } from '../../shared/tests/raw-upload.ts';
 import { startTestPlatform, type TestPlatform } from './testing/platform-harness.ts';
 
 /**
@@ -14,63 +14,20 @@ beforeAll(async () => {
 afterAll(() => platform.close());
 
 const TEN_MB = 10 * 1024 * 1024;
-const CHUNK = Buffer.alloc(64 * 1024, 0x61);
-
 interface Outcome {
   status?: number;
   body?: string;
   error?: string;
 }
 
+const bearer = (): string => `authorization: Bearer ${platform.server.token}\r\n`;
+
 /**
  * A client that sends the whole request first and reads the answer afterwards, as simple HTTP
- * clients do: 64 KiB writes with a short pause after every MiB, so a server that answers and
- * closes mid-upload has done so while the client is still writing (a longer pause plays a slow
- * link). Chunked when no length is declared.
+ * clients do. Chunked when no length is declared.
  */
-function send(method: string, path: string, bytes: number, declareLength: boolean, pauseEveryMiBMs = 5): Promise<Outcome> {
-  const url = new URL(platform.url + path);
-  return new Promise((resolve) => {
-    const socket = connect(Number(url.port), url.hostname);
-    // A client left waiting (no answer, no close) is a failure too, reported rather than hung.
-    const deadline = setTimeout(() => {
-      resolve({ error: 'no answer within 15 s' });
-      socket.destroy();
-    }, 15_000);
-    socket.once('close', () => clearTimeout(deadline));
-    let error: string | undefined;
-    socket.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
-    const write = (data: Buffer | string): Promise<void> =>
-      new Promise((done) => (socket.destroyed ? done() : socket.write(data) ? done() : socket.once('drain', done).once('close', done)));
-    void (async () => {
-      const framing = declareLength ? `content-length: ${bytes}` : 'transfer-encoding: chunked';
-      await write(`${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${platform.server.token}\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`);
-      for (let sent = 0; sent < bytes && !socket.destroyed; ) {
-        const n = Math.min(CHUNK.length, bytes - sent);
-        const piece = n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n);
-        await write(declareLength ? piece : Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), piece, Buffer.from('\r\n')]));
-        sent += n;
-        if (sent % (1024 * 1024) === 0) await new Promise((r) => setTimeout(r, pauseEveryMiBMs));
-      }
-      if (!declareLength) await write('0\r\n\r\n');
-      // Only now read the answer.
-      let text = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (c: string) => (text += c));
-      const finish = (): void => {
-        const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
-        resolve({ status: status === undefined ? undefined : Number(status), body: text.slice(text.indexOf('\r\n\r\n') + 4), error: status === undefined ? error : undefined });
-      };
-      socket.once('close', finish);
-      // A kept-alive connection stays open after a complete answer: close it once the body is in.
-      socket.on('data', () => {
-        const head = text.indexOf('\r\n\r\n');
-        const length = /content-length: (\d+)/i.exec(text)?.[1];
-        if (head !== -1 && length !== undefined && text.length >= head + 4 + Number(length)) socket.destroy();
-      });
-    })();
-  });
-}
+const send = (method: string, path: string, bytes: number, declareLength: boolean, pauseEveryMiBMs?: number): Promise<Outcome> =>
+  rawUpload(platform.url + path, method, bytes, { sendBody: true, chunked: !declareLength, headers: bearer(), pauseEveryMiBMs });
 
 const concrete = (template: string): string =>
   template.replace(/\{[^}]+\}/g, 'p') + '?key=k&name=n&kind=env&userId=u';
@@ -109,31 +66,8 @@ function writeOperations(): string[] {
  * Sends only the headers of a request announcing `bytes`, and reads the answer: the status, its
  * body, and how long it took to arrive in full. No body byte is ever sent.
  */
-function announce(method: string, path: string, bytes: number): Promise<Outcome & { ms: number }> {
-  const url = new URL(platform.url + path);
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const socket = connect(Number(url.port), url.hostname);
-    let text = '';
-    const finish = (error?: string): void => {
-      clearTimeout(deadline);
-      socket.destroy();
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
-      resolve({ status: status === undefined ? undefined : Number(status), body: text.slice(text.indexOf('\r\n\r\n') + 4), error, ms: Date.now() - started });
-    };
-    const deadline = setTimeout(() => finish('no complete answer within 5 s'), 5_000);
-    socket.on('error', (err: NodeJS.ErrnoException) => finish(err.code ?? err.message));
-    socket.once('close', () => finish(text === '' ? 'closed without an answer' : undefined));
-    socket.setEncoding('latin1');
-    socket.on('data', (c: string) => {
-      text += c;
-      const head = text.indexOf('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(text)?.[1];
-      if (head !== -1 && length !== undefined && text.length >= head + 4 + Number(length)) finish();
-    });
-    socket.write(`${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${platform.server.token}\r\ncontent-type: application/json\r\ncontent-length: ${bytes}\r\n\r\n`);
-  });
-}
+const announce = (method: string, path: string, bytes: number): Promise<Outcome & { ms: number }> =>
+  rawUpload(platform.url + path, method, bytes, { sendBody: false, headers: bearer(), timeoutMs: 5_000 });
 
 describe('an oversized body is refused from its Content-Length alone (issue 48)', () => {
   /** The PUT and POST routes whose limit a 10 MB body passes: all but the bundle upload and telemetry batches. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawUpload } from './test-support/raw-upload.ts';
+import { rawUpload } from '../../../../shared/tests/raw-upload.ts';
 import { LOOPBACK, serveYaml, type Served } from './test-support/serve-yaml.ts';
 
 /**

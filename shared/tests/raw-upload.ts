@@ -14,14 +14,14 @@ export interface RawAnswer {
 const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 
 /**
- * Sends the headers of a request announcing `bytes` of body and, when `sendBody`, all of the
- * body before reading anything, as simple clients do (64 KiB writes, a pause every MiB, 5 ms
+ * Sends the headers of a request announcing `bytes` of body (by Content-Length, or chunked when
+ * `chunked`) and, when `sendBody`, all of the body before reading anything, as simple clients do (64 KiB writes, a pause every MiB, 5 ms
  * unless `pauseEveryMiBMs` says, so a server that answers and closes mid-upload does so while
  * the client is still writing; a longer pause plays a slow link).
  * Resolves once the answer is read in full (by its Content-Length), the socket closes, or
  * `timeoutMs` passes.
  */
-export function rawUpload(url: string, method: string, bytes: number, options: { sendBody: boolean; headers?: string; timeoutMs?: number; pauseEveryMiBMs?: number }): Promise<RawAnswer> {
+export function rawUpload(url: string, method: string, bytes: number, options: { sendBody: boolean; chunked?: boolean; headers?: string; timeoutMs?: number; pauseEveryMiBMs?: number }): Promise<RawAnswer> {
   const u = new URL(url);
   const started = Date.now();
   return new Promise((resolve) => {
@@ -62,14 +62,17 @@ export function rawUpload(url: string, method: string, bytes: number, options: {
     const write = (data: Buffer | string): Promise<void> =>
       new Promise((done) => (socket.destroyed ? done() : socket.write(data) ? done() : socket.once('drain', done).once('close', done)));
     void (async () => {
-      await write(`${method} ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\ncontent-length: ${bytes}\r\n${options.headers ?? ''}\r\n`);
+      const framing = options.chunked ? 'transfer-encoding: chunked' : `content-length: ${bytes}`;
+      await write(`${method} ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\n${framing}\r\n${options.headers ?? ''}\r\n`);
       if (!options.sendBody) return read();
       for (let sent = 0; sent < bytes && !socket.destroyed; ) {
         const n = Math.min(CHUNK.length, bytes - sent);
-        await write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n));
+        const piece = n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n);
+        await write(options.chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
         sent += n;
         if (sent % (1024 * 1024) === 0) await new Promise((r) => setTimeout(r, options.pauseEveryMiBMs ?? 5));
       }
+      if (options.chunked) await write('0\r\n\r\n');
       read();
     })();
   });
