@@ -9,9 +9,12 @@ import { STEP_PATH_PATTERN } from './step-paths.ts';
  * that keep only part of it (a stored step, the feed's row) are derived from it with the field
  * lists below, never written again.
  */
+/** Kinds a trace record has; a span's kinds (shared/trace-span.ts) are none of these. */
+export const RECORD_KINDS = ['step', 'run'] as const;
+
 export const TraceRecord = Type.Object(
   {
-    kind: StringEnum(['step', 'run'], { description: '`step` for one step, `run` for the whole run.' }),
+    kind: StringEnum(RECORD_KINDS, { description: '`step` for one step, `run` for the whole run.' }),
     flow: Type.String({ minLength: 1 }),
     correlationId: Type.String(),
     runId: Type.String(),

@@ -6,6 +6,7 @@ import type { FeedOutcome } from './feed-events.ts';
 import type { FileDiff } from './resource-types.ts';
 import type { VerificationNote } from './request-types.ts';
 import type { TraceRecord } from './trace-record.ts';
+import type { CALL_FIELDS, TraceSpan, TraceSpanKind } from './trace-span.ts';
 
 /**
  * How a run ended, as the Traces panel lists it: the runtime's outcome, or `rejected` when a
@@ -130,17 +131,10 @@ export interface MessageSnapshot {
 
 /**
  * A call a step made: an outbound rest request or a platform call; or `debug`, the run waiting in
- * a debugger before the step (`detail`: action, who, and each edit with before and after).
+ * a debugger before the step (`detail`: action, who, and each edit with before and after). The
+ * span's CALL_FIELDS; never the request's server span, which is the run's parent, not a step's call.
  */
-export interface RunCall {
-  kind: 'http' | 'platform' | 'debug';
-  name: string;
-  startedAt: number;
-  durationMs: number;
-  status?: number;
-  error?: string;
-  detail?: Record<string, unknown>;
-}
+export type RunCall = Omit<Pick<TraceSpan, (typeof CALL_FIELDS)[number]>, 'kind'> & { kind: Exclude<TraceSpanKind, 'server'> };
 
 /** One step of a run's waterfall: the fields of its trace record, placed and with its message cut for display. */
 export interface RunStep extends Pick<TraceRecord, 'block' | 'name' | 'startedAt' | 'durationMs' | 'error'> {

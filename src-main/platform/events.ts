@@ -1,3 +1,5 @@
+import type { LogRecord, TraceEntry } from '../../shared/platform-api/telemetry.ts';
+
 /**
  * The live feed of everything the platform does, for the studio's panels. Emitters check
  * `active` before building an event, so with nobody listening a feed costs one property read.
@@ -20,8 +22,9 @@ export type PlatformEvent = { at: number } & (
   | { type: 'topic.subscribe' | 'topic.unsubscribe' | 'topic.expire'; plane: string; subject: string; subscriptionId: string }
   | { type: 'topic.deliver'; plane: string; subject: string; subscriptionId: string; messageIds: string[] }
   | { type: 'topic.ack'; plane: string; subject: string; subscriptionId: string; cursor: string }
-  | { type: 'traces'; records: readonly unknown[] }
-  | { type: 'logs'; records: readonly unknown[] }
+  /** A runtime's trace batch: step and run records and the calls its steps made (shared/platform-api/telemetry.ts). */
+  | { type: 'traces'; records: readonly TraceEntry[] }
+  | { type: 'logs'; records: readonly LogRecord[] }
 );
 
 export type LeaseKind = 'lease' | 'leader';

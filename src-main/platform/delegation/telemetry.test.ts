@@ -22,6 +22,22 @@ const trace = (n: number) => ({
   instance: 'i1',
 });
 
+const call = (n: number) => ({
+  kind: 'platform',
+  flow: 'orders',
+  runId: `r${n}`,
+  correlationId: `c${n}`,
+  name: 'kv.get',
+  startedAt: 1_700_000_000_000 + n,
+  durationMs: 0.25,
+  detail: { namespace: 'orders', key: `k${n}` },
+  deployment: 'd1',
+  instance: 'i1',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
+  parentSpanId: '00f067aa0ba902b8',
+});
+
 describe('telemetry (§4.6)', () => {
   it('accepts a trace batch with 202, stores the records as sent and tells live listeners', async () => {
     const seen: PlatformEvent[] = [];
@@ -69,6 +85,35 @@ describe('telemetry (§4.6)', () => {
     expect(missing.status).toBe(400);
     expect(missing.code).toBe('missing_field');
     expect(missing.message).toContain('needs "[0].runId"');
+    expect(platform.server.traces.kept.records).toBe(before);
+  });
+
+  it('takes the calls a step made beside its records, checked against TraceSpan, stored and relayed as sent', async () => {
+    const seen: PlatformEvent[] = [];
+    const stop = platform.server.events.subscribe((e) => seen.push(e));
+    const http = { ...call(7), kind: 'http', name: 'GET https://api.example.com/items', status: 200, error: 'retried once', sampled: true };
+    const res = await platform.call('POST', '/v1/traces', { json: { records: [trace(7), call(7), http] } });
+    stop();
+    expect(res.status).toBe(202);
+    expect((await platform.server.traces.list({ limit: 3 })).map((r) => r.record)).toEqual([http, call(7), trace(7)]);
+    expect(seen).toEqual([expect.objectContaining({ type: 'traces', records: [trace(7), call(7), http] })]);
+  });
+
+  it('refuses a call that is not a TraceSpan with 400 naming the entry and field, storing none of the batch', async () => {
+    const before = platform.server.traces.kept.records;
+    const cases: Array<[unknown, string, string]> = [
+      [[trace(1), { ...call(2), status: 'ok' }], 'invalid_field', '"[1].status" must be an integer'],
+      [{ records: [call(3), { ...call(4), detail: ['namespace'] }] }, 'invalid_field', '"records[1].detail" must be a JSON object'],
+      [[{ ...call(5), kind: 'grpc' }], 'invalid_field', '"[0].kind" must be one of step, run, http, platform, server, debug'],
+      [[{ ...call(6), name: undefined }], 'missing_field', 'needs "[0].name"'],
+      [[trace(8), 'a call'], 'invalid_field', '"[1]" must be a JSON object'],
+    ];
+    for (const [json, code, message] of cases) {
+      const res = await platform.call('POST', '/v1/traces', { json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(res.code, JSON.stringify(json)).toBe(code);
+      expect(res.message).toContain(message);
+    }
     expect(platform.server.traces.kept.records).toBe(before);
   });
 

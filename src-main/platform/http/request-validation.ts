@@ -45,6 +45,28 @@ export function validBody<T>(schema: TSchema, body: unknown, what = 'the request
   throw bodyError(schema, check.Errors(cleaned).First(), what);
 }
 
+/**
+ * Checks each entry of a list in a body against the schema its own `kind` picks, after `kinds`
+ * (an object schema naming the kinds there are): a refusal then names the entry and the field
+ * of the shape it claims to be (`records[3].status`), where one union schema could name only the
+ * entry. `pointer(i)` is the entry's place in the body as a JSON pointer (`/3`, `/records/3`).
+ */
+export function validEntries<T>(entries: readonly unknown[], kinds: TSchema, schemaOf: (entry: { kind: string }) => TSchema, pointer: (i: number) => string, what = 'the request body'): T[] {
+  const kindCheck = checker(kinds);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (!kindCheck.Check(entry)) throw bodyError(kinds, at(pointer(i), kindCheck.Errors(entry).First()), what);
+    const schema = schemaOf(entry as { kind: string });
+    const check = checker(schema);
+    if (!check.Check(entry)) throw bodyError(schema, at(pointer(i), check.Errors(entry).First()), what);
+  }
+  return entries as T[];
+}
+
+function at(pointer: string, error: ValueError | undefined): ValueError | undefined {
+  return error && { ...error, path: pointer + error.path };
+}
+
 function withoutNulls(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   if (!Object.values(body).includes(null)) return body;

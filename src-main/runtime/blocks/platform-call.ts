@@ -31,6 +31,8 @@ export async function platformCall<T>(
       durationMs: performance.now() - t0,
       error,
       detail,
+      deployment: run.deployment,
+      instance: run.instance,
       traceId: run.traceId,
       spanId,
       parentSpanId: run.stepSpanId ?? run.spanId,

@@ -1,10 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import type { SecretRedactor } from './logger.ts';
 import type { TraceRecord } from '../../../shared/trace-record.ts';
+import type { TraceSpan } from '../../../shared/trace-span.ts';
 import { TraceAdmission } from './trace-admission.ts';
 
-/** Defined in shared/ (the wire and the renderer take the same shape); the runtime's modules import it from here. */
-export type { TraceRecord };
+/**
+ * Defined in shared/ (the wire and the renderer take the same shapes); the runtime's modules
+ * import them from here. A TraceSpan is a call a step made while it ran (an outbound HTTP
+ * request, a platform call), reported into its run's trace so an inspector can show it under the step.
+ */
+export type { TraceRecord, TraceSpan };
 
 /**
  * A duration in ms rounded to the microsecond: finer digits are timer noise, and the 17-digit
@@ -12,35 +17,6 @@ export type { TraceRecord };
  */
 export function toMicros(ms: number): number {
   return Math.round(ms * 1000) / 1000;
-}
-
-/**
- * A call a step made while it ran (an outbound HTTP request, a platform call), reported into its
- * run's trace so an inspector can show it under the step.
- */
-export interface TraceSpan {
-  /**
-   * `server`: the request an http route answered, the parent of the run it started. `debug`: the
-   * run waited in a debugger before a step (`detail`: step, action, who, edits before/after).
-   */
-  kind: 'http' | 'platform' | 'server' | 'debug';
-  flow: string;
-  runId: string;
-  correlationId: string;
-  /** What was called, e.g. `GET https://api.example.com/v1/items` or `kv.get`. */
-  name: string;
-  startedAt: number;
-  durationMs: number;
-  /** The HTTP status of the answer, when there was one. */
-  status?: number;
-  error?: string;
-  /** Plain data: method, url, attempts, cache hit, namespace… */
-  detail?: Record<string, unknown>;
-  traceId?: string;
-  spanId?: string;
-  parentSpanId?: string;
-  /** As on TraceRecord: the caller's sampled flag, if the trace came from a caller. */
-  sampled?: boolean;
 }
 
 export interface TraceSink {

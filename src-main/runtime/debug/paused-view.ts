@@ -64,6 +64,8 @@ export function pauseSpan(run: RunContext, view: PausedRunView, action: StepActi
     name: `paused before ${view.step}`,
     startedAt: view.pausedAt,
     durationMs: now - view.pausedAt,
+    deployment: run.deployment,
+    instance: run.instance,
     traceId: run.traceId,
     spanId: run.traceId !== undefined ? newSpanId() : undefined,
     parentSpanId: run.stepSpanId ?? run.spanId,

@@ -1,5 +1,6 @@
 import type { Logger, LogRecord, LogSink } from '../core/logger.ts';
-import type { TraceRecord, TraceHub } from '../core/trace.ts';
+import type { TraceEntry } from '../../../shared/platform-api/telemetry.ts';
+import type { TraceHub } from '../core/trace.ts';
 import type { Identity } from './api-config.ts';
 import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
@@ -69,7 +70,7 @@ export class PlatformTelemetry implements Telemetry {
     if (traceCap.usable && opts.exportTraces !== false) {
       const inProcess = opts.inProcess !== undefined && opts.traceExporter === undefined;
       this.traces = new TracePipeline(
-        opts.traceExporter ?? exporterFor<TraceRecord>('traces', http, traceCap, opts.inProcess),
+        opts.traceExporter ?? exporterFor<TraceEntry>('traces', http, traceCap, opts.inProcess),
         { maxBatch: batchFor(opts.traceMaxBatch, inProcess), maxQueue: opts.traceMaxQueue, flushIntervalMs: opts.traceFlushIntervalMs, maxWaitMs: MAX_WAIT_MS, waitOnlySaturated: !inProcess, sampling: opts.traceSampling ?? EVERY_RUN },
         log,
         () => traceCap.usable,

@@ -1,14 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { postLogs, postTraces } from '../../../shared/platform-api/telemetry.ts';
+import { postLogs, postTraces, type TraceEntry } from '../../../shared/platform-api/telemetry.ts';
 import type { SecretRedactor } from '../core/logger.ts';
-import type { TraceRecord } from '../core/trace.ts';
 import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { callRoute } from './route-call.ts';
 import type { RecordExporter } from './telemetry-pipeline.ts';
 
-/** Where trace records leave the runtime: the platform's /v1/traces, the embedded platform's store, OTLP. */
-export type TraceExporter = RecordExporter<TraceRecord>;
+/** Where trace records and the calls steps made leave the runtime: the platform's /v1/traces, the embedded platform's store. */
+export type TraceExporter = RecordExporter<TraceEntry>;
 
 export type TelemetryKind = 'traces' | 'logs';
 

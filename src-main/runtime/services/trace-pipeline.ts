@@ -1,5 +1,6 @@
 import type { Logger, SecretRedactor } from '../core/logger.ts';
-import type { TraceRecord, TraceHub, TraceSink } from '../core/trace.ts';
+import type { TraceEntry } from '../../../shared/platform-api/telemetry.ts';
+import type { TraceHub, TraceSink } from '../core/trace.ts';
 import { TelemetryPipeline, type RecordExporter, type TelemetryPipelineOptions, type TelemetryPipelineStats } from './telemetry-pipeline.ts';
 import { TraceSampler, type TraceSampling } from './trace-sampling.ts';
 
@@ -9,18 +10,20 @@ export interface TracePipelineStats extends TelemetryPipelineStats {
 }
 
 /**
- * The telemetry pipeline for a runtime's trace hub: records the sampler admits are queued
- * unmasked (the exporter masks each batch once), and a destination gone for good (a 501) takes
- * the pipeline off the hub, so flows stop paying for records nobody receives.
+ * The telemetry pipeline for a runtime's trace hub: records, and the calls steps made (spans),
+ * that the sampler admits are queued unmasked (the exporter masks each batch once), and a
+ * destination gone for good (a 501) takes the pipeline off the hub, so flows stop paying for
+ * records nobody receives. The request an http route answered (a `server` span) is not taken:
+ * it is OpenTelemetry's, and with nobody else taking it a run joins its caller directly.
  */
-export class TracePipeline extends TelemetryPipeline<TraceRecord> {
+export class TracePipeline extends TelemetryPipeline<TraceEntry> {
   private readonly sampler: TraceSampler | undefined;
   private detach: (() => void) | undefined;
   private hub: TraceHub | undefined;
   private readonly waitOnlySaturated: boolean;
 
   constructor(
-    exporter: RecordExporter<TraceRecord>,
+    exporter: RecordExporter<TraceEntry>,
     opts: Omit<TelemetryPipelineOptions, 'what'> & {
       sampling: TraceSampling;
       /**
@@ -47,7 +50,8 @@ export class TracePipeline extends TelemetryPipeline<TraceRecord> {
     this.hub = hub;
     this.chargeTo = (ms) => hub.admission.charge(ms);
     const sampler = this.sampler;
-    const sink: TraceSink = { unredacted: true, emit: sampler ? (e) => sampler.admit(e, this.push) : this.push };
+    const take = sampler ? (e: TraceEntry) => sampler.admit(e, this.push) : this.push;
+    const sink: TraceSink = { unredacted: true, emit: take, span: take, serverSpans: false };
     const detach = hub.add(sink);
     this.detach = detach;
     return detach;

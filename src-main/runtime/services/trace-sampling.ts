@@ -1,4 +1,4 @@
-import type { TraceRecord } from '../core/trace.ts';
+import type { TraceEntry } from '../../../shared/platform-api/telemetry.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
 
 /** Which runs a deployed runtime exports: a fraction, plus every failed one. */
@@ -35,7 +35,7 @@ const MAX_HELD_RUNS = 10_000;
  * exported whole (when keepFailed), any other is forgotten.
  */
 export class TraceSampler {
-  private readonly held = new BoundedMap<string, TraceRecord[]>(MAX_HELD_RUNS);
+  private readonly held = new BoundedMap<string, TraceEntry[]>(MAX_HELD_RUNS);
   private readonly threshold: number;
   /** Runs left out by sampling. */
   sampledOut = 0;
@@ -44,15 +44,18 @@ export class TraceSampler {
     this.threshold = Math.floor(sampling.ratio * 0x1_0000_0000);
   }
 
-  /** Calls `keep` for each record to export now: none, this one, or a failed run's held steps and its run. */
-  admit(event: TraceRecord, keep: (e: TraceRecord) => void): void {
+  /**
+   * Calls `keep` for each record to export now: none, this one, or a failed run's held steps
+   * and calls and its run. A call (a span) shares its run's fate, as its steps do.
+   */
+  admit(event: TraceEntry, keep: (e: TraceEntry) => void): void {
     // By trace id where there is one: every run of a trace (a caller and its consumers) agrees.
     if (hash32(event.traceId ?? event.runId) < this.threshold) return keep(event);
     if (!this.sampling.keepFailed) {
       if (event.kind === 'run') this.sampledOut++;
       return;
     }
-    if (event.kind === 'step') {
+    if (event.kind !== 'run') {
       const steps = this.held.get(event.runId);
       if (steps) steps.push(event);
       else {

@@ -1,4 +1,6 @@
 import type { MessageSnapshot, RunCall, RunDetail, RunStep, RunSummary } from '../../../shared/trace-types.ts';
+import { pickFields } from '../../../shared/trace-record.ts';
+import { CALL_FIELDS } from '../../../shared/trace-span.ts';
 import { type TraceSpan } from '../../runtime/index.ts';
 import type { StoredDetail, StoredStep } from './run-store.ts';
 import { viewOf } from './value-view.ts';
@@ -115,9 +117,5 @@ function ownerOf(span: TraceSpan, steps: RunStep[]): RunStep | undefined {
 
 function callOf(span: TraceSpan): RunCall {
   // The recorder keeps only calls made by steps, never the request's server span.
-  const call: RunCall = { kind: span.kind as RunCall['kind'], name: span.name, startedAt: span.startedAt, durationMs: span.durationMs };
-  if (span.status !== undefined) call.status = span.status;
-  if (span.error !== undefined) call.error = span.error;
-  if (span.detail !== undefined) call.detail = span.detail;
-  return call;
+  return pickFields(span, CALL_FIELDS) as RunCall;
 }

@@ -169,6 +169,8 @@ export class HttpClientConnector implements Connector {
           ...optional('requestBody', previewBody(req.body)),
           ...optional('responseBody', previewBody(res?.body)),
         },
+        deployment: caller.run.deployment,
+        instance: caller.run.instance,
         traceId: caller.run.traceId,
         spanId,
         parentSpanId: caller.run.stepSpanId ?? caller.run.spanId,
