@@ -15,7 +15,7 @@
  * and RSS.
  *
  * usage: npm run bench:http [-- --seconds 10 --warmup 10 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
- *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,benthos,red
+ *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,studioAll,benthos,red
  *        --retention-requests 1000000 --no-retention --at-once-rounds 3]
  *
  * Then the target lines again with each contender loaded at the same time as bare node:http on
@@ -40,6 +40,9 @@ import { startPinned, startWithSpareCore, stopChild, type Started } from './pinn
 import { cpuSeconds, rssMiB, settle, threadCpuSeconds } from './proc-stats.ts';
 import { bracketedRatio, formatRatio, medianOf, pairedRatio, summarize, verdict, type PairedRatio, type TargetDirection } from './paired-ratio.ts';
 import { ORDER, postScript, runWrk, type WrkResult } from './wrk.ts';
+
+/** Issue 53's targets for a run that traces every run however busy (FLOW_TRACE_SATURATED_RATE=all). */
+const EVERY_RUN_TARGETS = { rps: 0.9, vsBenthos: 1.5, cpu: 1.15, p99: 1.3 } as const;
 
 const SERVER_CORE = 0;
 const LOAD_CORE = 1;
@@ -220,6 +223,7 @@ const NAMES = {
   runAll: 'same, every run traced however busy (FLOW_TRACE_SATURATED_RATE=all)',
   remote: 'flow-studio run → platform in another process',
   studio: 'studio run + live-feed subscriber',
+  studioAll: 'studio run + live-feed subscriber, every run traced however busy',
   otel: 'flow-studio run, traced + OTLP export',
   runSpare: 'flow-studio run, traced; its other threads may use core 1',
   otelSpare: 'same + OTLP export (export worker may use core 1)',
@@ -270,6 +274,14 @@ function printTable(rows: Row[]): void {
     line('server CPU µs/request vs bare', vsBare(run, cpuUs), 1.3, 'at most', cpuUs, '×');
     line('p99 vs bare p99', vsBare(run, p99Ms), 2, 'at most', p99Ms, '×');
     line('studio run with live feed, req/s vs bare', vsBare(studio, rps), 0.7, 'at least');
+    // Issue 53: every run traced, whatever the load, nearly free — `flow-studio run` and the
+    // studio's run with the live feed attached, against the same targets.
+    for (const [who, runs] of [['flow-studio run', runsOf(NAMES.runAll)], ['studio run + live feed', runsOf(NAMES.studioAll)]] as const) {
+      line(`${who}, every run traced: req/s vs bare`, vsBare(runs, rps), EVERY_RUN_TARGETS.rps, 'at least');
+      line('same vs Benthos', vs(runs, benthos, rps), EVERY_RUN_TARGETS.vsBenthos, 'at least');
+      line('same, server CPU µs/request vs bare', vsBare(runs, cpuUs), EVERY_RUN_TARGETS.cpu, 'at most', cpuUs, '×');
+      line('same, p99 vs bare p99', vsBare(runs, p99Ms), EVERY_RUN_TARGETS.p99, 'at most', p99Ms, '×');
+    }
     // The same server twice: how far apart two equal contenders read in this run, the floors
     // the verdicts above were weighed against.
     const floor = (what: string, key: (m: Measured) => number): void => {
@@ -354,7 +366,7 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   const floorServer = serverOf(NAMES.bareAgain);
   if (atOnceRounds <= 0 || !baseline || !floorServer) return;
   // The runtime alone too: what of the traced run's distance from bare is the engine's, what tracing's.
-  const measured = [floorServer, serverOf(NAMES.runtime), serverOf(NAMES.run), serverOf(NAMES.studio), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
+  const measured = [floorServer, serverOf(NAMES.runtime), serverOf(NAMES.run), serverOf(NAMES.runAll), serverOf(NAMES.studio), serverOf(NAMES.studioAll), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
   const half = Math.round(CONNECTIONS / 2);
   console.log(`\nLoaded at once with bare node:http: both on core ${SERVER_CORE}, a wrk -t1 -c${half} each on core ${LOAD_CORE}, ${atOnceRounds} rounds of ${seconds}s each after ${roundWarmup}s unmeasured`);
   const results = await measureAtOnce(baseline, measured, all, {
@@ -386,6 +398,13 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   line('server CPU µs/request vs bare', of(NAMES.run, cpuRatio), 1.3, 'at most', cpuRatio, '×');
   line('p99 vs bare p99', of(NAMES.run, p99Ratio), 2, 'at most', p99Ratio, '×');
   line('studio run with live feed, req/s vs bare', of(NAMES.studio, rpsRatio), 0.7, 'at least', rpsRatio);
+  for (const [who, name] of [['flow-studio run', NAMES.runAll], ['studio run + live feed', NAMES.studioAll]] as const) {
+    const rows = results.get(name);
+    line(`${who}, every run traced: req/s vs bare`, of(name, rpsRatio), EVERY_RUN_TARGETS.rps, 'at least', rpsRatio);
+    line('same vs Benthos', rows?.length && benthos?.length ? pairedRatio(rows, benthos, rpsRatio) : undefined, EVERY_RUN_TARGETS.vsBenthos, 'at least', rpsRatio);
+    line('same, server CPU µs/request vs bare', of(name, cpuRatio), EVERY_RUN_TARGETS.cpu, 'at most', cpuRatio, '×');
+    line('same, p99 vs bare p99', of(name, p99Ratio), EVERY_RUN_TARGETS.p99, 'at most', p99Ratio, '×');
+  }
   // Where the traced run's distance from bare comes from: the engine alone (its request path
   // against bare's; when responses were still written one by one, a wake-up of the client per
   // response made it 0.78-0.83 here, shared/end-of-turn.ts), then tracing on top.
@@ -532,6 +551,13 @@ try {
   contenders.push(
     await prepare(NAMES.studio, () =>
       startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'studio-server.ts'), join(work, 'workspace'), join(work, 'studio-data')]),
+    ),
+  );
+  // A workspace of its own: a studio keeps its routes' ports in the workspace it serves.
+  writeOrdersIntegration(join(work, 'workspace-all'));
+  contenders.push(
+    await prepare(NAMES.studioAll, () =>
+      startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'studio-server.ts'), join(work, 'workspace-all'), join(work, 'studio-all-data')], everyRun(process.env)),
     ),
   );
   if (!wanted(NAMES.benthos)) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--only)', answered: 0 });
