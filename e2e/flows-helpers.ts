@@ -44,11 +44,14 @@ export async function cursorToLineEnd(page: Page, line: number): Promise<void> {
   }).toPass({ timeout: 20_000 });
 }
 
-/** The x position of a 1-based column on the editor line showing `text`, for marker checks. */
-export async function columnX(page: Page, lineText: string, column: number): Promise<{ x: number; top: number }> {
+/**
+ * The x position of a 1-based column on the editor line showing `text`, for marker checks; `editor`
+ * is a selector of the Monaco editor to look in (the flow editor unless told).
+ */
+export async function columnX(page: Page, lineText: string, column: number, editor = '.flow-editor'): Promise<{ x: number; top: number }> {
   return page.evaluate(
-    ({ lineText, column }) => {
-      const lines = [...document.querySelectorAll<HTMLElement>('.flow-editor .view-line')];
+    ({ lineText, column, editor }) => {
+      const lines = [...document.querySelectorAll<HTMLElement>(`${editor} .view-line`)];
       const line = lines.find((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ').includes(lineText));
       if (!line) throw new Error(`no editor line shows ${lineText}`);
       const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
@@ -66,7 +69,7 @@ export async function columnX(page: Page, lineText: string, column: number): Pro
       }
       throw new Error(`line ${lineText} is shorter than column ${column}`);
     },
-    { lineText, column },
+    { lineText, column, editor },
   );
 }
 
@@ -76,10 +79,10 @@ export async function columnX(page: Page, lineText: string, column: number): Pro
  * changed under it (markers or tokens arriving on a loaded machine), and does not ask again
  * until the mouse moves.
  */
-export async function hoverUntilShown(page: Page, lineText: string, column: number, hover: Locator): Promise<void> {
+export async function hoverUntilShown(page: Page, lineText: string, column: number, hover: Locator, editor?: string): Promise<void> {
   await expect(async () => {
     await page.mouse.move(0, 0);
-    const at = await columnX(page, lineText, column);
+    const at = await columnX(page, lineText, column, editor);
     await page.mouse.move(at.x + 2, at.top + 8);
     await expect(hover).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 20_000 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { moveStep, wrapSteps } from '../shared/flow-edits/index.ts';
 import { screenshotsAtBothSizes } from './page-health.ts';
-import { openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { hoverUntilShown, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
 import { expect, test } from './studio-fixture.ts';
 import type { Page } from '@playwright/test';
 
@@ -29,6 +29,15 @@ async function setField(page: Page, form: string, field: string, value: string):
   const input = page.getByRole('region', { name: form }).getByLabel(field, { exact: true });
   await input.fill(value);
   await input.press('Enter');
+}
+
+/** Types an expression into a CEL field of the settings form (a one-line editor) and leaves it, which commits it. */
+async function setCelField(page: Page, form: string, field: string, value: string): Promise<void> {
+  const region = page.getByRole('region', { name: form });
+  await region.getByTestId(`cel-field-${field}`).locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(value);
+  await region.getByRole('heading').first().click();
 }
 
 async function saveAndRead(page: Page, dir: string, file: string): Promise<string> {
@@ -68,13 +77,13 @@ test.describe('editing flows on the graph', () => {
     await expect(branches.getByRole('group')).toHaveCount(3);
     const caseLabels = branches.locator('.branch-label');
     await caseLabels.nth(0).click();
-    await setField(page, 'Settings of case 1 of the switch', 'when', 'body.greeting == "hi"');
+    await setCelField(page, 'Settings of case 1 of the switch', 'when', 'body.greeting == "hi"');
     await graph.getByRole('button', { name: 'Add block set', exact: true }).click();
-    await setField(page, 'Settings of set', 'body', '{"answer": "first case", "upstream": body.path}');
+    await setCelField(page, 'Settings of set', 'body', '{"answer": "first case", "upstream": body.path}');
     await caseLabels.nth(1).click();
-    await setField(page, 'Settings of case 2 of the switch', 'when', 'true');
+    await setCelField(page, 'Settings of case 2 of the switch', 'when', 'true');
     await graph.getByRole('button', { name: 'Add block set', exact: true }).click();
-    await setField(page, 'Settings of set', 'body', '{"answer": "second case"}');
+    await setCelField(page, 'Settings of set', 'body', '{"answer": "second case"}');
 
     // An error chain.
     await graph.getByRole('button', { name: 'on error' }).click();
@@ -100,6 +109,36 @@ test.describe('editing flows on the graph', () => {
     expect(await res.json()).toEqual({ answer: 'first case', upstream: '/greeting' });
     // The run's counts land on the nodes the graph built.
     await expect(graph.getByRole('button', { name: /^rest: 1 passed/ })).toBeVisible();
+
+    // A CEL field of the form completes, documents and previews as the text editor does, on the
+    // message that last reached its step: the upstream's answer.
+    await graph.locator('[data-path="flows.hello.steps[1].switch.cases[0].steps[0]"]').click();
+    const form = page.getByRole('region', { name: 'Settings of set' });
+    await form.getByTestId('cel-field-body').locator('.view-lines').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('body.');
+    const suggestions = page.locator('.suggest-widget.visible');
+    await expect(suggestions.getByRole('option', { name: /^greeting/ })).toBeVisible();
+    await expect(suggestions.getByRole('option', { name: /^path/ })).toBeVisible();
+    await page.keyboard.type('greeting.si');
+    await expect(suggestions.getByRole('option', { name: /^size/ })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('ze()');
+    await expect(form.getByRole('status', { name: 'body on the last message' })).toHaveText('number 2');
+    const hover = page.locator('.monaco-hover').filter({ hasText: 'size' });
+    await hoverUntilShown(page, 'body.greeting.size()', 'body.greeting.s'.length, hover, '[data-testid="cel-field-body"]');
+    await expect(hover).toContainText('int');
+    // A broken expression is said to be broken as it is typed, and Escape puts the file's back.
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('body.greeting ==');
+    await expect(form.getByRole('alert')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(form.getByRole('alert')).toHaveCount(0);
+    await expect(form.getByRole('status', { name: 'body on the last message' })).toHaveText('map {"answer":"first case","upstream":"/greeting"}');
+    await screenshotsAtBothSizes(page, 'graph-editing-cel-field-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshotsAtBothSizes(page, 'graph-editing-cel-field-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   test('reorders and wraps steps of a commented example on the graph, every comment kept, with one undo history for text and graph', async ({ page, studio }) => {

@@ -11,7 +11,7 @@ import { setEditorCommands, takePendingReveal } from '../editor-commands.ts';
 import { readByGraph } from '../graph/graph-outline.ts';
 import { documentOf, refOfModel } from './analysed-document.ts';
 import { BreakpointGutter } from './breakpoint-gutter.ts';
-import { registerCelCompletion } from './cel-completion-provider.ts';
+import { celInDefinition, registerCelCompletion } from './cel-completion-provider.ts';
 import { registerCelHover } from './cel-hover-provider.ts';
 import { disposeModel, loadModel, openModel, refreshFromDisk, saveModel } from './editor-models.ts';
 import { scheduleValidation, validateNow } from './load-diagnostics.ts';
@@ -74,8 +74,8 @@ export class FlowEditor {
       ariaLabel: 'Flow definition editor',
     });
     this.disposables.push(
-      registerCelCompletion(this.analysis),
-      registerCelHover(this.analysis),
+      registerCelCompletion('yaml', celInDefinition(this.analysis)),
+      registerCelHover('yaml', celInDefinition(this.analysis)),
       gateSchemaCompletion((model, position) => this.schemaMayComplete(model, position)),
       this.editor.onDidChangeModelContent(() => this.contentChanged()),
       this.editor.onDidChangeCursorPosition(() => this.cursorMoved()),

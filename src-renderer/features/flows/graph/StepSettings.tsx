@@ -1,15 +1,21 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { isMap, parseDocument } from 'yaml';
-import type { DesignComponent, DesignSetting } from '../../../../shared/flow-design.ts';
+import type { CelSample, DesignComponent, DesignSetting } from '../../../../shared/flow-design.ts';
 import { keysOf, setDefinitionValue, setStepSetting, type DocKey } from '../../../../shared/flow-edits/index.ts';
-import { studio } from '../../../api/studio-client.ts';
 import { fileKey } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
+import { celScope, type CelScope } from '../analysis/cel-scope.ts';
 import type { DefinitionOutline, OutlineFlow } from '../analysis/outline-types.ts';
+import { indexReference } from '../analysis/spec-index.ts';
 import { editorCommands } from '../editor-commands.ts';
+import { useCelEvaluation } from '../playground/cel-evaluation.ts';
+import { SAMPLE_ORIGIN, sampleFor, tracedInputs } from '../playground/sample-message.ts';
 import { flowSteps } from './graph-actions.ts';
 import { editOnGraph } from './graph-edit.ts';
-import { fieldKind, fieldText, parseField, type FieldKind } from './setting-fields.ts';
+import { celPreview, fieldKind, fieldText, parseField, type FieldKind } from './setting-fields.ts';
+
+// Monaco loads with the editor beside the graph; a CEL field waits for it.
+const CelFieldEditor = lazy(() => import('../editor/CelFieldEditor.tsx'));
 
 interface FormTarget {
   /** Heading, e.g. `rest (load customer)`. */
@@ -22,6 +28,16 @@ interface FormTarget {
   write(setting: string, value: unknown): boolean;
   /** A step can be named; a source or connector cannot. */
   step?: string;
+  /** The step whose incoming message the CEL settings read (a case's `when`: its switch's); none for a source. */
+  at?: string;
+}
+
+/** What the CEL fields of a form can read, and the message their preview runs on. */
+interface CelFieldScope {
+  scope?: CelScope;
+  sample: CelSample;
+  /** Where the sample came from; a made-up one is completed from, never previewed on. */
+  origin: keyof typeof SAMPLE_ORIGIN;
 }
 
 /**
@@ -37,6 +53,11 @@ export function StepSettings({ flow, outline }: { flow: OutlineFlow; outline: De
   const version = useStudio((s) => s.outline?.version);
   const problems = useStudio((s) => (openFile ? s.designProblems[openFile.integration] : undefined));
   const target = useMemo(() => (reference && selected ? targetOf(selected, flow, reference.components) : undefined), [selected, flow, reference]);
+  const specs = useMemo(() => (reference ? indexReference(reference) : undefined), [reference]);
+  const integration = openFile?.integration ?? '';
+  // Selected one by one so traces of other steps do not redraw the form.
+  const atStep = useStudio((s) => tracedInputs(s.runStats, integration, flow.name, target?.at).atStep);
+  const atFlow = useStudio((s) => tracedInputs(s.runStats, integration, flow.name, target?.at).atFlow);
   const values = useMemo(() => {
     void version;
     const text = openFile ? editorCommands()?.text(fileKey(openFile)) : undefined;
@@ -45,8 +66,14 @@ export function StepSettings({ flow, outline }: { flow: OutlineFlow; outline: De
     const name = target.step ? (doc.getIn([...keysOf(target.step), 'name']) as unknown) : undefined;
     // The file's connectors, read here: an outline made flow by flow leaves them out.
     const connectors = Object.entries(plainMap(doc.getIn(['connectors']))).map(([n, c]) => ({ name: n, type: String((c as { type?: unknown } | null)?.type ?? ''), span: [0, 0] as [number, number] }));
-    return { settings: plainMap(doc.getIn(target.keys)), name, outline: { ...outline, connectors } };
-  }, [openFile, target, version, outline]);
+    const scope = specs && Object.values(target.component.settings).some((s) => s.type === 'cel') ? celScope(doc, specs, flow.name, target.at) : undefined;
+    return { settings: plainMap(doc.getIn(target.keys)), name, outline: { ...outline, connectors }, scope };
+  }, [openFile, target, version, outline, specs, flow.name]);
+  const cel = useMemo((): CelFieldScope | undefined => {
+    if (!values?.scope) return undefined;
+    const { sample, origin } = sampleFor({ atStep, atFlow }, target?.at, values.scope);
+    return { scope: values.scope, sample, origin };
+  }, [values, atStep, atFlow, target?.at]);
   if (!target || !values) return null;
   const fileProblems = (problems ?? []).filter((p) => p.file === openFile?.file);
   const connectorForms = Object.entries(target.component.settings)
@@ -81,6 +108,7 @@ export function StepSettings({ flow, outline }: { flow: OutlineFlow; outline: De
             value={values.settings[name]}
             outline={values.outline}
             problem={problem}
+            cel={cel}
             onCommit={(v) => target.write(name, v)}
           />
         );
@@ -128,7 +156,8 @@ function ConnectorSettings({ name, component, outline, problems }: { name: strin
   );
 }
 
-const NO_CEL_SAMPLE = { body: null, vars: {} };
+/** What a CEL field without a real message is checked on: its compile errors show, nothing is previewed. */
+const NO_CEL_SAMPLE: CelSample = { body: null, vars: {} };
 
 /** A map node of the document as plain values (nothing else counts as settings). */
 function plainMap(node: unknown): Record<string, unknown> {
@@ -142,6 +171,7 @@ function Field({
   value,
   outline,
   problem,
+  cel,
   onCommit,
 }: {
   name: string;
@@ -150,23 +180,19 @@ function Field({
   value: unknown;
   outline: DefinitionOutline;
   problem: string | undefined;
+  /** For CEL fields of a flow's form: the scope completion reads and the message the preview runs on. */
+  cel?: CelFieldScope;
   onCommit(value: unknown): unknown;
 }) {
   const [text, setText] = useState(fieldText(value));
-  const [celError, setCelError] = useState<string | undefined>();
   const parsed = parseField(kind, setting, text);
   const ownError = 'error' in parsed ? parsed.error : undefined;
-  useEffect(() => {
-    if (kind !== 'cel' || text.trim() === '') return setCelError(undefined);
-    // Compile errors as it is typed; evaluation errors (no real message here) are not the field's.
-    const timer = setTimeout(() => {
-      studio.evaluateCel(text, NO_CEL_SAMPLE).then(
-        (r) => setCelError(!r.ok && r.stage === 'compile' ? r.error : undefined),
-        () => setCelError(undefined),
-      );
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [kind, text]);
+  // Compile errors as it is typed, and the value on the last real message; evaluation errors on
+  // a made-up message are not the field's.
+  const real = cel && cel.origin !== 'made-up' ? cel.sample : undefined;
+  const evaluation = useCelEvaluation(kind === 'cel' ? text : '', real ?? NO_CEL_SAMPLE, 250);
+  const celError = evaluation && !evaluation.ok && evaluation.stage === 'compile' ? evaluation.error : undefined;
+  const preview = real ? celPreview(evaluation) : undefined;
   const commit = (next: string): void => {
     const p = parseField(kind, setting, next);
     if ('error' in p) return;
@@ -207,20 +233,36 @@ function Field({
     </select>
   );
   let control;
+  const placeholder = setting.default !== undefined ? fieldText(setting.default) : setting.example !== undefined ? `e.g. ${fieldText(setting.example)}` : '';
   const dflt = setting.default !== undefined ? `default: ${fieldText(setting.default)}` : setting.required ? 'pick one' : 'not set';
   if (kind === 'enum') control = pick([...(setting.enum ?? [])], dflt);
   else if (kind === 'boolean') control = pick(['true', 'false'], dflt);
   else if (kind === 'connector') control = pick(outline.connectors.filter((c) => c.type === setting.connectorType).map((c) => c.name), `no ${setting.connectorType} connector picked`);
   else if (kind === 'flow') control = pick(outline.flows.map((f) => f.name), 'pick a flow');
-  else {
+  else if (kind === 'cel') {
+    control = (
+      <Suspense fallback={<div className="cel-field muted">…</div>}>
+        <CelFieldEditor
+          id={id}
+          label={name}
+          initial={fieldText(value)}
+          invalid={error !== undefined}
+          describedBy={error ? `${id}-error` : undefined}
+          placeholder={placeholder}
+          context={{ scope: cel?.scope, sample: cel?.sample }}
+          onChange={setText}
+          onCommit={commit}
+        />
+      </Suspense>
+    );
+  } else {
     control = (
       <input
         id={id}
         aria-label={name}
-        className={kind === 'cel' ? 'cel-field' : undefined}
         type={kind === 'number' ? 'number' : 'text'}
         value={text}
-        placeholder={setting.default !== undefined ? fieldText(setting.default) : setting.example !== undefined ? `e.g. ${fieldText(setting.example)}` : ''}
+        placeholder={placeholder}
         aria-invalid={error !== undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         spellCheck={false}
@@ -241,6 +283,11 @@ function Field({
         <span id={`${id}-error`} className="field-error" role="alert">
           {error}
         </span>
+      ) : null}
+      {preview && !error ? (
+        <output className={`cel-preview${preview.failed ? ' failed' : ''}`} aria-label={`${name} on the last message`} title={`On ${SAMPLE_ORIGIN[cel!.origin]}`}>
+          {preview.text}
+        </output>
       ) : null}
     </div>
   );
@@ -271,6 +318,7 @@ function targetOf(selected: string, flow: OutlineFlow, components: readonly Desi
       component: { kind: 'block', type: 'case', summary: 'Its steps run when `when` is the first true condition of the switch.', settings },
       keys,
       problemPath: selected,
+      at: caseOf[1],
       write: (setting, value) => editOnGraph((t) => setDefinitionValue(t, [...keys, setting], value)),
     };
   }
@@ -283,6 +331,7 @@ function targetOf(selected: string, flow: OutlineFlow, components: readonly Desi
     keys: [...keysOf(step.path), step.block],
     problemPath: `${step.path}.${step.block}`,
     step: step.path,
+    at: step.path,
     write: (setting, value) => editOnGraph((t) => setStepSetting(t, step.path, [setting], value)),
   };
 }

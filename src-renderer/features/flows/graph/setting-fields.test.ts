@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DesignSetting } from '../../../../shared/flow-design.ts';
-import { fieldKind, parseField } from './setting-fields.ts';
+import { celPreview, fieldKind, parseField } from './setting-fields.ts';
 
 const setting = (s: Partial<DesignSetting>): DesignSetting => ({ type: 'string', description: '', ...s });
 
@@ -25,5 +25,21 @@ describe('the settings form’s fields', () => {
     expect(parseField('duration', duration, '0')).toEqual({ value: 0 });
     expect(parseField('text', setting({ required: true }), '  ')).toEqual({ error: 'required' });
     expect(parseField('text', setting({}), '')).toEqual({ value: undefined });
+  });
+});
+
+describe('the preview under a CEL field', () => {
+  it('shows the type and value the expression gave on the last message, cut short past 120 characters', () => {
+    expect(celPreview({ ok: true, type: 'int', value: 2 })).toEqual({ text: 'int 2', failed: false });
+    expect(celPreview({ ok: true, type: 'string', value: 'hi' })).toEqual({ text: 'string "hi"', failed: false });
+    const long = celPreview({ ok: true, type: 'list', value: Array.from({ length: 100 }, (_, i) => i) })!;
+    expect(long.text).toHaveLength('list '.length + 120);
+    expect(long.text.endsWith('…')).toBe(true);
+  });
+
+  it('says why the expression failed on that message, and leaves compile errors to the field', () => {
+    expect(celPreview({ ok: false, stage: 'evaluate', error: 'No such key: total' })).toEqual({ text: 'fails on it: No such key: total', failed: true });
+    expect(celPreview({ ok: false, stage: 'compile', error: 'Unexpected token', offset: 3 })).toBeUndefined();
+    expect(celPreview(undefined)).toBeUndefined();
   });
 });

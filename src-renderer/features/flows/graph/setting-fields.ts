@@ -1,4 +1,4 @@
-import type { DesignSetting } from '../../../../shared/flow-design.ts';
+import type { CelEvaluation, DesignSetting } from '../../../../shared/flow-design.ts';
 
 /** How the settings form shows a setting: which control, or none (lists, maps and steps are edited in the text). */
 export type FieldKind = 'text' | 'cel' | 'number' | 'duration' | 'enum' | 'boolean' | 'connector' | 'flow';
@@ -60,4 +60,18 @@ export function parseField(kind: FieldKind, s: DesignSetting, text: string): { v
 export function fieldText(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+const PREVIEW_CHARS = 120;
+
+/**
+ * What a CEL field's expression gave on the last real message, one line under the field: its
+ * type and value (cut short), or why it failed on that message. Compile errors are the field's
+ * error, not a preview.
+ */
+export function celPreview(result: CelEvaluation | undefined): { text: string; failed: boolean } | undefined {
+  if (!result || (!result.ok && result.stage === 'compile')) return undefined;
+  if (!result.ok) return { text: `fails on it: ${result.error}`, failed: true };
+  const value = JSON.stringify(result.value) ?? String(result.value);
+  return { text: `${result.type} ${value.length > PREVIEW_CHARS ? `${value.slice(0, PREVIEW_CHARS - 1)}…` : value}`, failed: false };
 }

@@ -1,14 +1,8 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { CelEvaluation, CelSample } from '../../../../shared/flow-design.ts';
-import { studio } from '../../../api/studio-client.ts';
 import { useStudio } from '../../../store/studio-store.ts';
-import { sampleFor, tracedInputs } from './sample-message.ts';
-
-const ORIGIN_TEXT = {
-  trace: 'the last message that reached this step',
-  'flow-input': 'the last message that entered this flow',
-  'made-up': 'made up from the variables known here (no traced message yet)',
-};
+import { useCelEvaluation } from './cel-evaluation.ts';
+import { SAMPLE_ORIGIN, sampleFor, tracedInputs } from './sample-message.ts';
 
 /**
  * Evaluates the CEL expression under the cursor against a sample message, in the backend with
@@ -33,8 +27,16 @@ export function CelPlayground() {
   );
   const [expression, setExpression] = useState('');
   const [sampleText, setSampleText] = useState('');
-  const [result, setResult] = useState<CelEvaluation | { ok: false; stage: 'sample'; error: string } | undefined>();
-  const seq = useRef(0);
+  const sample = useMemo((): { sample: CelSample } | { problem: string } => {
+    try {
+      return { sample: JSON.parse(sampleText || '{"body": null, "vars": {}}') as CelSample };
+    } catch (err) {
+      return { problem: `the sample is not JSON: ${(err as Error).message}` };
+    }
+  }, [sampleText]);
+  const evaluation = useCelEvaluation(expression, 'sample' in sample ? sample.sample : undefined);
+  const result: CelEvaluation | { ok: false; stage: 'sample'; error: string } | undefined =
+    expression.trim() && 'problem' in sample ? { ok: false, stage: 'sample', error: sample.problem } : evaluation;
 
   // A new expression under the cursor (or a new step) replaces what is in the boxes.
   useEffect(() => {
@@ -43,28 +45,6 @@ export function CelPlayground() {
   useEffect(() => {
     if (choice) setSampleText(JSON.stringify(choice.sample, null, 2));
   }, [choice]);
-
-  useEffect(() => {
-    if (!expression.trim()) {
-      setResult(undefined);
-      return;
-    }
-    let sample: CelSample;
-    try {
-      sample = JSON.parse(sampleText || '{"body": null, "vars": {}}') as CelSample;
-    } catch (err) {
-      setResult({ ok: false, stage: 'sample', error: `the sample is not JSON: ${(err as Error).message}` });
-      return;
-    }
-    const mine = ++seq.current;
-    const timer = setTimeout(() => {
-      studio.evaluateCel(expression, sample).then(
-        (r) => mine === seq.current && setResult(r),
-        (err: unknown) => mine === seq.current && setResult({ ok: false, stage: 'evaluate', error: err instanceof Error ? err.message : String(err) }),
-      );
-    }, 150);
-    return () => clearTimeout(timer);
-  }, [expression, sampleText]);
 
   return (
     <div className="playground" aria-label="CEL playground" role="region">
@@ -76,7 +56,7 @@ export function CelPlayground() {
           <textarea aria-label="CEL expression" value={expression} spellCheck={false} rows={3} onChange={(e) => setExpression(e.target.value)} />
         </label>
         <label className="playground-field">
-          <span className="muted">Sample message {choice ? `— ${ORIGIN_TEXT[choice.origin]}` : ''}</span>
+          <span className="muted">Sample message {choice ? `— ${SAMPLE_ORIGIN[choice.origin]}` : ''}</span>
           <textarea aria-label="Sample message" value={sampleText} spellCheck={false} rows={6} onChange={(e) => setSampleText(e.target.value)} />
         </label>
       </div>

@@ -10,6 +10,13 @@ export function tracedInputs(stats: FlowRunStats, integration: string, flow: str
   };
 }
 
+/** Where a sample came from, as the playground's caption and the settings form's preview say it. */
+export const SAMPLE_ORIGIN: Record<SampleChoice['origin'], string> = {
+  trace: 'the last message that reached this step',
+  'flow-input': 'the last message that entered this flow',
+  'made-up': 'made up from the variables known here (no traced message yet)',
+};
+
 export interface SampleChoice {
   sample: CelSample;
   /** Where it came from, for the playground's caption. */
