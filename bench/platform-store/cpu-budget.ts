@@ -15,6 +15,8 @@ export interface CpuBudgets {
   readonly description: string;
   /** Puts the processes in the named group, capped at `cores` cores (created on first use). */
   give(name: string, cores: number, pids: number[]): void;
+  /** The group's quota periods so far and those in which it ran out of quota (cpu.stat); undefined without budgets. */
+  throttling(name: string): { periods: number; throttled: number } | undefined;
   /** Moves every process back to the root group and removes the groups. */
   close(): void;
 }
@@ -34,6 +36,7 @@ export function cpuBudgets(): CpuBudgets {
       available: false,
       description: `no CPU budgets (${(err as Error).message}): only the taskset pinning holds`,
       give: () => {},
+      throttling: () => undefined,
       close: () => {},
     };
   }
@@ -55,6 +58,13 @@ export function cpuBudgets(): CpuBudgets {
         groups.set(name, dir);
       }
       for (const pid of pids) writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+    },
+    throttling(name) {
+      const dir = groups.get(name);
+      if (!dir) return undefined;
+      const stat = readFileSync(join(dir, 'cpu.stat'), 'utf8');
+      const field = (key: string): number => Number(new RegExp(`^${key} (\\d+)`, 'm').exec(stat)?.[1] ?? NaN);
+      return { periods: field('nr_periods'), throttled: field('nr_throttled') };
     },
     close() {
       // A process may start another meanwhile (PostgreSQL forks a backend per connection): the

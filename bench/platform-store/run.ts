@@ -26,7 +26,9 @@ import { fileURLToPath } from 'node:url';
 import { formatRatio, pairedRatio, verdict, type PairedRatio } from '../http/paired-ratio.ts';
 import { testDatabaseUrl } from '../../src-main/platform/testing/platform-harness.ts';
 import { pinSelf, startPinned, type Server } from '../platform/processes.ts';
+import { loadavg } from 'node:os';
 import { cpuBudgets, postgresProcesses, type CpuBudgets } from './cpu-budget.ts';
+import { budgetCeiling, describeUse, medianUse, startCoreUse, type CoreUse } from './core-use.ts';
 import { kvGet, kvPut, queueThroughput, seedReadKeys, wakeUpLatency, type Load, type Rate, type Setup } from './workloads.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,8 +63,11 @@ async function start(name: string, replicas: number, core: (i: number) => number
   return setup;
 }
 
-/** Every metric, ROUNDS rounds, the contenders' order rotating each round; a short warm-up round first. */
-async function interleave(setups: Setup[], metrics: Metric[], load: Load): Promise<Measured> {
+/**
+ * Every metric, ROUNDS rounds, the contenders' order rotating each round; a short warm-up round
+ * first. `observe`, when given, is called before each measured round and what it returns after it.
+ */
+async function interleave(setups: Setup[], metrics: Metric[], load: Load, observe?: (setup: Setup, metric: Metric) => ((rate: Rate) => void) | undefined): Promise<Measured> {
   const measured: Measured = new Map(setups.map((s) => [s.name, new Map(metrics.map((m) => [m, [] as Rate[]]))]));
   const run = (setup: Setup, metric: Metric, tag: string, l: Load): Promise<Rate> =>
     metric === 'KV GET'
@@ -74,11 +79,12 @@ async function interleave(setups: Setup[], metrics: Metric[], load: Load): Promi
   for (let round = 0; round < ROUNDS; round++) {
     const order = setups.map((_, i) => setups[(i + round) % setups.length]);
     for (const metric of metrics) {
-      for (const setup of order)
-        measured
-          .get(setup.name)!
-          .get(metric)!
-          .push(await run(setup, metric, `r${round}`, load));
+      for (const setup of order) {
+        const observed = observe?.(setup, metric);
+        const rate = await run(setup, metric, `r${round}`, load);
+        observed?.(rate);
+        measured.get(setup.name)!.get(metric)!.push(rate);
+      }
     }
   }
   return measured;
@@ -108,7 +114,7 @@ function target(label: string, value: PairedRatio | undefined, goal: number, flo
   return `${label} ${formatRatio(value)}  (target >= ${goal}: ${verdict(value, goal, 'at least', floor)}; noise floor ${formatRatio(floor)})`;
 }
 
-async function sqliteAgainstPostgres(load: Load): Promise<void> {
+async function sqliteAgainstPostgres(load: Load, postgresPort: number): Promise<void> {
   console.log(`\n1. One platform server on SQLite against one on PostgreSQL — servers pinned to core 0, wrk and the bench to core 1, PostgreSQL unpinned;`);
   console.log(`   ${ROUNDS} interleaved rounds of ${load.seconds} s per metric, medians; the floor is a second SQLite server against the first`);
   const setups = [
@@ -117,13 +123,30 @@ async function sqliteAgainstPostgres(load: Load): Promise<void> {
     await start('postgres', 1, () => 0, await testDatabaseUrl(join(work, 'pg-one'))),
   ];
   const metrics: Metric[] = ['KV GET', 'KV PUT', 'queue'];
+  // The CPU a request took in the platform server and, behind it, in PostgreSQL: what a ratio
+  // below its target is made of (a whole core for the SQLite server is not a whole core for both).
+  const uses = new Map<string, CoreUse[]>();
+  const observe = (setup: Setup, metric: Metric): ((rate: Rate) => void) | undefined => {
+    if (setup.name === 'sqlite (twin)') return undefined;
+    const finish = startCoreUse([setup.servers[0].child.pid!], setup.name === 'postgres' ? postgresPort : undefined);
+    const key = `${setup.name} ${metric}`;
+    return (rate) => uses.set(key, [...(uses.get(key) ?? []), finish(rate.requests)]);
+  };
   try {
-    const m = await interleave(setups, metrics, load);
+    const m = await interleave(setups, metrics, load, observe);
     report(m, ['sqlite', 'sqlite (twin)', 'postgres'], metrics);
     for (const metric of metrics)
       console.log(
         '   ' + target(`PostgreSQL / SQLite, ${metric.padEnd(7)}`, ratio(m, 'postgres', 'sqlite', metric), 0.5, ratio(m, 'sqlite (twin)', 'sqlite', metric)),
       );
+    console.log('   CPU a request (medians of the rounds; a queue message is published, received and acked):');
+    for (const metric of metrics) {
+      const sqlite = medianUse(uses.get(`sqlite ${metric}`)!);
+      const postgres = medianUse(uses.get(`postgres ${metric}`)!);
+      console.log(
+        `     ${metric.padEnd(7)} SQLite server ${sqlite.replicaUsPerRequest.toFixed(0)} µs (${sqlite.replicas[0].toFixed(2)} core); PostgreSQL: server ${postgres.replicaUsPerRequest.toFixed(0)} µs (${postgres.replicas[0].toFixed(2)} core) + PostgreSQL ${postgres.postgresUsPerRequest.toFixed(0)} µs (${postgres.postgres.toFixed(2)} core)`,
+      );
+    }
   } finally {
     await Promise.all(setups.flatMap((s) => s.servers.map((server) => server.stop())));
   }
@@ -143,8 +166,20 @@ async function replicas(load: Load, budgets: CpuBudgets, postgresPort: number): 
   const setups = [one, twin, two];
   setups.forEach((s) => s.servers.forEach((server, i) => budgets.give(`${slug(s.name)}-${i}`, REPLICA_CORES, [server.child.pid!])));
   const metrics: Metric[] = ['KV GET', 'KV PUT', 'queue'];
+  // Where the cores went in each KV GET round: what decides whether two replicas had twice the CPU of one.
+  const uses = new Map<string, CoreUse[]>(setups.map((s) => [s.name, []]));
+  const observe = (setup: Setup, metric: Metric): ((rate: Rate) => void) | undefined => {
+    if (metric !== 'KV GET') return undefined;
+    const groups = setup.servers.map((_, i) => `${slug(setup.name)}-${i}`);
+    const finish = startCoreUse(
+      setup.servers.map((server) => server.child.pid!),
+      postgresPort,
+      { budgets, replicaGroups: groups },
+    );
+    return (rate) => uses.get(setup.name)!.push(finish(rate.requests));
+  };
   try {
-    const m = await interleave(setups, metrics, load);
+    const m = await interleave(setups, metrics, load, observe);
     report(
       m,
       setups.map((s) => s.name),
@@ -154,6 +189,7 @@ async function replicas(load: Load, budgets: CpuBudgets, postgresPort: number): 
       '   ' +
         target('two replicas / one, KV GET', ratio(m, 'two replicas', 'one replica', 'KV GET'), 1.6, ratio(m, 'one replica (twin)', 'one replica', 'KV GET')),
     );
+    explainReplicas(medianUse(uses.get('one replica')!), medianUse(uses.get('two replicas')!), budgets.available);
     for (const metric of ['KV PUT', 'queue'] as const) {
       console.log(
         `   two replicas / one, ${metric}: ${formatRatio(ratio(m, 'two replicas', 'one replica', metric))} (no target: bounded by PostgreSQL's own budget; floor ${formatRatio(ratio(m, 'one replica (twin)', 'one replica', metric))})`,
@@ -168,12 +204,46 @@ async function replicas(load: Load, budgets: CpuBudgets, postgresPort: number): 
   }
 }
 
+/**
+ * Says what the KV GET ratio of two replicas to one can mean in this run: the cores each part
+ * used against its budget, the ceiling the budgets set (from the CPU a GET took in the replicas
+ * and in PostgreSQL), and, when the two replicas did not get the cores they may use, that the
+ * ratio then measures the machine's load, not how replicas scale.
+ */
+function explainReplicas(one: CoreUse, two: CoreUse, budgeted: boolean): void {
+  const replicaBudget = budgeted ? REPLICA_CORES : undefined;
+  const pgBudget = budgeted ? POSTGRES_CORES : undefined;
+  console.log(`   cores in the KV GET rounds (medians), ${describeUse('one replica', one, replicaBudget, pgBudget)}`);
+  console.log(`     ${describeUse('two replicas', two, replicaBudget, pgBudget)}`);
+  const [load1] = loadavg();
+  if (!budgeted) {
+    console.log(`   why: no CPU budgets in force, so two replicas do not have twice the CPU of one; the ratio mixes in whatever else runs (load average ${load1.toFixed(1)})`);
+    return;
+  }
+  const { ceiling, bound } = budgetCeiling(one, REPLICA_CORES, POSTGRES_CORES);
+  console.log(
+    `   the budgets allow two replicas / one <= ${ceiling.toFixed(2)} (bounded by ${bound}: ${REPLICA_CORES} core a replica at ${one.replicaUsPerRequest.toFixed(0)} µs a GET, ${POSTGRES_CORES} core of PostgreSQL at ${one.postgresUsPerRequest.toFixed(0)} µs a GET)`,
+  );
+  const twoGot = two.replicas.reduce((a, b) => a + b, 0);
+  const oneGot = one.replicas[0];
+  if (oneGot < 0.85 * REPLICA_CORES) {
+    console.log(
+      `   why: one replica used ${oneGot.toFixed(2)} of its ${REPLICA_CORES} core, so its rate was not set by its budget (it waited on PostgreSQL's round trips, or on a core the machine, load average ${load1.toFixed(1)}, did not give it): the budgets alone do not decide this ratio`,
+    );
+  }
+  if (twoGot < 1.6 * oneGot) {
+    console.log(
+      `   why: the two replicas used ${twoGot.toFixed(2)} core together where one used ${oneGot.toFixed(2)} (${(twoGot / Math.max(oneGot, 1e-9)).toFixed(2)}×): they did not get twice its CPU (load average ${load1.toFixed(1)} on this machine's cores, budgets cap but do not reserve), so this ratio measures the machine's load, not how replicas scale`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const admin = process.env.PLATFORM_TEST_POSTGRES_URL;
   if (!admin) throw new Error('PLATFORM_TEST_POSTGRES_URL is not set: run it as `npm run bench:platform-store`, which starts a private PostgreSQL');
   await pinSelf(1);
   console.log('Platform store bench — SQLite vs PostgreSQL, and two replicas vs one on one PostgreSQL; 127.0.0.1 only');
-  await sqliteAgainstPostgres({ token: TOKEN, dir: work, seconds: SECONDS, connections: 32, core: 1 });
+  await sqliteAgainstPostgres({ token: TOKEN, dir: work, seconds: SECONDS, connections: 32, core: 1 }, Number(new URL(admin).port));
   const budgets = cpuBudgets();
   try {
     // Twice the connections of part 1: the same offered load must keep two replicas busy, not only one.
