@@ -190,6 +190,47 @@ test.describe('editing flows on the graph', () => {
     expect(redone).not.toContain('name: line totals');
   });
 
+  test('a block dragged from the Blocks tab lands on the graph where it is dropped, and its Add to graph button does the same from the keyboard', async ({ page, studio }) => {
+    const dir = join(studio.workspaceDir, 'e2e-blocks-tab');
+    writeIntegration(studio.workspaceDir, 'e2e-blocks-tab', {
+      'api.yaml': `connectors:\n  web: {type: http, host: 127.0.0.1, port: 0}\nflows:\n  greet:\n    source: {type: http, path: /greet}\n    steps:\n      # first\n      - log: {message: '"one"'}\n      # last\n      - log: {message: '"two"'}\n`,
+    });
+    await openStudio(page, studio.url);
+    await openFile(page, 'e2e-blocks-tab', 'api.yaml');
+    const graph = page.getByRole('region', { name: 'Flow graph of greet' });
+    await expect(graph.locator('[data-path="flows.greet.steps[1]"]')).toBeVisible();
+
+    // Dragged by the mouse: the pane shows the graph as the drag starts, and the drop between the
+    // two steps inserts it there, selected.
+    await page.getByRole('tab', { name: 'Blocks' }).click();
+    const item = page.getByRole('listitem', { name: 'block set' }).locator('.palette-item-head');
+    await item.scrollIntoViewIfNeeded();
+    const from = (await item.boundingBox())!;
+    await page.mouse.move(from.x + 20, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 30, from.y + from.height / 2 + 10, { steps: 3 });
+    const gap = graph.locator('.graph-gap[data-chain="flows.greet.steps"][data-index="1"]');
+    await expect(gap).toBeAttached();
+    const to = (await gap.boundingBox())!;
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect(graph.locator('[data-path="flows.greet.steps[1]"]')).toHaveAccessibleName(/^set:/);
+    await expect(graph.locator('[data-path="flows.greet.steps[1]"]')).toHaveAttribute('aria-pressed', 'true');
+
+    // From the keyboard: the block's Add to graph button puts it after the selected step, and the graph shows.
+    await page.getByRole('tab', { name: 'Blocks' }).click();
+    const add = page.getByRole('button', { name: 'Add block filter to the graph' });
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('tab', { name: 'Graph' })).toHaveAttribute('aria-selected', 'true');
+    await expect(graph.locator('[data-path="flows.greet.steps[2]"]')).toHaveAccessibleName(/^filter:/);
+    const saved = await saveAndRead(page, dir, 'api.yaml');
+    expect(saved.indexOf('- set:')).toBeGreaterThan(saved.indexOf('"one"'));
+    expect(saved.indexOf('- filter:')).toBeGreaterThan(saved.indexOf('- set:'));
+    expect(saved.indexOf('# last')).toBeGreaterThan(saved.indexOf('- filter:'));
+    expect(comments(saved)).toEqual(['      # first', '      # last']);
+  });
+
   test('a drop on a 200-step flow updates the text and the graph’s DOM in the drop’s own task (median of 7 after 3 to warm up), with a minimap past 30 steps', async ({ page, freshStudio: studio }) => {
     const steps = Array.from({ length: 200 }, (_, i) => `      # step ${i}\n      - name: step-${i}\n        log: {message: '"at ${i}"'}\n`).join('');
     const big = `connectors:\n  web: {type: http, host: 127.0.0.1, port: 0}\nflows:\n  big:\n    source: {type: http, path: /big}\n    steps:\n${steps}`;

@@ -134,7 +134,11 @@ function SidePane({ onFold }: { onFold(): void }) {
         </button>
       </div>
       <div className="pane-body" role="tabpanel">
-        {pane === 'graph' ? <FlowGraph /> : <BlockPalette />}
+        {pane === 'graph' ? <FlowGraph /> : null}
+        {/* Kept while the graph shows: a block dragged from it onto the graph is still its drag. */}
+        <div className="palette-holder" hidden={pane !== 'palette'}>
+          <BlockPalette />
+        </div>
       </div>
     </div>
   );

@@ -9,7 +9,7 @@ import type { OutlineFlow, OutlineStep, Span } from '../analysis/outline-types.t
 import { editorCommands, openFileAt } from '../editor-commands.ts';
 import { statsKey } from '../run-stats.ts';
 import { Counts } from './Counts.tsx';
-import { flowSteps } from './graph-actions.ts';
+import { flowSteps, shownFlow } from './graph-actions.ts';
 import { editOnGraph, insertBlock } from './graph-edit.ts';
 import { onGraphKey } from './graph-keys.ts';
 import { countsLabel } from './graph-paths.ts';
@@ -44,7 +44,7 @@ export function FlowGraph() {
   const root = useRef<HTMLDivElement>(null);
   const current = openFile && outline?.key === fileKey(openFile) ? outline.outline : undefined;
   const flows = current?.flows ?? [];
-  const flow = flows.find((f) => f.name === picked) ?? flows.find((f) => f.name === cursorFlow) ?? flows[0];
+  const flow = shownFlow(flows, picked, cursorFlow);
   const integration = openFile?.integration ?? '';
   const last = flow ? stats.lastRun[statsKey(integration, flow.name)] : undefined;
   const testRun = useStudio((s) => s.testRuns[integration]);

@@ -3,7 +3,7 @@ import { useStudio } from '../../../store/studio-store.ts';
 import type { OutlineFlow } from '../analysis/outline-types.ts';
 import { insertPlace } from './graph-actions.ts';
 import { insertBlock } from './graph-edit.ts';
-import { BLOCK_DRAG } from './GraphStep.tsx';
+import { dragBlock } from './GraphStep.tsx';
 
 /**
  * The blocks of the component reference as chips above the graph: drag one to a place between
@@ -30,10 +30,7 @@ export function GraphPalette({ flow }: { flow: OutlineFlow }) {
             draggable
             title={`${c.summary}\nDrag onto the graph, or click to add after the selected step.`}
             aria-label={`Add block ${c.type}`}
-            onDragStart={(e) => {
-              e.dataTransfer.setData(BLOCK_DRAG, c.type);
-              e.dataTransfer.effectAllowed = 'copy';
-            }}
+            onDragStart={(e) => dragBlock(e, c.type)}
             onClick={() => insertBlock(c, insertPlace(flow))}
           >
             {c.type}

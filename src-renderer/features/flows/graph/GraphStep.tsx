@@ -9,6 +9,12 @@ import { countsLabel, stepOnPath, takenBranch } from './graph-paths.ts';
 export const STEP_DRAG = 'application/x-flow-step';
 export const BLOCK_DRAG = 'application/x-flow-block';
 
+/** A block of a palette (the graph's strip, the Blocks tab) starts a drag: a drop place of the graph inserts it (FlowGraph's dropOnGraph). */
+export function dragBlock(e: DragEvent, type: string): void {
+  e.dataTransfer.setData(BLOCK_DRAG, type);
+  e.dataTransfer.effectAllowed = 'copy';
+}
+
 export interface GraphContext {
   integration: string;
   stats: FlowRunStats;

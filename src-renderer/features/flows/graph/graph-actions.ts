@@ -9,10 +9,12 @@ import {
   wrapSteps,
   type StepPlace,
 } from '../../../../shared/flow-edits/index.ts';
-import { useStudio } from '../../../store/studio-store.ts';
+import type { DesignComponent } from '../../../../shared/flow-design.ts';
+import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
+import { useStudio, type StudioState } from '../../../store/studio-store.ts';
 import type { OutlineFlow, OutlineStep } from '../analysis/outline-types.ts';
 import { editorCommands } from '../editor-commands.ts';
-import { editOnGraph, type GraphEdit } from './graph-edit.ts';
+import { editOnGraph, insertBlock, type GraphEdit } from './graph-edit.ts';
 
 /**
  * What the graph's buttons and keys do to the selected nodes. Each is a graph edit of the text
@@ -40,6 +42,30 @@ export function flowSteps(flow: OutlineFlow): OutlineStep[] {
   walk(flow.steps);
   walk(flow.onError);
   return out;
+}
+
+/** The flows of the open file's outline, when the outline is of that file. */
+export function openFlows(s: Pick<StudioState, 'openFile' | 'outline'>): OutlineFlow[] {
+  return s.openFile && s.outline?.key === fileKey(s.openFile) ? s.outline.outline.flows : [];
+}
+
+/** The flow the graph shows: the one picked above it, else the one the text cursor is in, else the file's first. */
+export function shownFlow(flows: readonly OutlineFlow[], picked: string | undefined, cursorFlow: string | undefined): OutlineFlow | undefined {
+  return flows.find((f) => f.name === picked) ?? flows.find((f) => f.name === cursorFlow) ?? flows[0];
+}
+
+/**
+ * Adds a block to the flow the graph shows, where a click on the graph's own strip adds it: the
+ * keyboard's way to do what dragging a block onto the graph does.
+ */
+export function addToShownFlow(component: DesignComponent): boolean {
+  const s = useStudio.getState();
+  const flow = shownFlow(openFlows(s), s.graphFlow, cursorFlowOf(s));
+  if (!flow || flow.brief) {
+    s.setNotice(flow ? `Reading ${flow.name}… try again in a moment` : 'Open a definition file with a flow to add blocks to it');
+    return false;
+  }
+  return insertBlock(component, insertPlace(flow));
 }
 
 /** How many steps a chain holds now. */

@@ -2,6 +2,8 @@ import { useMemo, useState } from 'react';
 import type { DesignComponent, DesignSetting } from '../../../../shared/flow-design.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { editorCommands } from '../editor-commands.ts';
+import { addToShownFlow } from '../graph/graph-actions.ts';
+import { dragBlock } from '../graph/GraphStep.tsx';
 import { ReferenceText } from './ReferenceText.tsx';
 
 const GROUPS: Array<[DesignComponent['kind'], string]> = [
@@ -10,9 +12,14 @@ const GROUPS: Array<[DesignComponent['kind'], string]> = [
   ['connector', 'Connectors'],
 ];
 
-/** Every registered component with its reference; Insert writes a snippet that loads at the cursor. */
+/**
+ * Every registered component with its reference; Insert writes a snippet that loads at the
+ * cursor. A block is also dragged onto the graph (the pane shows the graph as the drag starts and
+ * comes back if nothing took it), or added to it with its Add to graph button.
+ */
 export function BlockPalette() {
   const reference = useStudio((s) => s.designReference);
+  const setSidePane = useStudio((s) => s.setSidePane);
   const [query, setQuery] = useState('');
   const [expanded, setExpanded] = useState<string | undefined>();
   const [message, setMessage] = useState<string | undefined>();
@@ -46,12 +53,37 @@ export function BlockPalette() {
               {items.map((c) => {
                 const id = `${c.kind}:${c.type}`;
                 const open = expanded === id;
+                const block = c.kind === 'block';
                 return (
                   <li key={id} className="palette-item" aria-label={`${c.kind} ${c.type}`}>
-                    <div className="palette-item-head">
+                    <div
+                      className="palette-item-head"
+                      draggable={block}
+                      title={block ? 'Drag onto the graph' : undefined}
+                      onDragStart={
+                        block
+                          ? (e) => {
+                              dragBlock(e, c.type);
+                              // After the drag has begun: changing the page inside dragstart cancels it.
+                              setTimeout(() => setSidePane('graph'));
+                            }
+                          : undefined
+                      }
+                      onDragEnd={block ? (e) => e.dataTransfer.dropEffect === 'none' && setSidePane('palette') : undefined}
+                    >
                       <button type="button" className="palette-toggle" aria-expanded={open} onClick={() => setExpanded(open ? undefined : id)}>
                         <code>{c.type}</code> <span className="muted">{c.summary}</span>
                       </button>
+                      {block ? (
+                        <button
+                          type="button"
+                          onClick={() => addToShownFlow(c) && setSidePane('graph')}
+                          aria-label={`Add block ${c.type} to the graph`}
+                          title="Add to the flow on the graph, after its selected step"
+                        >
+                          + Graph
+                        </button>
+                      ) : null}
                       <button type="button" onClick={() => void insert(c)} aria-label={`Insert ${c.kind} ${c.type}`} title="Insert at the cursor">
                         Insert
                       </button>
