@@ -231,9 +231,14 @@ function explainReplicas(one: CoreUse, two: CoreUse, budgeted: boolean): void {
       `   why: one replica used ${oneGot.toFixed(2)} of its ${REPLICA_CORES} core, so its rate was not set by its budget (it waited on PostgreSQL's round trips, or on a core the machine, load average ${load1.toFixed(1)}, did not give it): the budgets alone do not decide this ratio`,
     );
   }
-  if (twoGot < 1.6 * oneGot) {
+  // What the cores the replicas got pay for: their share of one replica's, over the CPU a GET took.
+  const paidFor = (twoGot / Math.max(oneGot, 1e-9)) * (one.replicaUsPerRequest / Math.max(two.replicaUsPerRequest, 1e-9));
+  console.log(
+    `   the cores the replicas got pay for two replicas / one = ${paidFor.toFixed(2)} (${twoGot.toFixed(2)} core against ${oneGot.toFixed(2)}, at ${two.replicaUsPerRequest.toFixed(0)} µs a GET against ${one.replicaUsPerRequest.toFixed(0)})`,
+  );
+  if (twoGot < 1.9 * oneGot) {
     console.log(
-      `   why: the two replicas used ${twoGot.toFixed(2)} core together where one used ${oneGot.toFixed(2)} (${(twoGot / Math.max(oneGot, 1e-9)).toFixed(2)}×): they did not get twice its CPU (load average ${load1.toFixed(1)} on this machine's cores, budgets cap but do not reserve), so this ratio measures the machine's load, not how replicas scale`,
+      `   why: the two replicas used ${twoGot.toFixed(2)} core together where one used ${oneGot.toFixed(2)} (${(twoGot / Math.max(oneGot, 1e-9)).toFixed(2)}×): they did not get twice its CPU (load average ${load1.toFixed(1)} on this machine's cores; budgets cap but do not reserve), so this ratio measures the machine's load, not how replicas scale`,
     );
   }
 }
