@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CursorContext } from '../features/flows/analysis/cursor-context.ts';
-import { cursorFlowOf } from './flows-slice.ts';
+import { cursorFlowOf, nextMoment } from './flows-slice.ts';
 import { useStudio } from './studio-store.ts';
 
-const at = (key: string, flow: string | undefined, offset = 0) => ({ key, offset, context: { path: '', onKey: false, flow } satisfies CursorContext });
+const at = (key: string, flow: string | undefined, offset = 0, stepPath?: string, movedAt = nextMoment()) => ({ key, offset, context: { path: '', onKey: false, flow, stepPath } satisfies CursorContext, movedAt });
 
 describe('the flow the graph shows', () => {
   beforeEach(() => useStudio.setState({ openFile: undefined, cursor: undefined, graphFlow: undefined }));
@@ -48,5 +48,28 @@ describe('the flow the graph shows', () => {
     expect(cursorFlowOf(useStudio.getState())).toBeUndefined();
     s.setCursor(at('large/big.yaml', 'flow-7'));
     expect(cursorFlowOf(useStudio.getState())).toBe('flow-7');
+  });
+});
+
+describe('the graph’s selection and the text cursor', () => {
+  beforeEach(() => {
+    useStudio.setState({ openFile: undefined, cursor: undefined, graphFlow: undefined, graphSelection: [] });
+    useStudio.getState().setOpenFile({ integration: 'shop', file: 'flows.yaml' });
+  });
+
+  it('selects the step the caret moved into', () => {
+    useStudio.getState().setCursor(at('shop/flows.yaml', 'orders', 40, 'flows.orders.steps[1]'));
+    expect(useStudio.getState().graphSelection).toEqual(['flows.orders.steps[1]']);
+  });
+
+  it('keeps a node picked on the graph when the context of an earlier caret move arrives after the pick', () => {
+    // A field of the form wrote its step, which put the caret there; the person then picked the error chain.
+    const moved = nextMoment();
+    useStudio.getState().setGraphSelection(['flows.orders.onError']);
+    useStudio.getState().setCursor(at('shop/flows.yaml', 'orders', 40, 'flows.orders.steps[1]', moved));
+    expect(useStudio.getState().graphSelection).toEqual(['flows.orders.onError']);
+    // A move of the caret after the pick is followed again.
+    useStudio.getState().setCursor(at('shop/flows.yaml', 'orders', 80, 'flows.orders.steps[2]'));
+    expect(useStudio.getState().graphSelection).toEqual(['flows.orders.steps[2]']);
   });
 });

@@ -21,6 +21,14 @@ export function cursorFlowOf(s: Pick<FlowsSlice, 'cursor' | 'openFile'>): string
   return s.cursor && s.openFile && s.cursor.key === fileKey(s.openFile) ? s.cursor.context.flow : undefined;
 }
 
+/*
+ * Orders caret moves and selections made on the graph. The cursor context is read a pause after
+ * the caret moved, by a worker: a node picked on the graph meanwhile is newer, and that late
+ * context must not take the selection back to the step the caret was in.
+ */
+let lastMoment = 0;
+export const nextMoment = (): number => ++lastMoment;
+
 export interface FlowsSlice {
   designReference: DesignReference | undefined;
   /** The file in the editor. */
@@ -33,8 +41,8 @@ export interface FlowsSlice {
   schemaProblems: Record<string, RunProblem[]>;
   /** Outline of the open file, for the graph; `version` is the editor buffer's version. */
   outline: { key: string; version: number; outline: DefinitionOutline } | undefined;
-  /** What the cursor is in, for the CEL playground and the graph. */
-  cursor: { key: string; offset: number; context: CursorContext; scope?: CelScope } | undefined;
+  /** What the cursor is in, for the CEL playground and the graph; `movedAt` is the nextMoment() of the caret move it was read for. */
+  cursor: { key: string; offset: number; context: CursorContext; scope?: CelScope; movedAt: number } | undefined;
   /** The flow the graph shows; follows the cursor unless the person picked one (see setCursor). */
   graphFlow: string | undefined;
   /**
@@ -42,6 +50,8 @@ export interface FlowsSlice {
    * label, `flows.f.onError`) or `flows.f.source`. Follows the text cursor's step.
    */
   graphSelection: string[];
+  /** The nextMoment() of the last selection made on the graph (a click, a graph edit), not by following the cursor. */
+  graphSelectedAt: number;
   sidePane: 'graph' | 'palette';
   bottomPane: 'problems' | 'playground';
   runStats: FlowRunStats;
@@ -73,6 +83,7 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   cursor: undefined,
   graphFlow: undefined,
   graphSelection: [],
+  graphSelectedAt: 0,
   sidePane: 'graph',
   bottomPane: 'problems',
   runStats: emptyRunStats(),
@@ -97,17 +108,18 @@ export const createFlowsSlice: StateCreator<StudioState, [], [], FlowsSlice> = (
   setOutline: (outline) => set({ outline }),
   // A picked flow stays until the cursor moves into another flow of the same file. The first
   // context of a file just opened is not a move: it can arrive after the person picked a flow.
-  // The graph selects the step the text cursor is in, unless it is one of several selected there.
+  // The graph selects the step the text cursor is in, unless it is one of several selected there,
+  // or the graph selected something else since the caret moved there.
   setCursor: (cursor) =>
     set((s) => {
       const step = cursor?.context.stepPath;
       // A selected branch or case of that step (its label put the cursor there) stays selected.
-      const kept = !step || s.graphSelection.some((p) => p === step || p.startsWith(`${step}.`));
+      const kept = !step || s.graphSelection.some((p) => p === step || p.startsWith(`${step}.`)) || cursor!.movedAt < s.graphSelectedAt;
       const selection = kept ? {} : { graphSelection: [step] };
       return s.cursor && cursor && s.cursor.key === cursor.key && s.cursor.context.flow !== cursor.context.flow ? { cursor, graphFlow: undefined, ...selection } : { cursor, ...selection };
     }),
   setGraphFlow: (graphFlow) => set({ graphFlow }),
-  setGraphSelection: (graphSelection) => set({ graphSelection }),
+  setGraphSelection: (graphSelection) => set({ graphSelection, graphSelectedAt: nextMoment() }),
   setSidePane: (sidePane) => set({ sidePane }),
   setBottomPane: (bottomPane) => set({ bottomPane }),
   foldRunTraces: (events, open) => set((s) => ({ runStats: foldTraces(s.runStats, events, open) })),

@@ -2,7 +2,7 @@ import type { DesignComponent } from '../../../../shared/flow-design.ts';
 import type { TextEdit } from '../../../../shared/flow-edits/index.ts';
 import { isDark, watchDarkness } from '../../../shell/theme.ts';
 import { studio } from '../../../api/studio-client.ts';
-import { cursorFlowOf, fileKey, type FileRef } from '../../../store/flows-slice.ts';
+import { cursorFlowOf, fileKey, nextMoment, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { AnalysisClient } from '../analysis/analysis-client.ts';
 import AnalysisWorker from '../analysis/analysis.worker.ts?worker';
@@ -39,6 +39,8 @@ export class FlowEditor {
   private readonly gutter: BreakpointGutter;
   private outlineTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the caret last moved (nextMoment()): the graph's selection follows only a move newer than its own. */
+  private caretMovedAt = 0;
   private showing = 0;
   private disposed = false;
 
@@ -131,6 +133,8 @@ export class FlowEditor {
     const key = fileKey(ref);
     this.follow(model, key);
     this.current = ref;
+    // Another file's caret is a move of its own.
+    this.caretMovedAt = nextMoment();
     this.editor.setModel(model);
     const state = this.viewStates.get(key);
     if (state) this.editor.restoreViewState(state);
@@ -212,6 +216,7 @@ export class FlowEditor {
   }
 
   private cursorMoved(): void {
+    this.caretMovedAt = nextMoment();
     clearTimeout(this.cursorTimer);
     this.cursorTimer = setTimeout(() => this.updateCursor(), CURSOR_PAUSE_MS);
   }
@@ -251,10 +256,11 @@ export class FlowEditor {
     if (!model || !position || !this.current || !useStudio.getState().designReference) return;
     const key = fileKey(this.current);
     const offset = model.getOffsetAt(position);
+    const movedAt = this.caretMovedAt;
     this.analysis.context(documentOf(model, key), offset).then(
       ({ context, scope }) => {
         if (model.isDisposed() || this.editor.getModel() !== model) return;
-        useStudio.getState().setCursor({ key, offset, context, scope });
+        useStudio.getState().setCursor({ key, offset, context, scope, movedAt });
       },
       () => {},
     );

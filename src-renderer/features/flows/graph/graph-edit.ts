@@ -11,7 +11,7 @@ import {
   type StepPlace,
 } from '../../../../shared/flow-edits/index.ts';
 import { breakpointsOfFile } from '../../../store/debugger-slice.ts';
-import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
+import { cursorFlowOf, fileKey, nextMoment } from '../../../store/flows-slice.ts';
 import { useStudio, type StudioState } from '../../../store/studio-store.ts';
 import { moveBreakpoints } from '../../debugger/debugger-actions.ts';
 import { settingsFor } from '../analysis/block-snippet.ts';
@@ -64,6 +64,7 @@ export function editOnGraph(...edits: GraphEdit[]): boolean {
   useStudio.setState({
     ...(outline ? { outline: { key, version, outline } } : {}),
     graphSelection: selection,
+    graphSelectedAt: nextMoment(),
     notice: undefined,
     ...followedMarks(file.integration, follow),
   });
