@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../../shared/feed-events.ts';
-import { startStudioBackend } from '../studio-backend.ts';
-import { startStudioHarness, testRegistry, type StudioHarness } from '../testing/studio-harness.ts';
+import { startStudioHarness, type StudioHarness } from '../testing/studio-harness.ts';
 
 const GREET = `connectors:
   web: {type: http, host: 127.0.0.1, port: 0}
@@ -76,12 +75,9 @@ describe('the studio debugger', () => {
     writeFileSync(join(dir, 'greet.yaml'), GREET.replace('flows:\n', '# the greeting service\n# (two lines)\nflows:\n').replace("    steps:\n", "    steps:\n      - log: {message: '\"in\"'}\n"));
     const moved = (await api().debuggerState()).breakpoints.find((b) => b.id === bp.id)!;
     expect(moved).toMatchObject({ step: 'flows.greet.steps[2]', line: 12, logMessage: 'for {body.customer}', verified: true });
-    const again = await startStudioBackend({ workspaceDir: h.workspaceDir, dataDir: join(dirname(h.workspaceDir), 'data'), shell: 'web', registry: testRegistry, platform: undefined });
-    try {
-      expect((await again.api.debuggerState()).breakpoints).toContainEqual(expect.objectContaining({ id: bp.id, step: 'flows.greet.steps[2]', line: 12 }));
-    } finally {
-      await again.close();
-    }
+    // A restart: this studio closes, another opens on the same workspace and data directory.
+    h = await h.restart();
+    expect((await api().debuggerState()).breakpoints).toContainEqual(expect.objectContaining({ id: bp.id, step: 'flows.greet.steps[2]', line: 12 }));
     writeFileSync(join(dir, 'greet.yaml'), GREET);
   });
 
