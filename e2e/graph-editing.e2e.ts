@@ -31,13 +31,16 @@ async function setField(page: Page, form: string, field: string, value: string):
   await input.press('Enter');
 }
 
-/** Types an expression into a CEL field of the settings form (a one-line editor) and leaves it, which commits it. */
+/**
+ * Types an expression into a CEL field of the settings form (a one-line editor) and leaves it,
+ * which commits it: a click at the graph's toolbar, which the field's suggestions (they may be
+ * showing) never cover.
+ */
 async function setCelField(page: Page, form: string, field: string, value: string): Promise<void> {
-  const region = page.getByRole('region', { name: form });
-  await region.getByTestId(`cel-field-${field}`).locator('.view-lines').click();
+  await page.getByRole('region', { name: form }).getByTestId(`cel-field-${field}`).locator('.view-lines').click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.insertText(value);
-  await region.getByRole('heading').first().click();
+  await page.locator('.graph-toolbar').click({ position: { x: 2, y: 2 } });
 }
 
 async function saveAndRead(page: Page, dir: string, file: string): Promise<string> {
