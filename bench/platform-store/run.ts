@@ -237,8 +237,12 @@ function explainReplicas(one: CoreUse, two: CoreUse, budgeted: boolean): void {
     `   the cores the replicas got pay for two replicas / one = ${paidFor.toFixed(2)} (${twoGot.toFixed(2)} core against ${oneGot.toFixed(2)}, at ${two.replicaUsPerRequest.toFixed(0)} µs a GET against ${one.replicaUsPerRequest.toFixed(0)})`,
   );
   if (twoGot < 1.9 * oneGot) {
+    const verdict =
+      paidFor < 1.6
+        ? `too little to pay for the 1.6× target however replicas scale, so this ratio measures the machine's load`
+        : 'yet enough to pay for the 1.6× target, so the ratio is still the replicas\' own';
     console.log(
-      `   why: the two replicas used ${twoGot.toFixed(2)} core together where one used ${oneGot.toFixed(2)} (${(twoGot / Math.max(oneGot, 1e-9)).toFixed(2)}×): they did not get twice its CPU (load average ${load1.toFixed(1)} on this machine's cores; budgets cap but do not reserve), so this ratio measures the machine's load, not how replicas scale`,
+      `   why: the two replicas used ${twoGot.toFixed(2)} core together where one used ${oneGot.toFixed(2)} (${(twoGot / Math.max(oneGot, 1e-9)).toFixed(2)}×), not twice its CPU (load average ${load1.toFixed(1)} on this machine's cores; budgets cap but do not reserve): ${verdict}`,
     );
   }
 }
