@@ -50,7 +50,9 @@ describe('the platform server across a restart', () => {
     await parked;
     const started = performance.now();
     await platform.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // The poll's 10 s never pass on the manual clock: a close that waited for it would not end.
+    // What it takes otherwise is closing the store, ~0.1 s, and read 1.02 s beside other load.
+    expect(performance.now() - started).toBeLessThan(5_000);
     const res = await polling;
     expect(res.status).toBe(503);
     expect(res.code).toBe('shutting_down');
