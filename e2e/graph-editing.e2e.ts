@@ -241,14 +241,21 @@ test.describe('editing flows on the graph', () => {
     await openFile(page, 'e2e-big', 'big.yaml');
     page.on('console', (m) => m.text().startsWith('TIMING') && console.log(m.text()));
     const graph = page.getByRole('region', { name: 'Flow graph of big' });
-    await expect(graph.locator('[data-path="flows.big.steps[199]"]')).toBeVisible();
+    await expect(graph.locator('[data-path="flows.big.steps[0]"]')).toBeVisible();
+    // Only the steps in and near the view are drawn; scrolled to the end, the last one is.
+    expect(await graph.locator('.graph-content > .graph-chain > .graph-item').count()).toBeLessThan(50);
+    const canvas = graph.getByTestId('graph-canvas');
+    await canvas.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(graph.locator('[data-path="flows.big.steps[199]"]')).toBeInViewport();
+    await canvas.evaluate((el) => (el.scrollTop = 0));
+    await expect(graph.locator('[data-path="flows.big.steps[0]"]')).toBeInViewport();
     await expect(graph.getByRole('img', { name: 'Minimap of big: 200 steps' })).toBeVisible();
     await screenshotsAtBothSizes(page, 'graph-editing-200-steps');
 
     // A step dragged from the middle and dropped first: from the drop event to the graph's DOM
     // showing it first (the text changed before: the graph is drawn from it), and to the next
     // painted frame.
-    const samples: Array<{ dom: number; painted: number }> = [];
+    const samples: Array<{ handled: number; dom: number; painted: number }> = [];
     // Three drops warm the page up (the first edits of a session compile the code they run).
     for (let i = 0; i < 10; i++) {
       const from = 100 + i;
@@ -260,10 +267,14 @@ test.describe('editing flows on the graph', () => {
           const moved = (): boolean => document.querySelector('[data-path="flows.big.steps[0]"]')?.getAttribute('aria-label')?.startsWith(`step-${from} `) ?? false;
           const start = performance.now();
           gap.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+          // The drop's handler: the edit, the editor's text and the outline read from it.
+          const handled = performance.now() - start;
+          // React draws a drop's update in a microtask the drop queued, before this one.
+          await Promise.resolve();
           while (!moved()) await new Promise((r) => requestAnimationFrame(r));
           const dom = performance.now() - start;
           await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-          return { dom, painted: performance.now() - start };
+          return { handled, dom, painted: performance.now() - start };
         }, from)
       );
       if (i >= 3) samples.push(sample);
@@ -271,11 +282,17 @@ test.describe('editing flows on the graph', () => {
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const dom = median(samples.map((s) => s.dom));
     const painted = median(samples.map((s) => s.painted));
-    console.log(`drop → text and graph on a 200-step flow: DOM updated median ${dom.toFixed(1)} ms, painted median ${painted.toFixed(1)} ms (${samples.map((s) => `${s.dom.toFixed(0)}/${s.painted.toFixed(0)}`).join(', ')})`);
+    const handled = median(samples.map((s) => s.handled));
+    console.log(
+      `drop → text and graph on a 200-step flow: DOM updated median ${dom.toFixed(1)} ms, painted median ${painted.toFixed(1)} ms (${samples.map((s) => `${s.dom.toFixed(0)}/${s.painted.toFixed(0)}`).join(', ')}); the drop's handler (edit, text, outline) median ${handled.toFixed(1)} ms`,
+    );
     // The graph redraws in the drop's own task, not after the typing pause (200 ms) and a worker
-    // round trip. The issue's target is 50 ms; on this shared 2-core CI machine the median is
-    // 50-90 ms (see the printed figure), so this guards the design, not the target.
+    // round trip, and draws a screenful, not the 200 steps. The issue's target is 50 ms: medians
+    // read 37-52 ms on this 2-core machine with other work on it (load average 4-5, also beside a
+    // CPU burner), where drawing every node read 63-114 ms; the bound guards the design on a more
+    // loaded CI run, not the target.
     expect(dom).toBeLessThanOrEqual(150);
+    expect(await graph.locator('.graph-content > .graph-chain > .graph-item').count()).toBeLessThan(50);
     // Every comment is still there, and the moved steps carried theirs.
     const saved = await saveAndRead(page, join(studio.workspaceDir, 'e2e-big'), 'big.yaml');
     expect(comments(saved).sort()).toEqual(comments(big).sort());

@@ -5,18 +5,19 @@ import { studio } from '../../../api/studio-client.ts';
 import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { addBreakpoint, removeBreakpoint } from '../../debugger/debugger-actions.ts';
-import type { OutlineFlow, OutlineStep, Span } from '../analysis/outline-types.ts';
+import type { OutlineFlow } from '../analysis/outline-types.ts';
 import { editorCommands, openFileAt } from '../editor-commands.ts';
 import { statsKey } from '../run-stats.ts';
 import { Counts } from './Counts.tsx';
 import { flowSteps, shownFlow } from './graph-actions.ts';
 import { editOnGraph, insertBlock } from './graph-edit.ts';
 import { onGraphKey } from './graph-keys.ts';
-import { countsLabel } from './graph-paths.ts';
+import { countsLabel, spanAt } from './graph-paths.ts';
 import { GraphCanvas } from './GraphCanvas.tsx';
 import { GraphEditBar } from './GraphEditBar.tsx';
 import { GraphPalette } from './GraphPalette.tsx';
 import { BLOCK_DRAG, GraphChain, STEP_DRAG, type GraphContext } from './GraphStep.tsx';
+import { VirtualChain } from './VirtualChain.tsx';
 import { NewFlowForm } from './NewFlowForm.tsx';
 import { StepSettings } from './StepSettings.tsx';
 
@@ -36,7 +37,6 @@ export function FlowGraph() {
   const cursorFlow = useStudio(cursorFlowOf);
   const picked = useStudio((s) => s.graphFlow);
   const setGraphFlow = useStudio((s) => s.setGraphFlow);
-  const stats = useStudio((s) => s.runStats);
   const resetRunStats = useStudio((s) => s.resetRunStats);
   const selection = useStudio((s) => s.graphSelection);
   const untraced = useStudio((s) => s.runsNotTraced - s.untracedAtReset);
@@ -46,7 +46,9 @@ export function FlowGraph() {
   const flows = current?.flows ?? [];
   const flow = shownFlow(flows, picked, cursorFlow);
   const integration = openFile?.integration ?? '';
-  const last = flow ? stats.lastRun[statsKey(integration, flow.name)] : undefined;
+  const flowKey = statsKey(integration, flow?.name ?? '');
+  const lastOutcome = useStudio((s) => s.runStats.lastRun[flowKey]?.outcome);
+  const runs = useStudio((s) => s.runStats.runs[flowKey]);
   const testRun = useStudio((s) => s.testRuns[integration]);
   const coverage = useMemo(() => (testRun ? new Map(testRun.coverage.steps.map((c) => [c.path, c.hits])) : undefined), [testRun]);
   const branchCoverage = useMemo(() => (testRun ? new Map(testRun.coverage.branches.map((b) => [`${b.step}|${b.label}`, b.hits])) : undefined), [testRun]);
@@ -57,16 +59,18 @@ export function FlowGraph() {
   const breakpoints = useMemo(() => new Map(allBreakpoints.filter((b) => b.integration === integration && b.file === file && b.step !== undefined).map((b) => [b.step!, b])), [allBreakpoints, integration, file]);
   const pausedAt = useMemo(() => new Set(pausedRuns.filter((p) => p.integration === integration && p.frames[0]?.file === file).map((p) => p.step)), [pausedRuns, integration, file]);
 
+  const flowName = flow?.name ?? '';
   const ctx = useMemo<GraphContext>(
     () => ({
       integration,
-      stats,
-      last,
-      selected,
-      select: (path: string, span: Span | undefined, add: boolean) => {
-        const now = useStudio.getState().graphSelection;
+      flow: flowName,
+      select: (path: string, add: boolean) => {
+        const state = useStudio.getState();
+        const now = state.graphSelection;
         const next = add ? (now.includes(path) ? now.filter((p) => p !== path) : [...now, path]) : [path];
-        useStudio.getState().setGraphSelection(next);
+        state.setGraphSelection(next);
+        // The span as the text is now: a node not drawn again since an edit above it holds an old one.
+        const span = state.outline ? spanAt(state.outline.outline, path) : undefined;
         if (span && openFile && next.includes(path)) editorCommands()?.selectSpan(fileKey(openFile), span, false);
       },
       showFlow: (name: string) => void showFlow(name),
@@ -75,9 +79,9 @@ export function FlowGraph() {
       branchCoverage,
       breakpoints,
       pausedAt,
-      toggleBreakpoint: (step: OutlineStep) => openFile && void toggleStepBreakpoint(openFile, step, breakpoints.get(step.path)),
+      toggleBreakpoint: (path: string) => openFile && void toggleStepBreakpoint(openFile, path, breakpoints.get(path)),
     }),
-    [integration, stats, last, openFile, coverage, branchCoverage, selected, breakpoints, pausedAt],
+    [integration, flowName, openFile, coverage, branchCoverage, breakpoints, pausedAt],
   );
 
   if (!openFile) return <p className="muted pane-empty">Open a definition file to see its flows.</p>;
@@ -101,11 +105,15 @@ export function FlowGraph() {
     );
   }
   if (flow.brief) return <p className="muted pane-empty">Reading {flow.name}…</p>;
-  const runs = stats.runs[statsKey(integration, flow.name)];
   const focusNode = (path: string): void => {
-    const node = root.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(path)}"]`);
-    node?.focus();
-    node?.click();
+    ctx.select(path, false);
+    // A step out of view is drawn once the chain has scrolled to it (VirtualChain): focus it then.
+    const focus = (frames: number): void => {
+      const node = root.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(path)}"]`);
+      if (node) node.focus();
+      else if (frames > 0) requestAnimationFrame(() => focus(frames - 1));
+    };
+    focus(3);
   };
 
   return (
@@ -159,15 +167,15 @@ export function FlowGraph() {
       <GraphEditBar flow={flow} />
       <GraphPalette flow={flow} />
       <GraphCanvas steps={flowSteps(flow).length} flowName={flow.name}>
-        <Source flow={flow} onSelect={(span) => ctx.select(`flows.${flow.name}.source`, span, false)} selected={selected.has(`flows.${flow.name}.source`)} runsLabel={countsLabel(runs)} runs={runs} lastOutcome={last?.outcome} />
-        <GraphChain chain={`flows.${flow.name}.steps`} steps={flow.steps} ctx={ctx} empty="no steps: the message is the result as it came" />
+        <Source flow={flow} onSelect={() => ctx.select(`flows.${flow.name}.source`, false)} selected={selected.has(`flows.${flow.name}.source`)} runsLabel={countsLabel(runs)} runs={runs} lastOutcome={lastOutcome} />
+        <VirtualChain chain={`flows.${flow.name}.steps`} steps={flow.steps} ctx={ctx} empty="no steps: the message is the result as it came" />
         <div className="graph-error-chain" role="group" aria-label="Error chain">
           <button
             type="button"
             className={`error-chain-label branch-label${selected.has(`flows.${flow.name}.onError`) ? ' selected' : ''}`}
             data-path={`flows.${flow.name}.onError`}
             aria-pressed={selected.has(`flows.${flow.name}.onError`)}
-            onClick={() => ctx.select(`flows.${flow.name}.onError`, undefined, false)}
+            onClick={() => ctx.select(`flows.${flow.name}.onError`, false)}
           >
             on error
           </button>
@@ -200,13 +208,12 @@ function Source({
   lastOutcome,
 }: {
   flow: OutlineFlow;
-  onSelect(span: Span): void;
+  onSelect(): void;
   selected: boolean;
   runs: Parameters<typeof Counts>[0]['counts'];
   runsLabel: string;
   lastOutcome?: string;
 }) {
-  const span = flow.source?.span ?? flow.keySpan;
   return (
     <button
       type="button"
@@ -214,7 +221,7 @@ function Source({
       data-path={`flows.${flow.name}.source`}
       aria-pressed={selected}
       aria-label={`source of ${flow.name}: ${flow.source ? `${flow.source.type} ${flow.source.detail}` : 'none'}; ${runsLabel}`}
-      onClick={() => onSelect(span)}
+      onClick={onSelect}
     >
       <span className="node-title">
         <span className="node-block">{flow.source ? flow.source.type : 'no source'}</span>
@@ -227,12 +234,14 @@ function Source({
 }
 
 /** A node's breakpoint toggle: removes the step's breakpoint, or sets one at the step's first line as the editor holds it. */
-async function toggleStepBreakpoint(file: { integration: string; file: string }, step: OutlineStep, existing: StudioBreakpoint | undefined): Promise<void> {
+async function toggleStepBreakpoint(file: { integration: string; file: string }, path: string, existing: StudioBreakpoint | undefined): Promise<void> {
   if (existing) {
     await removeBreakpoint(existing);
     return;
   }
-  const line = editorCommands()?.lineOf(fileKey(file), step.span[0]);
+  const outline = useStudio.getState().outline;
+  const span = outline?.key === fileKey(file) ? spanAt(outline.outline, path) : undefined;
+  const line = span ? editorCommands()?.lineOf(fileKey(file), span[0]) : undefined;
   if (line === undefined) return useStudio.getState().setNotice(`open ${file.file} in the editor to set a breakpoint from the graph`);
   await addBreakpoint({ integration: file.integration, file: file.file, line });
 }

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type PointerEvent, type ReactNode, type RefObject } from 'react';
+import { GraphViewportContext, type ChainLayout, type GraphViewport } from './VirtualChain.tsx';
 
 const MIN_ZOOM = 0.3;
 const MAX_ZOOM = 2;
@@ -14,6 +15,8 @@ export function GraphCanvas({ steps, flowName, children }: { steps: number; flow
   const canvas = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pan = useRef<{ x: number; y: number; left: number; top: number } | undefined>(undefined);
+  const [layout, setLayout] = useState<ChainLayout>();
+  const viewport = useMemo<GraphViewport>(() => ({ canvas, zoom, publish: (next) => setLayout((prev) => (prev && sameLayout(prev, next) ? prev : next)) }), [zoom]);
   const clamp = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.round(z * 10) / 10));
 
   useEffect(() => {
@@ -76,59 +79,77 @@ export function GraphCanvas({ steps, flowName, children }: { steps: number; flow
           onPointerCancel={() => (pan.current = undefined)}
         >
           <div className="graph-content" ref={content} style={{ zoom }}>
-            {children}
+            <GraphViewportContext.Provider value={viewport}>{children}</GraphViewportContext.Provider>
           </div>
         </div>
-        {steps > MINIMAP_FROM_STEPS ? <GraphMinimap canvas={canvas} content={content} flowName={flowName} zoom={zoom} steps={steps} /> : null}
+        {steps > MINIMAP_FROM_STEPS ? <GraphMinimap canvas={canvas} layout={layout} flowName={flowName} zoom={zoom} steps={steps} /> : null}
       </div>
     </div>
   );
 }
 
-interface MiniNode {
+/** The canvas's scroll position and size, and the minimap's height, as last read where the layout is current. */
+interface MinimapView {
   top: number;
-  left: number;
+  shown: number;
+  total: number;
   width: number;
-  height: number;
-  path: string;
+  mapH: number;
+  mapW: number;
 }
 
-/** Every node as a small box, scaled to the minimap's height, with the visible part framed; a click scrolls there. */
-function GraphMinimap({ canvas, content, flowName, zoom, steps }: { canvas: RefObject<HTMLDivElement | null>; content: RefObject<HTMLDivElement | null>; flowName: string; zoom: number; steps: number }) {
+/**
+ * Every step of the flow as a small box, scaled to the minimap's height, with the visible part
+ * framed; a click scrolls there. Drawn on a canvas from the chain's layout (VirtualChain), not
+ * from the nodes, which are drawn only near the view; sizes are read in scroll and resize
+ * callbacks, never after a change in the same frame.
+ */
+function GraphMinimap({ canvas, layout, zoom, flowName, steps }: { canvas: RefObject<HTMLDivElement | null>; layout: ChainLayout | undefined; zoom: number; flowName: string; steps: number }) {
   const box = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState<{ nodes: MiniNode[]; width: number; height: number; top: number; left: number; shownW: number; shownH: number }>();
+  const drawing = useRef<HTMLCanvasElement>(null);
+  const [view, setView] = useState<MinimapView>();
 
   useEffect(() => {
     const el = canvas.current;
-    const inner = content.current;
-    if (!el || !inner) return;
-    let frame = 0;
-    const measure = (): void => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
-        const c = inner.getBoundingClientRect();
-        // The flow's own steps only (a step's box holds its branches): measuring nodes inside an
-        // off-screen step would make the browser lay out what content-visibility lets it skip.
-        const nodes = [...inner.querySelectorAll<HTMLElement>(':scope > .graph-source, :scope > .graph-chain > .graph-item, :scope > .graph-error-chain > .graph-chain > .graph-item')].map((n) => {
-          const r = n.getBoundingClientRect();
-          return { top: r.top - c.top, left: r.left - c.left, width: r.width, height: r.height, path: n.querySelector<HTMLElement>('[data-path]')?.dataset.path ?? '' };
-        });
-        setView({ nodes, width: c.width, height: c.height, top: el.scrollTop, left: el.scrollLeft, shownW: el.clientWidth, shownH: el.clientHeight });
+    const map = box.current;
+    if (!el || !map) return;
+    const update = (): void =>
+      setView((v) => {
+        const next = { top: el.scrollTop, shown: el.clientHeight, total: Math.max(1, el.scrollHeight), width: el.scrollWidth, mapH: map.clientHeight, mapW: map.clientWidth };
+        return v && (Object.keys(next) as Array<keyof MinimapView>).every((k) => v[k] === next[k]) ? v : next;
       });
-    };
-    measure();
-    el.addEventListener('scroll', measure, { passive: true });
-    const resize = new ResizeObserver(measure);
-    resize.observe(inner);
+    update();
+    el.addEventListener('scroll', update, { passive: true });
+    const resize = new ResizeObserver(update);
+    resize.observe(el);
+    resize.observe(map);
+    if (el.firstElementChild) resize.observe(el.firstElementChild);
     return () => {
-      cancelAnimationFrame(frame);
-      el.removeEventListener('scroll', measure);
+      el.removeEventListener('scroll', update);
       resize.disconnect();
     };
-  }, [canvas, content, zoom, steps]);
+  }, [canvas]);
 
-  const mapH = box.current?.clientHeight ?? 200;
-  const scale = view ? mapH / Math.max(view.height, 1) : 0;
+  const scale = view ? view.mapH / view.total : 0;
+  useEffect(() => {
+    const c = drawing.current;
+    const ctx = c?.getContext('2d');
+    if (!c || !ctx || !view || !layout) return;
+    const ratio = window.devicePixelRatio || 1;
+    c.width = Math.round(view.mapW * ratio);
+    c.height = Math.round(view.mapH * ratio);
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, view.mapW, view.mapH);
+    ctx.fillStyle = getComputedStyle(c).color;
+    ctx.globalAlpha = 0.6;
+    const inset = 3;
+    for (let i = 0; i + 1 < layout.offsets.length; i++) {
+      const top = (layout.top + layout.offsets[i] + 14) * zoom * scale;
+      const height = Math.max(1, (layout.offsets[i + 1] - layout.offsets[i] - 18) * zoom * scale);
+      ctx.fillRect(inset, top, view.mapW - 2 * inset, height);
+    }
+  }, [layout, view, zoom, scale]);
+
   return (
     <div
       className="graph-minimap"
@@ -142,10 +163,12 @@ function GraphMinimap({ canvas, content, flowName, zoom, steps }: { canvas: RefO
         el.scrollTop = y / scale - el.clientHeight / 2;
       }}
     >
-      {view
-        ? view.nodes.map((n) => <span key={n.path || `${n.top}`} className="minimap-node" style={{ top: n.top * scale, left: n.left * scale, width: Math.max(2, n.width * scale), height: Math.max(1, n.height * scale) }} />)
-        : null}
-      {view ? <span className="minimap-view" style={{ top: view.top * scale, left: view.left * scale, width: view.shownW * scale, height: view.shownH * scale }} /> : null}
+      <canvas ref={drawing} className="minimap-nodes" />
+      {view ? <span className="minimap-view" style={{ top: view.top * scale, left: 0, right: 0, height: view.shown * scale }} /> : null}
     </div>
   );
+}
+
+function sameLayout(a: ChainLayout, b: ChainLayout): boolean {
+  return a.top === b.top && a.offsets.length === b.offsets.length && a.offsets.every((o, i) => o === b.offsets[i]);
 }

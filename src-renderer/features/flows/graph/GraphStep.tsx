@@ -1,9 +1,10 @@
 import { memo, useState, type DragEvent, type MouseEvent } from 'react';
 import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
-import type { OutlineBranch, OutlineStep, Span } from '../analysis/outline-types.ts';
-import { statsKey, type FlowRunStats, type LastRun } from '../run-stats.ts';
+import { useStudio, type StudioState } from '../../../store/studio-store.ts';
+import type { OutlineBranch, OutlineStep } from '../analysis/outline-types.ts';
+import { statsKey } from '../run-stats.ts';
 import { Counts } from './Counts.tsx';
-import { countsLabel, stepOnPath, takenBranch } from './graph-paths.ts';
+import { countsLabel, sameStep, takenBranch } from './graph-paths.ts';
 
 /** What a drag carries: a step of this graph (moved) or a block of the palette (inserted). */
 export const STEP_DRAG = 'application/x-flow-step';
@@ -15,19 +16,23 @@ export function dragBlock(e: DragEvent, type: string): void {
   e.dataTransfer.effectAllowed = 'copy';
 }
 
+/**
+ * What every node of the graph shares. It changes with the file, the flow, breakpoints and test
+ * coverage, not with an edit, a selection or a new run: a node reads its own selection, counts
+ * and last outcome from the store, so an edit redraws only the nodes it changed.
+ */
 export interface GraphContext {
   integration: string;
-  stats: FlowRunStats;
-  last: LastRun | undefined;
+  /** The flow shown: its last run lights the path. */
+  flow: string;
   /** Selects a node (its path) and its YAML; `add` keeps the other selected nodes (Ctrl/Shift+click). */
-  select(path: string, span: Span | undefined, add: boolean): void;
-  selected: ReadonlySet<string>;
+  select(path: string, add: boolean): void;
   showFlow(name: string): void;
   /** The open file's breakpoints by the step they are on, and the steps a paused run waits before. */
   breakpoints: ReadonlyMap<string, StudioBreakpoint>;
   pausedAt: ReadonlySet<string>;
-  /** Sets a breakpoint on the step, or removes the one it has (as a click in the editor's gutter does). */
-  toggleBreakpoint(step: OutlineStep): void;
+  /** Sets a breakpoint on the step at a path, or removes the one it has (as a click in the editor's gutter does). */
+  toggleBreakpoint(path: string): void;
   /** A step or a palette block dropped at a place of a chain. */
   drop(chain: string, index: number, e: DragEvent): void;
   /** Times the last run of the integration's flow tests went through each step, by step path. */
@@ -55,7 +60,7 @@ export function GraphChain({ chain, steps, ctx, empty }: { chain: string; steps:
  * ones), not its path, which shifts for every step below an insertion; the nodes then move rather
  * than being drawn anew.
  */
-function stepKeys(steps: readonly OutlineStep[]): string[] {
+export function stepKeys(steps: readonly OutlineStep[]): string[] {
   const seen = new Map<string, number>();
   return steps.map((s) => {
     const base = `${s.block}|${s.name ?? ''}|${s.detail ?? ''}|${s.branches.length}`;
@@ -65,17 +70,17 @@ function stepKeys(steps: readonly OutlineStep[]): string[] {
   });
 }
 
-function GraphStepWithGap({ step, index, chain, ctx }: { step: OutlineStep; index: number; chain: string; ctx: GraphContext }) {
+export function GraphStepWithGap({ step, index, chain, ctx, itemKey }: { step: OutlineStep; index: number; chain: string; ctx: GraphContext; itemKey?: string }) {
   return (
     <>
-      <GraphStep step={step} ctx={ctx} />
+      <GraphStep step={step} ctx={ctx} itemKey={itemKey} />
       <DropGap chain={chain} index={index + 1} ctx={ctx} />
     </>
   );
 }
 
 /** Where a dragged step or block lands: it shows while something is dragged over the graph. */
-function DropGap({ chain, index, ctx }: { chain: string; index: number; ctx: GraphContext }) {
+export function DropGap({ chain, index, ctx }: { chain: string; index: number; ctx: GraphContext }) {
   const [over, setOver] = useState(false);
   const accepts = (e: DragEvent): boolean => e.dataTransfer.types.includes(STEP_DRAG) || e.dataTransfer.types.includes(BLOCK_DRAG);
   return (
@@ -103,65 +108,74 @@ function DropGap({ chain, index, ctx }: { chain: string; index: number; ctx: Gra
 
 const additive = (e: MouseEvent): boolean => e.shiftKey || e.ctrlKey || e.metaKey;
 
-/** One step: a node that selects its YAML, with its counts, and its branches side by side. */
-export const GraphStep = memo(function GraphStep({ step, ctx }: { step: OutlineStep; ctx: GraphContext }) {
-  const counts = ctx.stats.steps[statsKey(ctx.integration, step.path)];
-  const onPath = stepOnPath(step, ctx.last);
-  const outcome = onPath ? ctx.last!.steps[step.path] : undefined;
-  const taken = takenBranch(step, ctx.last);
-  const title = step.name ?? step.block;
-  const selected = ctx.selected.has(step.path);
-  return (
-    <li className="graph-item">
-      <div className="graph-node-row">
-        <button
-          type="button"
-          className={`graph-node block-${step.block}${onPath ? ' on-path' : ''}${outcome ? ` last-${outcome}` : ''}${ctx.pausedAt.has(step.path) ? ' paused-here' : ''}${selected ? ' selected' : ''}`}
-          data-path={step.path}
-          data-on-path={onPath}
-          aria-pressed={selected}
-          draggable
-          onDragStart={(e) => {
-            e.dataTransfer.setData(STEP_DRAG, step.path);
-            e.dataTransfer.effectAllowed = 'move';
-          }}
-          aria-label={`${title}${step.name ? ` (${step.block})` : ''}: ${countsLabel(counts)}${onPath ? `; the last message went through (${outcome})` : ''}`}
-          onClick={(e) => ctx.select(step.path, step.span, additive(e))}
-        >
-          <span className="node-title">
-            <span className="node-block">{step.block}</span>
-            {step.name ? <span className="node-name">{step.name}</span> : null}
-          </span>
-          {step.detail && !step.flowRef ? <span className="node-detail">{step.detail}</span> : null}
-          <Counts counts={counts} />
-          <TestCoverage hits={ctx.coverage?.get(step.path)} covered={ctx.coverage !== undefined} />
-        </button>
-        <BreakpointToggle step={step} title={title} bp={ctx.breakpoints.get(step.path)} paused={ctx.pausedAt.has(step.path)} ctx={ctx} />
-        {step.flowRef ? (
-          <button type="button" className="link flow-link" onClick={() => ctx.showFlow(step.flowRef!)} aria-label={`Show flow ${step.flowRef}`}>
-            ↪ {step.flowRef}
+const lastRunOf = (s: StudioState, ctx: GraphContext) => s.runStats.lastRun[statsKey(ctx.integration, ctx.flow)];
+
+/**
+ * One step: a node that selects its YAML, with its counts, and its branches side by side. Drawn
+ * again only when what it shows changed (sameStep; its place in the text may move) or the graph's
+ * shared context did; its selection, counts and last outcome it reads from the store itself.
+ */
+export const GraphStep = memo(
+  function GraphStep({ step, ctx, itemKey }: { step: OutlineStep; ctx: GraphContext; /** Names the item for a chain measuring its steps (VirtualChain). */ itemKey?: string }) {
+    const counts = useStudio((s) => s.runStats.steps[statsKey(ctx.integration, step.path)]);
+    const outcome = useStudio((s) => lastRunOf(s, ctx)?.steps[step.path]);
+    const taken = useStudio((s) => (step.branches.length > 0 ? takenBranch(step, lastRunOf(s, ctx))?.path : undefined));
+    const selected = useStudio((s) => s.graphSelection.includes(step.path));
+    const onPath = outcome !== undefined;
+    const title = step.name ?? step.block;
+    return (
+      <li className="graph-item" data-key={itemKey}>
+        <div className="graph-node-row">
+          <button
+            type="button"
+            className={`graph-node block-${step.block}${onPath ? ' on-path' : ''}${outcome ? ` last-${outcome}` : ''}${ctx.pausedAt.has(step.path) ? ' paused-here' : ''}${selected ? ' selected' : ''}`}
+            data-path={step.path}
+            data-on-path={onPath}
+            aria-pressed={selected}
+            draggable
+            onDragStart={(e) => {
+              e.dataTransfer.setData(STEP_DRAG, step.path);
+              e.dataTransfer.effectAllowed = 'move';
+            }}
+            aria-label={`${title}${step.name ? ` (${step.block})` : ''}: ${countsLabel(counts)}${onPath ? `; the last message went through (${outcome})` : ''}`}
+            onClick={(e) => ctx.select(step.path, additive(e))}
+          >
+            <span className="node-title">
+              <span className="node-block">{step.block}</span>
+              {step.name ? <span className="node-name">{step.name}</span> : null}
+            </span>
+            {step.detail && !step.flowRef ? <span className="node-detail">{step.detail}</span> : null}
+            <Counts counts={counts} />
+            <TestCoverage hits={ctx.coverage?.get(step.path)} covered={ctx.coverage !== undefined} />
           </button>
-        ) : null}
-      </div>
-      {step.branches.length > 0 ? (
-        <div className="graph-branches" role="group" aria-label={`Branches of ${title}`}>
-          {step.branches.map((b) => (
-            <Branch key={b.path} branch={b} taken={taken === b} ctx={ctx} />
-          ))}
+          <BreakpointToggle path={step.path} title={title} bp={ctx.breakpoints.get(step.path)} paused={ctx.pausedAt.has(step.path)} ctx={ctx} />
+          {step.flowRef ? (
+            <button type="button" className="link flow-link" onClick={() => ctx.showFlow(step.flowRef!)} aria-label={`Show flow ${step.flowRef}`}>
+              ↪ {step.flowRef}
+            </button>
+          ) : null}
         </div>
-      ) : null}
-    </li>
-  );
-});
+        {step.branches.length > 0 ? (
+          <div className="graph-branches" role="group" aria-label={`Branches of ${title}`}>
+            {step.branches.map((b) => (
+              <Branch key={b.path} branch={b} taken={taken === b.path} ctx={ctx} />
+            ))}
+          </div>
+        ) : null}
+      </li>
+    );
+  },
+  (a, b) => a.ctx === b.ctx && a.itemKey === b.itemKey && sameStep(a.step, b.step),
+);
 
 function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean; ctx: GraphContext }) {
   const label = branch.kind === 'default' && branch.steps.length === 0 && !branch.span ? 'otherwise' : branch.label;
   // A case is selected as itself (`…cases[0]`, to remove it); a default or a lock body as its chain.
   const selectPath = branch.kind === 'case' ? branch.path.replace(/\.steps$/, '') : branch.path;
-  const selected = ctx.selected.has(selectPath) || ctx.selected.has(branch.path);
+  const selected = useStudio((s) => s.graphSelection.includes(selectPath) || s.graphSelection.includes(branch.path));
   return (
     <div className="graph-branch" data-taken={taken} aria-label={`${label}${taken ? ' (taken by the last message)' : ''}`} role="group">
-      <button type="button" className={`branch-label${selected ? ' selected' : ''}`} aria-pressed={selected} data-path={selectPath} onClick={(e) => ctx.select(selectPath, branch.span, additive(e))}>
+      <button type="button" className={`branch-label${selected ? ' selected' : ''}`} aria-pressed={selected} data-path={selectPath} onClick={(e) => ctx.select(selectPath, additive(e))}>
         {label}
       </button>
       <TestCoverage hits={branchHits(branch, ctx.branchCoverage)} covered={ctx.branchCoverage !== undefined && branchHits(branch, ctx.branchCoverage) !== undefined} />
@@ -171,7 +185,7 @@ function Branch({ branch, taken, ctx }: { branch: OutlineBranch; taken: boolean;
 }
 
 /** The dot in a node's corner: a breakpoint (or logpoint) on the step, set and removed by a click. */
-function BreakpointToggle({ step, title, bp, paused, ctx }: { step: OutlineStep; title: string; bp: StudioBreakpoint | undefined; paused: boolean; ctx: GraphContext }) {
+function BreakpointToggle({ path, title, bp, paused, ctx }: { path: string; title: string; bp: StudioBreakpoint | undefined; paused: boolean; ctx: GraphContext }) {
   const kind = bp?.logMessage ? 'logpoint' : 'breakpoint';
   const state = bp ? `${kind}${bp.enabled && bp.verified ? '' : ' (off)'}${bp.condition ? ` when ${bp.condition}` : ''}` : 'no breakpoint';
   return (
@@ -181,7 +195,7 @@ function BreakpointToggle({ step, title, bp, paused, ctx }: { step: OutlineStep;
       aria-pressed={bp !== undefined}
       aria-label={`Breakpoint on ${title}`}
       title={`${state}${paused ? '; a run is paused before this step' : ''}. Click to ${bp ? 'remove it' : 'pause runs before this step'}.`}
-      onClick={() => ctx.toggleBreakpoint(step)}
+      onClick={() => ctx.toggleBreakpoint(path)}
     />
   );
 }

@@ -15,10 +15,10 @@ import { cursorFlowOf, fileKey, nextMoment } from '../../../store/flows-slice.ts
 import { useStudio, type StudioState } from '../../../store/studio-store.ts';
 import { moveBreakpoints } from '../../debugger/debugger-actions.ts';
 import { settingsFor } from '../analysis/block-snippet.ts';
-import type { DefinitionOutline, OutlineStep } from '../analysis/outline-types.ts';
 import { editorCommands } from '../editor-commands.ts';
 import { followCoverage, followStats } from './follow-graph-edit.ts';
 import { outlineNow } from './graph-outline.ts';
+import { spanAt } from './graph-paths.ts';
 
 /** One edit of the open file's text, e.g. `(text) => deleteStep(text, path)`. */
 export type GraphEdit = (text: string) => FlowEditResult;
@@ -68,7 +68,7 @@ export function editOnGraph(...edits: GraphEdit[]): boolean {
     notice: undefined,
     ...followedMarks(file.integration, follow),
   });
-  const caret = select ? (outline ? spanStart(outline, select) : undefined) ?? offsetOf(text, select) : undefined;
+  const caret = select ? (outline ? spanAt(outline, select)?.[0] : undefined) ?? offsetOf(text, select) : undefined;
   if (caret !== undefined) commands.placeCaret(key, caret);
   moveBreakpointsWith(file.integration, file.file, follow, text);
   // A removed or redrawn node may have held the focus: the keys go on working on the graph.
@@ -81,27 +81,6 @@ function refocusGraph(path: string | undefined): void {
   if (active instanceof HTMLElement && active !== document.body && active.closest('.graph')) return;
   const node = path ? document.querySelector<HTMLElement>(`.graph [data-path="${CSS.escape(path)}"]`) : null;
   (node ?? document.querySelector<HTMLElement>('.graph'))?.focus({ preventScroll: true });
-}
-
-/** Where a step, a case or a flow starts in the outline just read, if it is there. */
-function spanStart(outline: DefinitionOutline, path: string): number | undefined {
-  for (const flow of outline.flows) {
-    if (path === `flows.${flow.name}`) return flow.keySpan[0];
-    const walk = (steps: OutlineStep[]): number | undefined => {
-      for (const s of steps) {
-        if (s.path === path) return s.span[0];
-        for (const b of s.branches) {
-          if (b.path === path || b.path === `${path}.steps`) return b.span?.[0];
-          const found = walk(b.steps);
-          if (found !== undefined) return found;
-        }
-      }
-      return undefined;
-    };
-    const found = walk(flow.steps) ?? walk(flow.onError);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /** Run counts and coverage follow their steps to their new paths. */
