@@ -17,6 +17,16 @@ const pkg = workerData.boot.tsxPackage;
 const api = pathToFileURL(join(dirname(pkg), require(pkg).exports['./esm/api'].import.default)).href;
 import(api).then((tsx) => { tsx.register(); return import(workerData.boot.entry); });`;
 
+/** Set by `npm run build` (src-main/build/build-cli.ts) in the JavaScript it makes; absent where the sources run. */
+declare const FLOW_STUDIO_BUILT: boolean | undefined;
+
+/**
+ * True in the built CLI, whose workers are built beside it: started from those bundles even
+ * where the sources are (a development clone), so a built process runs its own code and no
+ * TypeScript loader, as it does from a package.
+ */
+const built = typeof FLOW_STUDIO_BUILT !== 'undefined' && FLOW_STUDIO_BUILT;
+
 /** What `new Worker(target, options)` takes for a worker started as workerStart says. */
 export interface WorkerStart {
   target: string | URL;
@@ -25,10 +35,11 @@ export interface WorkerStart {
 
 /**
  * How to start the worker whose entry is the TypeScript file `source`: booted through tsx where
- * the sources are (`tsxPackage` is asked only then), else from `bundle`, its Electron build.
+ * the sources run (`tsxPackage` is asked only then), else from `bundle`, its build (the CLI's or
+ * Electron's).
  * The worker finds `data` as its workerData either way.
  */
 export function workerStart(source: URL, bundle: URL, where: { sourceExists: boolean; tsxPackage: () => string }, data: Record<string, unknown>): WorkerStart {
-  if (!where.sourceExists) return { target: bundle, options: { eval: false, workerData: data } };
+  if (built || !where.sourceExists) return { target: bundle, options: { eval: false, workerData: data } };
   return { target: TS_WORKER_BOOT, options: { eval: true, workerData: { ...data, boot: { tsxPackage: where.tsxPackage(), entry: source.href } } } };
 }

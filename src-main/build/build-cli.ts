@@ -77,7 +77,14 @@ export async function buildCli({ sourceRoot, packageRoot = sourceRoot }: CliBuil
     target: 'node20',
     external: EXTERNAL,
     banner: { js: REQUIRE_BANNER },
+    // Workers start from their bundles beside this build, even where the sources are (shared/ts-worker-boot.ts).
+    define: { FLOW_STUDIO_BUILT: 'true' },
     sourcemap: true,
+    // Whitespace and syntax only: a third less for Node to read, parse and keep (about 10 ms of a
+    // runtime's start and 4 MB of its memory, bench:cold-start); names stay as written, so a stack
+    // trace reads the same without its map.
+    minifyWhitespace: true,
+    minifySyntax: true,
     // Stack traces need the mappings only; the sources' text would triple the maps Node reads at start.
     sourcesContent: false,
     chunkNames: '[name]-[hash]',

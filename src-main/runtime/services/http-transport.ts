@@ -1,17 +1,31 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ApiConfig } from './api-config.ts';
 import { DEFAULT_TIMEOUT_MS, type PlatformRequest, type PlatformResponse, type PlatformTransport } from './api-http.ts';
 import { PlatformUnreachableError } from './platform-error.ts';
 
 const TOKEN_FILE_CHECK_MS = 1000;
+/** How long an idle connection is kept (shorter when the platform's Keep-Alive header says so). */
+const KEEP_ALIVE_MS = 30_000;
+/** How long close() lets calls still open finish before it cuts them. */
+const CLOSE_GRACE_MS = 2000;
 
 /**
  * The delegation API over HTTP: one keep-alive pool, the bearer token (re-read when its file
  * changes), static headers, mutual TLS. It never logs a header, so credentials stay out of logs.
+ *
+ * Node's own http client, not undici: undici is a megabyte of JavaScript whose loading was the
+ * largest single cost of a runtime's start (every runtime with a platform makes its first call
+ * before it serves), and these calls need only a keep-alive pool and a timeout.
  */
 export class HttpTransport implements PlatformTransport {
-  private readonly agent: Dispatcher;
+  private readonly agent: HttpAgent;
+  private readonly request: typeof httpRequest;
+  /** Calls on their way, cut by close() once its grace is over. */
+  private readonly open = new Set<ClientRequest>();
+  /** close() waiting for the last open call. */
+  private whenIdle: (() => void) | undefined;
   private token: string | undefined;
   private tokenMtime = -1;
   private tokenCheckedAt = 0;
@@ -24,10 +38,13 @@ export class HttpTransport implements PlatformTransport {
     const base = new URL(config.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.agent = new Agent({
-      keepAliveTimeout: 30_000,
-      connect: config.tls ? { cert: config.tls.cert, key: config.tls.key, ca: config.tls.ca } : undefined,
-    });
+    if (base.protocol === 'https:') {
+      this.agent = new HttpsAgent({ keepAlive: true, timeout: KEEP_ALIVE_MS, ...(config.tls ? { cert: config.tls.cert, key: config.tls.key, ca: config.tls.ca } : {}) });
+      this.request = httpsRequest;
+    } else {
+      this.agent = new HttpAgent({ keepAlive: true, timeout: KEEP_ALIVE_MS });
+      this.request = httpRequest;
+    }
     this.token = config.token;
     if (config.tokenFile) this.readTokenFile(true);
   }
@@ -56,8 +73,18 @@ export class HttpTransport implements PlatformTransport {
     if (this.closed) return;
     this.closed = true;
     // Requests still open (a long poll a source forgot) must not hold the process.
-    await Promise.race([this.agent.close(), new Promise((r) => setTimeout(r, 2000).unref())]);
-    await this.agent.destroy().catch(() => {});
+    if (this.open.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, CLOSE_GRACE_MS).unref();
+        function done(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.whenIdle = done;
+      });
+    }
+    for (const req of this.open) req.destroy(new Error('the platform client is closed'));
+    this.agent.destroy();
   }
 
   private async send(
@@ -72,28 +99,55 @@ export class HttpTransport implements PlatformTransport {
     if (token) headers.authorization = `Bearer ${token}`;
     const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     try {
-      // undici's own timeouts bound the wait (no timer per call): headers within timeoutMs, then
-      // no pause in the body longer than that.
-      const res = await this.agent.request({
-        origin: this.origin,
-        path: url,
-        method: req.method,
-        headers,
-        body,
-        signal: req.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const bytes = new Uint8Array(await res.body.arrayBuffer());
-      return response(route, res.statusCode, res.headers, bytes);
+      return await this.exchange(route, url, req, headers, body, timeoutMs);
     } catch (err) {
       if (req.signal?.aborted) throw req.signal.reason ?? err;
-      const code = (err as { code?: string }).code;
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-        throw new PlatformUnreachableError(route, new Error(`no answer within ${timeoutMs} ms`));
-      }
       throw new PlatformUnreachableError(route, err);
     }
+  }
+
+  /**
+   * One request on the pool. The timeout is the socket's idle time, as undici's were: no answer
+   * within timeoutMs, then no pause in the body longer than that (no timer of our own per call).
+   */
+  private exchange(route: string, url: string, req: PlatformRequest, headers: OutgoingHttpHeaders, body: Uint8Array | string | undefined, timeoutMs: number): Promise<PlatformResponse> {
+    return new Promise((resolve, reject) => {
+      const outgoing = this.request(this.origin + url, { method: req.method, headers, agent: this.agent, signal: req.signal, timeout: timeoutMs });
+      this.open.add(outgoing);
+      let finished = false;
+      const finish = (err: unknown, res?: PlatformResponse): void => {
+        if (finished) return;
+        finished = true;
+        this.open.delete(outgoing);
+        if (this.open.size === 0) this.whenIdle?.();
+        if (err) reject(err);
+        else resolve(res!);
+      };
+      outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      outgoing.on('error', (err) => finish(err));
+      outgoing.on('response', (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let length = 0;
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          length += chunk.length;
+        });
+        res.on('error', (err) => finish(err));
+        // After 'end' this changes nothing; before it, the connection went mid-answer.
+        res.on('close', () => finish(new Error('the platform closed the connection before the end of its answer')));
+        res.on('end', () => {
+          // A copy of its own: the chunks are views into the socket's larger buffers.
+          const bytes = new Uint8Array(length);
+          let at = 0;
+          for (const c of chunks) {
+            bytes.set(c, at);
+            at += c.length;
+          }
+          finish(undefined, response(route, res.statusCode ?? 0, res.headers, bytes));
+        });
+      });
+      outgoing.end(body);
+    });
   }
 
   private currentToken(): string | undefined {
