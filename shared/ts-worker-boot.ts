@@ -25,7 +25,7 @@ declare const FLOW_STUDIO_BUILT: boolean | undefined;
  * where the sources are (a development clone), so a built process runs its own code and no
  * TypeScript loader, as it does from a package.
  */
-const built = typeof FLOW_STUDIO_BUILT !== 'undefined' && FLOW_STUDIO_BUILT;
+export const runningBuilt = typeof FLOW_STUDIO_BUILT !== 'undefined' && FLOW_STUDIO_BUILT;
 
 /** What `new Worker(target, options)` takes for a worker started as workerStart says. */
 export interface WorkerStart {
@@ -40,6 +40,6 @@ export interface WorkerStart {
  * The worker finds `data` as its workerData either way.
  */
 export function workerStart(source: URL, bundle: URL, where: { sourceExists: boolean; tsxPackage: () => string }, data: Record<string, unknown>): WorkerStart {
-  if (built || !where.sourceExists) return { target: bundle, options: { eval: false, workerData: data } };
+  if (runningBuilt || !where.sourceExists) return { target: bundle, options: { eval: false, workerData: data } };
   return { target: TS_WORKER_BOOT, options: { eval: true, workerData: { ...data, boot: { tsxPackage: where.tsxPackage(), entry: source.href } } } };
 }
