@@ -17,7 +17,7 @@ import { SqliteSnapshots } from './sqlite-snapshots.ts';
 import { SqliteTelemetry } from './sqlite-telemetry.ts';
 import { SqliteTopics } from './sqlite-topics.ts';
 import { moveTelemetryOut, openTelemetryDatabase } from './telemetry-database.ts';
-import { OffThreadTelemetry, TelemetryWriter } from './telemetry-writer.ts';
+import { OffThreadTelemetry, OnDemandWriter } from './telemetry-writer.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** The embedded store: SQLite files in the data directory (platform.db; traces and logs in telemetry.db), one process. */
@@ -50,8 +50,9 @@ export function openSqliteStore(
   for (const d of [db, telemetryDb]) d.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const checkpointer = startWalCheckpointer([db.name, telemetryDb.name]);
   const { retention } = settings;
-  // Batches are stored from a worker (on one core too: see TelemetryWriter); this connection reads pages.
-  const writer = TelemetryWriter.start({ file: telemetryDb.name, retention });
+  // Batches are stored from a worker (on one core too: see TelemetryWriter) once they come at a
+  // rate worth its thread (OnDemandWriter); this connection reads pages.
+  const writer = new OnDemandWriter({ file: telemetryDb.name, retention }, clock);
   const telemetry = (kind: 'traces' | 'logs'): TelemetryStore => {
     const local = new SqliteTelemetry(telemetryDb, kind === 'traces' ? 'trace_batches' : 'log_batches', retention[kind], clock);
     return new OffThreadTelemetry(kind, local, writer, clock);

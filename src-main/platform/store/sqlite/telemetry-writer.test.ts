@@ -9,7 +9,7 @@ import type { Db } from './sqlite-database.ts';
 import { openTelemetryDatabase } from './telemetry-database.ts';
 import type { Retention } from '../telemetry-store.ts';
 import { SqliteTelemetry } from './sqlite-telemetry.ts';
-import { OffThreadTelemetry, TelemetryWriter } from './telemetry-writer.ts';
+import { OffThreadTelemetry, OnDemandWriter, TelemetryWriter, WRITER_AFTER_APPENDS_PER_SECOND } from './telemetry-writer.ts';
 
 let dir: string | undefined;
 let db: Db | undefined;
@@ -118,13 +118,56 @@ const { resolveFeatures } = await import(${url('../../features.ts')});
 const { SecretCipher } = await import(${url('../secret-cipher.ts')});
 const data = ${JSON.stringify(dir)};
 const store = openSqliteStore(data, storeSettings(resolveFeatures()), SecretCipher.openOrCreate(data));
-await store.traces.append({ count: 1, text: '[{"n":1}]' });
+// As many batches as start the writer's thread (OnDemandWriter), and one more for it to store.
+for (let i = 0; i <= ${WRITER_AFTER_APPENDS_PER_SECOND}; i++) await store.traces.append({ count: 1, text: '[{"n":1}]' });
 console.log('cores', availableParallelism(), 'off-thread', store.traces instanceof OffThreadTelemetry, 'kept', store.traces.kept.records);
 await store.close();
 `,
     );
     const run = spawnSync('taskset', ['-c', '0', process.execPath, join(repo, 'bin', 'run-ts.js'), script], { encoding: 'utf8', timeout: 30_000 });
-    expect(run.stdout + run.stderr).toContain('cores 1 off-thread true kept 1');
+    expect(run.stdout + run.stderr).toContain(`cores 1 off-thread true kept ${WRITER_AFTER_APPENDS_PER_SECOND + 1}`);
     expect(run.status).toBe(0);
+  });
+});
+
+describe('the writer thread, started on demand', () => {
+  function openOnDemand() {
+    dir = mkdtempSync(join(tmpdir(), 'flow-telemetry-writer-'));
+    db = openTelemetryDatabase(dir, () => {});
+    const clock = new ManualClock(1_700_000_000_000);
+    const onDemand = new OnDemandWriter({ file: db.name, retention: { traces: roomy, logs: roomy } }, clock);
+    const local = new SqliteTelemetry(db, 'trace_batches', roomy, clock);
+    return { clock, local, onDemand, traces: new OffThreadTelemetry('traces', local, onDemand, clock) };
+  }
+
+  it('stores a few batches a second on this thread and starts no thread for them', async () => {
+    const { clock, local, onDemand, traces } = openOnDemand();
+    for (let i = 0; i < 3 * WRITER_AFTER_APPENDS_PER_SECOND; i++) {
+      await traces.append(batch(i + 1, 1));
+      await clock.advance(1000 / (WRITER_AFTER_APPENDS_PER_SECOND - 2));
+    }
+    await traces.prune();
+    expect(onDemand.started).toBeUndefined();
+    expect(local.kept.records).toBe(3 * WRITER_AFTER_APPENDS_PER_SECOND);
+    expect(traces.kept.records).toBe(3 * WRITER_AFTER_APPENDS_PER_SECOND);
+    await onDemand.close(0);
+  });
+
+  it('starts the thread once batches come faster, which continues the record ids; a later failure is taken over here', async () => {
+    const { local, onDemand, traces } = openOnDemand();
+    for (let i = 0; i < WRITER_AFTER_APPENDS_PER_SECOND - 1; i++) await traces.append(batch(i + 1, 1));
+    expect(onDemand.started).toBeUndefined();
+    await traces.append(batch(WRITER_AFTER_APPENDS_PER_SECOND, 2));
+    writer = onDemand.started;
+    expect(writer).toBeDefined();
+    // Stored by the thread: this connection's counts stayed where its own appends left them.
+    expect(local.kept.records).toBe(WRITER_AFTER_APPENDS_PER_SECOND - 1);
+    expect(traces.kept.records).toBe(WRITER_AFTER_APPENDS_PER_SECOND + 1);
+    await traces.append(batch(100, 1));
+    expect((await traces.list({ limit: 4 })).map((r) => r.id)).toEqual([10, 9, 8, 7].map((n) => n + WRITER_AFTER_APPENDS_PER_SECOND - 8));
+    await writer!.close(0);
+    await traces.append(batch(200, 1));
+    expect(traces.kept.records).toBe(WRITER_AFTER_APPENDS_PER_SECOND + 3);
+    expect((await traces.list({ limit: 1 }))[0].id).toBe(WRITER_AFTER_APPENDS_PER_SECOND + 3);
   });
 });

@@ -106,9 +106,59 @@ export class TelemetryWriter {
 }
 
 /**
+ * Appends a second, of traces and logs together, from which the writer's thread is worth its
+ * cost: below that rate a batch's insert on the request thread is a fraction of a millisecond a
+ * second, and an idle platform (an embedded one whose runtime has answered a request or two)
+ * keeps the 10-odd MB and the start-up CPU of a thread with SQLite in it.
+ */
+export const WRITER_AFTER_APPENDS_PER_SECOND = 8;
+
+/**
+ * The writer's thread, started once appends arrive at WRITER_AFTER_APPENDS_PER_SECOND; until
+ * then batches are stored on the caller's connection. Every write before the start is committed
+ * when the thread opens the file, which it reads its counts and next record id from.
+ */
+export class OnDemandWriter {
+  private writer: TelemetryWriter | undefined;
+  private windowStart = Number.NEGATIVE_INFINITY;
+  private inWindow = 0;
+  private closed = false;
+
+  constructor(
+    private readonly setup: WriterSetup,
+    private readonly clock: Clock,
+    private readonly startAfter = WRITER_AFTER_APPENDS_PER_SECOND,
+  ) {}
+
+  /** The writer, if started. */
+  get started(): TelemetryWriter | undefined {
+    return this.writer;
+  }
+
+  /** Counts an append; the writer once the rate says so (started by this call, maybe), else undefined. */
+  forAppend(): TelemetryWriter | undefined {
+    if (this.writer || this.closed) return this.writer;
+    const now = this.clock.now();
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.inWindow = 0;
+    }
+    if (++this.inWindow >= this.startAfter) this.writer = TelemetryWriter.start(this.setup);
+    return this.writer;
+  }
+
+  async close(at: number): Promise<void> {
+    // Nothing starts a writer after this.
+    this.closed = true;
+    await this.writer?.close(at);
+  }
+}
+
+/**
  * One kind of telemetry whose appends and prunes run on the writer's thread, while pages are read
  * on this thread's connection (`local`). Should the writer be gone, `local` takes over the writes,
- * after reading the counts and next record id the writer left in the file.
+ * after reading the counts and next record id the writer left in the file. With an OnDemandWriter
+ * not started yet, `local` writes as well.
  */
 export class OffThreadTelemetry implements TelemetryStore {
   private keptNow: Kept;
@@ -117,7 +167,7 @@ export class OffThreadTelemetry implements TelemetryStore {
   constructor(
     private readonly kind: TelemetryKind,
     private readonly local: SqliteTelemetry,
-    private readonly writer: TelemetryWriter,
+    private readonly writer: TelemetryWriter | OnDemandWriter,
     private readonly clock: Clock,
   ) {
     this.keptNow = local.kept;
@@ -129,27 +179,43 @@ export class OffThreadTelemetry implements TelemetryStore {
 
   async append(batch: TelemetryBatch): Promise<void> {
     if (batch.count === 0) return;
-    await this.onWriter(() => this.writer.request({ op: 'append', kind: this.kind, count: batch.count, text: batch.text, at: this.clock.now() }), () => this.local.appendNow(batch));
+    await this.onWriter(
+      'append',
+      (writer) => writer.request({ op: 'append', kind: this.kind, count: batch.count, text: batch.text, at: this.clock.now() }),
+      () => this.local.appendNow(batch),
+    );
   }
 
   async prune(): Promise<void> {
-    await this.onWriter(() => this.writer.request({ op: 'prune', kind: this.kind, at: this.clock.now() }), () => this.local.pruneNow());
+    await this.onWriter('prune', (writer) => writer.request({ op: 'prune', kind: this.kind, at: this.clock.now() }), () => this.local.pruneNow());
   }
 
   async list(options?: { limit?: number; beforeId?: number }): Promise<TelemetryRecord[]> {
     return this.local.listNow(options);
   }
 
-  private async onWriter(remote: () => Promise<Kept | undefined>, here: () => void): Promise<void> {
-    if (!this.takenOver && this.writer.available) {
-      try {
-        this.keptNow = (await remote()) ?? this.keptNow;
-        return;
-      } catch (err) {
-        if (!(err instanceof WriterGone)) throw err;
-      }
-    }
+  private writerFor(op: 'append' | 'prune'): TelemetryWriter | undefined {
+    if (this.writer instanceof TelemetryWriter) return this.writer;
+    return op === 'append' ? this.writer.forAppend() : this.writer.started;
+  }
+
+  private async onWriter(op: 'append' | 'prune', remote: (writer: TelemetryWriter) => Promise<Kept | undefined>, here: () => void): Promise<void> {
     if (!this.takenOver) {
+      const writer = this.writerFor(op);
+      if (!writer) {
+        // Not started yet: this thread's connection writes, as it will if the writer goes.
+        here();
+        this.keptNow = this.local.kept;
+        return;
+      }
+      if (writer.available) {
+        try {
+          this.keptNow = (await remote(writer)) ?? this.keptNow;
+          return;
+        } catch (err) {
+          if (!(err instanceof WriterGone)) throw err;
+        }
+      }
       this.takenOver = true;
       this.local.resync();
     }
