@@ -15,7 +15,7 @@
  * usage: npm run bench:cold-start [-- --rounds 7 --no-benthos --no-sources]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
     }
   }
 
+  const loadBefore = loadavg();
   try {
     for (let round = 0; round < rounds; round++) {
       for (const c of contenders) c.results.push(await c.start(round));
@@ -136,17 +137,20 @@ async function main(): Promise<void> {
   } finally {
     await stop(platform);
   }
-  report(contenders, benthosNote);
+  report(contenders, benthosNote, [loadBefore, loadavg()]);
 }
 
-function report(contenders: Contender[], benthosNote: string | undefined): void {
+function report(contenders: Contender[], benthosNote: string | undefined, load: number[][]): void {
   const floor = contenders[0];
   const benthos = contenders.find((c) => c.name.startsWith('Benthos'));
   const ms = (r: ColdStart): number => r.firstAnswerMs;
   const rss = (r: ColdStart): number => r.idleRssMiB;
+  const cpu = (r: ColdStart): number => r.firstAnswerCpuMs;
   const range = (xs: number[], digits = 0): string => `${medianOf(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
-  console.log(`\ncold start: process start → first answered POST /orders, and RSS once idle; ${rounds} interleaved rounds, medians (range)\n`);
-  const header = ['contender', 'first answer ms', '× floor', '× Benthos', 'idle RSS MiB', '× floor RSS', 'target'];
+  console.log(`\ncold start: process start → first answered POST /orders, and RSS once idle; ${rounds} interleaved rounds, medians (range)`);
+  const avg = (l: number[]): string => l.map((x) => x.toFixed(2)).join(' ');
+  console.log(`node ${process.version}, ${availableParallelism()} cores, load average ${avg(load[0])} before the rounds, ${avg(load[1])} after: the wall times wait for a core when the machine is busy, the CPU column does not\n`);
+  const header = ['contender', 'first answer ms', '× floor', '× Benthos', 'CPU ms to it', '× floor CPU', 'idle RSS MiB', '× floor RSS', 'target'];
   const rows = contenders.map((c) => {
     const times = c.results.map(ms);
     const sizes = c.results.map(rss);
@@ -157,6 +161,8 @@ function report(contenders: Contender[], benthosNote: string | undefined): void 
       range(times),
       c === floor ? '1.00' : formatRatio(pairedRatio(c.results, floor.results, ms)),
       benthos && c !== benthos ? formatRatio(pairedRatio(c.results, benthos.results, ms)) : '',
+      range(c.results.map(cpu)),
+      c === floor ? '1.00' : formatRatio(pairedRatio(c.results, floor.results, cpu)),
       range(sizes, 1),
       c === floor ? '1.00' : formatRatio(pairedRatio(c.results, floor.results, rss)),
       verdict,
