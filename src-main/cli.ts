@@ -4,12 +4,15 @@
  */
 import module from 'node:module';
 import { runningBuilt } from '../shared/ts-worker-boot.ts';
+import { mapStackTracesLazily } from './cli/lazy-source-maps.ts';
 
 // The built CLI keeps V8's compiled code of the modules it loads from here on between starts
 // (Node 22.1+; in NODE_COMPILE_CACHE, else the system's temporary folder, where Node finds it
 // stale when a file changed): parsing and compiling them is the largest part of a start after
 // Node's own. Node 20 has no such cache.
 if (runningBuilt) (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// Its stack traces name the TypeScript sources, each map read when a trace first needs it.
+if (runningBuilt) mapStackTracesLazily();
 
 const commands: Record<string, { summary: string; load: () => Promise<{ main(args: string[]): Promise<number> }> }> = {
   validate: { summary: 'validate <path>...   check definitions; print every problem with file:line:col', load: () => import('./cli/validate.ts') },

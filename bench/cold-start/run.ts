@@ -31,7 +31,8 @@ const rounds = Number(opts.rounds);
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'cold-start-'));
 const node = process.execPath;
-const built = ['--enable-source-maps', join(root, 'dist-electron', 'cli.js')];
+// As bin/flow-studio.js starts it where the sources are not (a package, the image).
+const built = [join(root, 'dist-electron', 'cli.js')];
 
 const flow = (port: number): string => `connectors:
   http: {type: http, host: 127.0.0.1, port: ${port}}

@@ -23,7 +23,8 @@ const minutes = Number(opts.minutes);
 const sampleMs = Number(opts['sample-seconds']) * 1000;
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'leak-'));
-const cli = ['--enable-source-maps', join(root, 'dist-electron', 'cli.js')];
+// As bin/flow-studio.js starts it where the sources are not (a package, the image).
+const cli = [join(root, 'dist-electron', 'cli.js')];
 const MiB = 1024 * 1024;
 
 interface Sample {
