@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Kind, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Errors, ValueErrorType } from '@sinclair/typebox/errors';
 import { parse as parseYaml } from 'yaml';
 import { FeatureOverridesSchema, FeaturesSchema, type FeatureName, type FeatureOverrides, type Features } from './features-schema.ts';
@@ -36,11 +36,17 @@ export const defaultFeatures: Features = {
   logs: { supported: true, maxBatch: 1000, retainRecords: 100_000, retainBytes: 32 * 1024 * 1024, retainSeconds: 7 * 24 * 3600 },
 };
 
-const checkOverrides = TypeCompiler.Compile(FeatureOverridesSchema);
+// Compiled when there are overrides to check: a platform started with none (every embedded one)
+// does without.
+let checkOverrides: TypeCheck<typeof FeatureOverridesSchema> | undefined;
+const noOverrides = (overrides: unknown): boolean => overrides !== null && typeof overrides === 'object' && !Array.isArray(overrides) && Object.getPrototypeOf(overrides) === Object.prototype && Object.keys(overrides).length === 0;
 
 /** The effective features: defaults with the overrides applied and checked. Throws naming the source and the bad field. */
 export function resolveFeatures(overrides: FeatureOverrides = {}, source = 'features'): Features {
-  if (!checkOverrides.Check(overrides)) throw new Error(`${source}: ${overrideError(overrides)}`);
+  if (!noOverrides(overrides)) {
+    checkOverrides ??= TypeCompiler.Compile(FeatureOverridesSchema);
+    if (!checkOverrides.Check(overrides)) throw new Error(`${source}: ${overrideError(overrides)}`);
+  }
   const features = structuredClone(defaultFeatures);
   for (const [name, override] of Object.entries(overrides) as Array<[FeatureName, FeatureOverrides[FeatureName]]>) {
     if (override === undefined) continue;
