@@ -1,5 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiConfigFromEnv } from './api-config.ts';
 import { HttpTransport } from './http-transport.ts';
@@ -87,5 +93,38 @@ describe('the platform client over node:http', () => {
     expect(performance.now() - started).toBeLessThan(5000);
     expect(String(await open)).toMatch(/could not be reached: the platform client is closed/);
     await expect(http.call({ method: 'GET', path: '/v1/discovery' })).rejects.toThrow(/the platform client is closed/);
+  });
+
+  it.runIf(spawnSync('openssl', ['version']).status === 0)('speaks mutual TLS to an https platform, trusting the CA file it is given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flow-platform-tls-'));
+    try {
+      const cert = (name: string, cn: string, san: string[]) =>
+        spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${cn}`, ...san, '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`)], { encoding: 'utf8' });
+      expect(cert('server', 'platform', ['-addext', 'subjectAltName=IP:127.0.0.1']).status).toBe(0);
+      expect(cert('client', 'runtime', []).status).toBe(0);
+      const tls = createTlsServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')), ca: readFileSync(join(dir, 'client.crt')), requestCert: true, rejectUnauthorized: true }, (req, res) => {
+        const peer = (req.socket as TLSSocket).getPeerCertificate();
+        res.end(JSON.stringify({ client: peer.subject?.CN, path: req.url }));
+      });
+      server = tls;
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      const { port } = tls.address() as AddressInfo;
+      transport = new HttpTransport(
+        apiConfigFromEnv({
+          FLOW_PLATFORM_API_URL: `https://127.0.0.1:${port}`,
+          FLOW_PLATFORM_API_TLS_CA_FILE: join(dir, 'server.crt'),
+          FLOW_PLATFORM_API_TLS_CERT_FILE: join(dir, 'client.crt'),
+          FLOW_PLATFORM_API_TLS_KEY_FILE: join(dir, 'client.key'),
+        }),
+      );
+      const res = await transport.call({ method: 'GET', path: '/v1/discovery' });
+      expect(res.json()).toEqual({ client: 'runtime', path: '/v1/discovery' });
+      // Without the client certificate the platform refuses the handshake.
+      const anonymous = new HttpTransport(apiConfigFromEnv({ FLOW_PLATFORM_API_URL: `https://127.0.0.1:${port}`, FLOW_PLATFORM_API_TLS_CA_FILE: join(dir, 'server.crt') }));
+      await expect(anonymous.call({ method: 'GET', path: '/v1/discovery' })).rejects.toThrow(PlatformUnreachableError);
+      await anonymous.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
