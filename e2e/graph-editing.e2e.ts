@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -255,7 +256,7 @@ test.describe('editing flows on the graph', () => {
     // A step dragged from the middle and dropped first: from the drop event to the graph's DOM
     // showing it first (the text changed before: the graph is drawn from it), and to the next
     // painted frame.
-    const samples: Array<{ handled: number; dom: number; painted: number }> = [];
+    const samples: Array<{ handled: number; dom: number; painted: number; inItsTask: boolean }> = [];
     // Three drops warm the page up (the first edits of a session compile the code they run).
     for (let i = 0; i < 10; i++) {
       const from = 100 + i;
@@ -271,10 +272,11 @@ test.describe('editing flows on the graph', () => {
           const handled = performance.now() - start;
           // React draws a drop's update in a microtask the drop queued, before this one.
           await Promise.resolve();
+          const inItsTask = moved();
           while (!moved()) await new Promise((r) => requestAnimationFrame(r));
           const dom = performance.now() - start;
           await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-          return { handled, dom, painted: performance.now() - start };
+          return { handled, dom, painted: performance.now() - start, inItsTask };
         }, from)
       );
       if (i >= 3) samples.push(sample);
@@ -289,9 +291,11 @@ test.describe('editing flows on the graph', () => {
     // The graph redraws in the drop's own task, not after the typing pause (200 ms) and a worker
     // round trip, and draws a screenful, not the 200 steps. The target is 50 ms: medians
     // read 37-52 ms on this 2-core machine with other work on it (load average 4-5, also beside a
-    // CPU burner), where drawing every node read 63-114 ms; the bound guards the design on a more
-    // loaded CI run, not the target.
-    expect(dom).toBeLessThanOrEqual(150);
+    // CPU burner), where drawing every node read 63-114 ms. The design is checked as such (the
+    // DOM changed before the drop's task ended); the time bound grows with the run-queue per core,
+    // as the other e2e budgets do (a full run beside a load generator read 151 ms).
+    expect(samples.map((s) => s.inItsTask)).not.toContain(false);
+    expect(dom).toBeLessThanOrEqual(150 * Math.max(1, loadavg()[0] / availableParallelism()));
     expect(await graph.locator('.graph-content > .graph-chain > .graph-item').count()).toBeLessThan(50);
     // Every comment is still there, and the moved steps carried theirs.
     const saved = await saveAndRead(page, join(studio.workspaceDir, 'e2e-big'), 'big.yaml');
