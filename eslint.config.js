@@ -28,6 +28,26 @@ export default tseslint.config(
     },
   },
   layer(['src-main/runtime/**'], ['**/platform/**', '**/studio/**', '**/electron/**', 'electron'], 'the runtime imports nothing from platform/, studio/ or electron/', ['**/*.test.ts']),
+  // The runtime calls platform routes through their addresses: a value import of a declaration
+  // would load TypeBox and build every schema at each runtime's start (route-addresses.ts).
+  {
+    files: ['src-main/runtime/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/shared/platform-api/*', '!**/shared/platform-api/route-addresses.ts'],
+              allowTypeImports: true,
+              message: 'the runtime imports route declarations as types only; call a route through its address in shared/platform-api/route-addresses.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Integration tests of the runtime drive the real platform server, as the delegation API issue asks.
   layer(['src-main/runtime/**/*.test.ts'], ['**/studio/**', '**/electron/**', 'electron'], 'runtime tests import nothing from studio/ or electron/'),
   layer(['src-main/platform/**'], ['**/runtime/**', '**/studio/**', '**/electron/**', 'electron'], 'the platform imports nothing from runtime/, studio/ or electron/'),

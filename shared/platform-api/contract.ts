@@ -95,6 +95,21 @@ export type ApiRoute<R extends RouteSpec = RouteSpec> = R & {
   readonly allResponses: Readonly<Record<number, ResponseSpec>>;
 };
 
+/**
+ * Where a declared route is, without its schemas: all a client needs of it at run time (its
+ * operation, method and path). route-addresses.ts has one for every route, generated from the
+ * declarations; the declaration's type rides along (`declared` is never set), so a call through an
+ * address is typed by the route's schemas as one through the declaration is, while the runtime
+ * loads neither TypeBox nor a schema.
+ */
+export interface RouteAddress<R extends ApiRoute = ApiRoute> {
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** Type only: absent at run time. */
+  readonly declared?: R;
+}
+
 type ParamsOf<R> = R extends { parameters: readonly (infer P)[] } ? P : never;
 type ParamIn<R, Where extends string> = Extract<ParamsOf<R>, { in: Where }>;
 
@@ -113,15 +128,18 @@ export type QueryOf<R> = {
       : never;
 };
 
-/** The JSON request body of a route (`never` when it takes none). */
-export type JsonBody<R> = R extends {
+/** A route's declaration, from itself or from its address. */
+type Declaration<R> = R extends { readonly responses: unknown } ? R : R extends RouteAddress<infer D> ? D : never;
+
+/** The JSON request body of a route or of its address (`never` when it takes none). */
+export type JsonBody<R> = Declaration<R> extends {
   body: { content: { 'application/json': infer S extends TSchema } };
 }
   ? Static<S>
   : never;
 
-/** The JSON body a route answers with `status`. */
-export type JsonResponse<R, Status extends number> = R extends {
+/** The JSON body a route (or its address) answers with `status`. */
+export type JsonResponse<R, Status extends number> = Declaration<R> extends {
   responses: {
     [K in Status]: { content: { 'application/json': infer S extends TSchema } };
   };

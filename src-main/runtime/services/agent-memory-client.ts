@@ -1,5 +1,5 @@
-import * as api from '../../../shared/platform-api/agent-memory.ts';
-import type { ApiRoute, JsonBody } from '../../../shared/platform-api/contract.ts';
+import * as api from '../../../shared/platform-api/route-addresses.ts';
+import type { ApiRoute, RouteAddress, JsonBody } from '../../../shared/platform-api/contract.ts';
 import { intHeader, versionHeader, type PlatformResponse, type PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError, VersionConflictError } from './platform-error.ts';
@@ -152,7 +152,7 @@ export class AgentMemoryClient implements AgentMemory {
     throw new PlatformError(res.route, res.status, res.body, op);
   }
 
-  private call<R extends ApiRoute>(route: R, { options, ...c }: Call<R>): Promise<PlatformResponse> {
+  private call<R extends ApiRoute>(route: RouteAddress<R>, { options, ...c }: Call<R>): Promise<PlatformResponse> {
     const headers = { ...c.headers };
     if (options?.context) headers['x-flow-agent-context'] = encodeAgentContext(options.context);
     // userId rides on every thread route as a query parameter (spec 1 rule 5).

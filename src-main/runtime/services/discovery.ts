@@ -1,6 +1,7 @@
 import { sleepOn, systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Static } from '@sinclair/typebox';
-import { getDiscovery, type Discovery as DiscoveryDocument } from '../../../shared/platform-api/discovery.ts';
+import type { Discovery as DiscoveryDocument } from '../../../shared/platform-api/discovery.ts';
+import { getDiscovery } from '../../../shared/platform-api/route-addresses.ts';
 import type { Logger } from '../core/logger.ts';
 import type { PlatformTransport } from './api-http.ts';
 import { CAPABILITY_NAMES, type CapabilityName, type UnsupportedPolicy } from './capability.ts';

@@ -1,4 +1,4 @@
-import { kvDelete, kvGet, kvPut } from '../../../shared/platform-api/kv.ts';
+import { kvDelete, kvGet, kvPut } from '../../../shared/platform-api/route-addresses.ts';
 import { intHeader, versionHeader, type PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError, VersionConflictError } from './platform-error.ts';

@@ -1,7 +1,7 @@
 import { systemClock, type Clock, type ClockTimer } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
-import { acquireLease, releaseLease, renewLease } from '../../../shared/platform-api/leases.ts';
+import { acquireLease, releaseLease, renewLease } from '../../../shared/platform-api/route-addresses.ts';
 import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError } from './platform-error.ts';

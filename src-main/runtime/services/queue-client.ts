@@ -1,6 +1,6 @@
 import type { Identity } from './api-config.ts';
-import type { ApiRoute, JsonResponse } from '../../../shared/platform-api/contract.ts';
-import { queueAck, queueExtend, queueNack, queuePublish, queueReceive, queueReply, queueRequest } from '../../../shared/platform-api/queues.ts';
+import type { ApiRoute, RouteAddress, JsonResponse } from '../../../shared/platform-api/contract.ts';
+import { queueAck, queueExtend, queueNack, queuePublish, queueReceive, queueReply, queueRequest } from '../../../shared/platform-api/route-addresses.ts';
 import type { PlatformResponse, PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { parseDeliveries, sleep } from './deliveries.ts';
@@ -129,7 +129,7 @@ export class QueueClient implements QueueService {
     return [];
   }
 
-  private send<R extends ApiRoute>(route: R, call: RouteCall<R>): Promise<PlatformResponse> {
+  private send<R extends ApiRoute>(route: RouteAddress<R>, call: RouteCall<R>): Promise<PlatformResponse> {
     return callRoute(this.http, route, { ...call, capability: this.cap });
   }
 }

@@ -1,5 +1,4 @@
-import { getResource } from '../../../shared/platform-api/resources.ts';
-import { getSnapshot, getSnapshotResource } from '../../../shared/platform-api/version-tags.ts';
+import { getResource, getSnapshot, getSnapshotResource } from '../../../shared/platform-api/route-addresses.ts';
 import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
 import { PlatformError } from './platform-error.ts';

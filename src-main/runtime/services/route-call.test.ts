@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acquireLease } from '../../../shared/platform-api/leases.ts';
-import { queueReceive } from '../../../shared/platform-api/queues.ts';
-import { unsubscribe } from '../../../shared/platform-api/topics.ts';
+import { acquireLease, queueReceive, unsubscribe } from '../../../shared/platform-api/route-addresses.ts';
 import type { PlatformRequest, PlatformResponse, PlatformTransport } from './api-http.ts';
 import { callRoute, responseJson, routePath } from './route-call.ts';
 
@@ -13,7 +11,7 @@ function recording(answer: unknown): { http: PlatformTransport; sent: PlatformRe
   return { http: { call: async (req) => (sent.push(req), res), close: async () => {} }, sent };
 }
 
-describe('calling a declared route', () => {
+describe('calling a declared route through its address', () => {
   it('takes method and path from the declaration and percent-encodes each path parameter once', async () => {
     const { http, sent } = recording({});
     await callRoute(http, queueReceive, { params: { subject: 'orders/new x' }, json: { consumerGroup: 'g', waitSeconds: 1 } });

@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.ts';
 import type { Identity } from './api-config.ts';
-import type { ApiRoute, JsonResponse } from '../../../shared/platform-api/contract.ts';
-import { subscribe, topicAck, topicExtend, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/topics.ts';
+import type { ApiRoute, RouteAddress, JsonResponse } from '../../../shared/platform-api/contract.ts';
+import { subscribe, topicAck, topicExtend, topicPublish, topicReceive, unsubscribe } from '../../../shared/platform-api/route-addresses.ts';
 import type { PlatformResponse, PlatformTransport } from './api-http.ts';
 import { callRoute, responseJson, type RouteCall } from './route-call.ts';
 import type { Capability } from './capability.ts';
@@ -82,7 +82,7 @@ export class TopicClient implements TopicService {
     return false;
   }
 
-  send<R extends ApiRoute>(route: R, call: RouteCall<R>): Promise<PlatformResponse> {
+  send<R extends ApiRoute>(route: RouteAddress<R>, call: RouteCall<R>): Promise<PlatformResponse> {
     return callRoute(this.http, route, { ...call, capability: this.cap });
   }
 

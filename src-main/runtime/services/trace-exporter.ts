@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { postLogs, postTraces, type TraceEntry } from '../../../shared/platform-api/telemetry.ts';
+import { postLogs, postTraces } from '../../../shared/platform-api/route-addresses.ts';
+import type { TraceEntry } from '../../../shared/platform-api/telemetry.ts';
 import type { SecretRedactor } from '../core/logger.ts';
 import type { PlatformTransport } from './api-http.ts';
 import type { Capability } from './capability.ts';
@@ -36,8 +37,8 @@ export class PlatformBatchExporter<T> implements RecordExporter<T> {
   ) {}
 
   async export(batch: readonly T[], redactor: SecretRedactor | undefined): Promise<boolean> {
-    const route = this.kind === 'traces' ? postTraces : postLogs;
-    const res = await callRoute(this.http, route, { jsonText: serializeBatch(batch, redactor), capability: this.cap, timeoutMs: this.timeoutMs });
+    const call = { jsonText: serializeBatch(batch, redactor), capability: this.cap, timeoutMs: this.timeoutMs };
+    const res = this.kind === 'traces' ? await callRoute(this.http, postTraces, call) : await callRoute(this.http, postLogs, call);
     return res.status === 202 || res.status === 200 || res.status === 204;
   }
 }
