@@ -1,8 +1,10 @@
 import { basename } from 'node:path';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { discoverIntegrations, formatProblem, isFlowTestFile, LoadError, loadDefinition, readDefinitions, registry } from '../../src-main/runtime/index.ts';
+import { discoverIntegrations, formatProblem, isFlowTestFile, LoadError, loadDefinition, readDefinitions, loadRegistry } from '../../src-main/runtime/index.ts';
 import { deleteStep, duplicateStep, insertStep, moveStep, unwrapStep, wrapSteps, type FlowEditResult } from './index.ts';
+
+const registry = await loadRegistry();
 
 /** Comment lines of a text, trimmed: every one must survive an edit that removes no step. */
 const comments = (text: string): string[] =>

@@ -7,7 +7,7 @@ import { flowTestArtifacts } from '../studio/flow-tests/test-file-schema.ts';
 export async function main(argv: string[]): Promise<number> {
   const check = argv.includes('--check');
   let stale = 0;
-  for (const { path, content } of [...generatedArtifacts(), ...flowTestArtifacts(), ...platformApiArtifacts()]) {
+  for (const { path, content } of [...(await generatedArtifacts()), ...flowTestArtifacts(), ...platformApiArtifacts()]) {
     let current = '';
     try {
       current = readFileSync(path, 'utf8');

@@ -1,7 +1,7 @@
 import { watch, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { definitionFilesIn, readDefinitions, registry } from '../runtime/index.ts';
+import { type ComponentRegistry, definitionFilesIn, loadRegistry, readDefinitions } from '../runtime/index.ts';
 import { coverageOf } from '../studio/flow-tests/coverage.ts';
 import type { FlowTestResult } from '../studio/flow-tests/flow-test-runner.ts';
 import { junitReport } from '../studio/flow-tests/junit-report.ts';
@@ -60,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const suite = await runSuite(files, (r) => print(resultLine(r)), o.grep);
     for (const b of suite.broken) print(`✗ ${show(b.file)} does not load:\n${b.problems.map((p) => `    ${p}`).join('\n')}`);
-    if (o.coverage) print(coverageReport(suite));
+    if (o.coverage) print(coverageReport(suite, await loadRegistry()));
     print(summary(suite));
     if (o.reporter === 'junit') {
       const xml = junitReport(suite);
@@ -115,7 +115,7 @@ function summary(s: SuiteResult): string {
   return `\n${passed} passed, ${failed} failed${broken} (${s.results.length} test${s.results.length === 1 ? '' : 's'}, ${s.durationMs} ms)`;
 }
 
-function coverageReport(s: SuiteResult): string {
+function coverageReport(s: SuiteResult, registry: ComponentRegistry): string {
   const byDir = new Map<string, FlowTestResult[]>();
   for (const r of s.results) byDir.set(dirname(r.file), [...(byDir.get(dirname(r.file)) ?? []), r]);
   const parts: string[] = [''];

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { relative } from 'node:path';
-import { discoverIntegrations, formatProblem, loadDefinition, LoadError, readDefinitions, registry } from '../runtime/index.ts';
+import { discoverIntegrations, formatProblem, loadDefinition, LoadError, loadRegistry, readDefinitions } from '../runtime/index.ts';
 
 /** Exit 0 when every definition under the paths loads; else print every problem and exit 1. */
 export async function main(argv: string[]): Promise<number> {
@@ -9,6 +9,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error('usage: flow-studio validate <file-or-folder>...');
     return 2;
   }
+  const registry = await loadRegistry();
   let problems = 0;
   let flows = 0;
   let files = 0;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { flowsMarkdownWithReference } from './core/docs/cel-functions-md.ts';
 import { componentsMarkdown } from './core/docs/components-md.ts';
 import { definitionSchema } from './core/docs/json-schema.ts';
-import { registry } from './registry.ts';
+import { loadRegistry } from './components.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -11,7 +11,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  * Files generated from the component specs and the CEL declarations; a test fails when the
  * committed copies differ. docs/flows.md is generated only between its CEL reference markers.
  */
-export function generatedArtifacts(): Array<{ path: string; content: string }> {
+export async function generatedArtifacts(): Promise<Array<{ path: string; content: string }>> {
+  const registry = await loadRegistry();
   return [
     { path: `${root}shared/flow-definition.schema.json`, content: JSON.stringify(definitionSchema(registry), null, 2) + '\n' },
     { path: `${root}docs/components.md`, content: componentsMarkdown(registry) },

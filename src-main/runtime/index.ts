@@ -15,7 +15,7 @@ export type { InProcessTelemetry } from './services/trace-exporter.ts';
 export type { PlatformServices } from './services/platform-services.ts';
 export { Runtime } from './core/runtime.ts';
 export type { RuntimeDescription } from './core/runtime.ts';
-export { registry } from './registry.ts';
+export { loadRegistry } from './components.ts';
 export { generatedArtifacts } from './generated-artifacts.ts';
 
 // Definitions: files, loading, problems.

@@ -6,7 +6,9 @@ import type { RuntimeSandbox } from './core/sandbox.ts';
 import { Runtime } from './core/runtime.ts';
 import { TraceAdmission, saturatedBudgetFromEnv, saturatedRateFromEnv } from './core/trace-admission.ts';
 import { TraceHub } from './core/trace.ts';
-import { registry as defaultRegistry } from './registry.ts';
+import { loadRegistry, registryNaming } from './components.ts';
+import { LoadError } from './core/errors.ts';
+import type { LoadOptions } from './core/load/definition-loader.ts';
 import { apiConfigFromEnv, DEFAULT_DISCOVERY_BUDGET_MS, type ApiConfig, type ClientTls, type Identity } from './services/api-config.ts';
 import { foldEnvResources } from './services/env-resources.ts';
 import { deferredLogSink } from './services/log-forwarding.ts';
@@ -41,6 +43,7 @@ export interface PlatformConnection {
 export interface StartRuntimeOptions {
   /** The definition files of one integration. */
   definitions: readonly DefinitionText[];
+  /** Default: the components the definitions name, loaded on first use. */
   registry?: ComponentRegistry;
   /**
    * The variables the definitions' `env:` reads, strongest first: the process environment or a
@@ -126,8 +129,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
   shipping.forwardTo(services.telemetry.logSink);
   try {
     const variables = await foldEnvResources(options.variables, services.resources, options.envResources ?? []);
-    const runtime = Runtime.load(options.definitions, {
-      registry: options.registry ?? defaultRegistry,
+    const runtime = await loadRuntime(options.definitions, options.registry, {
       env: variables,
       log,
       redactor,
@@ -153,6 +155,26 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
   } catch (err) {
     await owned?.close();
     throw err;
+  }
+}
+
+/**
+ * Runtime.load against the registry given, else against the components the definitions name:
+ * their modules alone are loaded. When that load finds problems, the definitions are loaded again
+ * against every component, so the problems are reported as that finds them (an unknown type is
+ * matched against every known one).
+ */
+async function loadRuntime(
+  definitions: readonly DefinitionText[],
+  registry: ComponentRegistry | undefined,
+  options: Omit<LoadOptions, 'mode' | 'registry'> & { integration?: string },
+): Promise<Runtime> {
+  if (registry) return Runtime.load(definitions, { ...options, registry });
+  try {
+    return Runtime.load(definitions, { ...options, registry: await registryNaming(definitions) });
+  } catch (err) {
+    if (!(err instanceof LoadError)) throw err;
+    return Runtime.load(definitions, { ...options, registry: await loadRegistry() });
   }
 }
 

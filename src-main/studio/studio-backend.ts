@@ -1,5 +1,5 @@
 import type { RunState, StudioApi, StudioEventName, StudioEvents, StudioListener } from '../../shared/studio-api.ts';
-import { type ComponentRegistry, createLogger, type Logger, registry as defaultRegistry } from '../runtime/index.ts';
+import { type ComponentRegistry, createLogger, loadRegistry, type Logger } from '../runtime/index.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from './embedded-platform.ts';
 import { LiveFeed } from './live-feed.ts';
 import { RunManager } from './run-manager.ts';
@@ -57,6 +57,7 @@ export interface StudioBackend {
  */
 export async function startStudioBackend(options: StudioBackendOptions): Promise<StudioBackend> {
   const log = options.log ?? createLogger({ level: 'warn' });
+  const registry = options.registry ?? (await loadRegistry());
   const workspace = Workspace.open(options.workspaceDir, options.samplesDir);
   const launchId = randomBytes(9).toString('base64url');
   const db = openStudioDb(options.dataDir, (message) => log.warn(message));
@@ -97,7 +98,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
     workspace,
     dataDir: options.dataDir,
     platform,
-    registry: options.registry ?? defaultRegistry,
+    registry: registry,
     feed,
     processEnv: options.env ?? process.env,
     secretBackend,
@@ -112,13 +113,13 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       return {};
     }
   };
-  const debuggers = startStudioDebugger({ workspace, dataDir: options.dataDir, registry: options.registry ?? defaultRegistry, runs: inspection.runs, pushFeed: feed.push, runEnv });
+  const debuggers = startStudioDebugger({ workspace, dataDir: options.dataDir, registry: registry, runs: inspection.runs, pushFeed: feed.push, runEnv });
 
   const runs = new RunManager({
     workspace,
     feed,
     platform,
-    registry: options.registry ?? defaultRegistry,
+    registry: registry,
     env: options.env,
     runEnvironment: (id) => resources.runEnvironment(id),
     graceMs: options.graceMs,
@@ -186,14 +187,14 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
       return runs.movePort(String(id), String(connector), port, () => writeConnectorPort(workspace, String(id), String(connector), port));
     },
     ...inspection.api,
-    ...createDesignApi(workspace, options.registry ?? defaultRegistry),
+    ...createDesignApi(workspace, registry),
     ...platformViews.api,
     ...resources.api,
     ...historyApi(settings, inspection, options.dataDir),
     ...flowTestsApi({
       workspace,
       runs: inspection.runs,
-      registry: options.registry ?? defaultRegistry,
+      registry: registry,
       captureDetail: (id) => inspection.captures.detail(id),
       runEnv,
     }),

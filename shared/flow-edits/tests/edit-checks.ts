@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
-import { formatProblem, LoadError, loadDefinition, registry } from '../../../src-main/runtime/index.ts';
+import { formatProblem, LoadError, loadDefinition, loadRegistry } from '../../../src-main/runtime/index.ts';
 import { applyTextEdits, type FlowEditResult } from '../index.ts';
+
+const registry = await loadRegistry();
 
 /** Loads a definition the way `flow-studio validate` does; throws the loader's problems, located. */
 export function expectLoads(text: string, file = 'flows.yaml'): void {

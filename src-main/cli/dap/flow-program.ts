@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import {
+  type ComponentRegistry,
   createLogger,
   type DebugSession,
   definitionFilesIn,
@@ -9,7 +10,7 @@ import {
   type LogRecord,
   type Logger,
   readDefinitions,
-  registry,
+  loadRegistry,
   registryChainShapes,
   type Runtime,
   startRuntime,
@@ -54,6 +55,7 @@ export class FlowProgram {
     private readonly platform: EmbeddedPlatform,
     private readonly db: DebuggerDb,
     private readonly onLog: (record: LogRecord) => void,
+    registry: ComponentRegistry,
   ) {
     this.dir = resolve(args.program);
     this.integration = basename(this.dir);
@@ -71,7 +73,7 @@ export class FlowProgram {
     const dataDir = resolve(args.dataDir ?? defaultDataDir());
     const log = createLogger({ sinks: [onLog] });
     const platform = await startEmbeddedPlatform(join(dataDir, 'debug-platform'), [dir], process.env, log);
-    return new FlowProgram(args, session, platform, openDebuggerDb(dataDir), onLog);
+    return new FlowProgram(args, session, platform, openDebuggerDb(dataDir), onLog, await loadRegistry());
   }
 
   /** Loads the definitions (every problem with file:line:col), attaches the debugger and starts the sources. */

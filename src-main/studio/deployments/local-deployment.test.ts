@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer, type PlatformServer } from '../../platform/index.ts';
-import { type LogRecord, registry } from '../../runtime/index.ts';
+import { type LogRecord, loadRegistry } from '../../runtime/index.ts';
 import { startLocalDeployment, type RunningDeployment } from './local-deployment.ts';
+
+const registry = await loadRegistry();
 
 const SECRET = 'sk-live-4f9c2a77e1d04b7f9a3c';
 let dir: string;

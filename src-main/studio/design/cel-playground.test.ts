@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../runtime/index.ts';
+import { loadRegistry } from '../../runtime/index.ts';
 import { CelPlayground } from './cel-playground.ts';
+
+const registry = await loadRegistry();
 
 const playground = new CelPlayground(registry);
 const sample = { body: { items: [{ price: 2.5, quantity: 4 }], customer: 'ana' }, vars: { id: '42', query: { page: '2' } } };

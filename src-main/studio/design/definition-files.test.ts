@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registry } from '../../runtime/index.ts';
+import { loadRegistry } from '../../runtime/index.ts';
 import { tempWorkspace } from './design-test-workspace.ts';
 import { DefinitionFiles } from './definition-files.ts';
 import { validateDefinition } from './validate-definition.ts';
+
+const registry = await loadRegistry();
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../runtime/index.ts';
+import { loadRegistry } from '../../runtime/index.ts';
 import { designReference } from './design-reference.ts';
 import { editorSchema } from './editor-schema.ts';
+
+const registry = await loadRegistry();
 
 describe('the design reference', () => {
   const ref = designReference(registry);

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { registry } from '../../runtime/index.ts';
+import { loadRegistry } from '../../runtime/index.ts';
 import { tempWorkspace } from './design-test-workspace.ts';
 import { validateDefinition } from './validate-definition.ts';
+
+const registry = await loadRegistry();
 
 const connectors = `connectors:
   web: {type: http, port: 0}

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FeedEvent } from '../../../shared/feed-events.ts';
 import type { RunState } from '../../../shared/studio-api.ts';
-import { type ComponentRegistry, defineBlock, implementBlock, registry } from '../../runtime/index.ts';
+import { type ComponentRegistry, defineBlock, implementBlock, loadRegistry } from '../../runtime/index.ts';
 import { startStudioBackend, type StudioBackend } from '../studio-backend.ts';
+
+const registry = await loadRegistry();
 
 /** How many messages the test-wait block holds right now. */
 let held = 0;
