@@ -2,6 +2,7 @@ import { build } from 'esbuild';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keepModuleUrls } from './keep-module-urls.ts';
+import { yamlAsEsm } from './yaml-as-esm.ts';
 
 /** The entries of the shipped build, named as the code that starts them expects (dist-electron/<name>.js). */
 const ENTRIES = {
@@ -89,6 +90,6 @@ export async function buildCli({ sourceRoot, packageRoot = sourceRoot }: CliBuil
     sourcesContent: false,
     chunkNames: '[name]-[hash]',
     logLevel: 'warning',
-    plugins: [keepModuleUrls(outdir, { sourceRoot, packageRoot })],
+    plugins: [yamlAsEsm(), keepModuleUrls(outdir, { sourceRoot, packageRoot })],
   });
 }
