@@ -15,7 +15,8 @@ const ENTRIES = {
 
 /**
  * What stays a package loaded from node_modules at run time: native code (better-sqlite3 and the
- * `bindings` it loads its addon with), optional peers a bundled package asks for only when present
+ * `bindings` it loads its addon with), packages our code requires synchronously on first use (bson,
+ * croner), optional peers a bundled package asks for only when present
  * (compression, Kerberos and cloud auth for MongoDB, native speed-ups for ws, pg-native), the
  * Electron shell, and development tools (vite builds the studio UI from a source checkout; tsx
  * starts workers where the sources are).
@@ -26,6 +27,9 @@ const EXTERNAL = [
   // One copy of BSON per process: the docstore's extended JSON requires it on first use
   // (extended-json.ts) and the driver, bundled, requires the same file.
   'bson',
+  // Required on the first cron expression parsed (blocks/schedule/cron.ts), not carried by the
+  // runtime's modules (the front door exports parseCron, so they reach it).
+  'croner',
   'electron',
   'vite',
   'tsx',

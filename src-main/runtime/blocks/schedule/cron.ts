@@ -1,4 +1,4 @@
-import { Cron } from 'croner';
+import { createRequire } from 'node:module';
 
 /**
  * Cron expressions, evaluated by croner: five fields (minute hour day-of-month month day-of-week)
@@ -43,6 +43,17 @@ const MACROS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
+/**
+ * croner, required on the first cron expression parsed (a runtime without schedules never loads
+ * it), synchronously as parsing is; the CLI build keeps it external (build-cli.ts), so the
+ * runtime's modules do not carry it.
+ */
+let croner: typeof import('croner') | undefined;
+const requireHere = createRequire(import.meta.url);
+function cronerCron(): typeof import('croner').Cron {
+  return (croner ??= requireHere('croner') as typeof import('croner')).Cron;
+}
+
 /** Parses; throws naming the field and what is wrong with it, or the time zone. */
 export function parseCron(source: string, timezone: CronTimezone = 'utc'): CronSchedule {
   const text = MACROS[source.trim().toLowerCase()] ?? source.trim();
@@ -52,6 +63,7 @@ export function parseCron(source: string, timezone: CronTimezone = 'utc'): CronS
   }
   const six = parts.length === 6 ? parts : ['0', ...parts];
   six.forEach((field, i) => checkField(six, i, field));
+  const Cron = cronerCron();
   const cron = new Cron(six.join(' '), { paused: true, timezone: zoneOption(timezone) });
   return {
     source,
@@ -79,7 +91,7 @@ function zoneOption(timezone: CronTimezone): string | undefined {
 function checkField(six: string[], index: number, text: string): void {
   const probe = six.map((field, i) => (i === index ? field : '*')).join(' ');
   try {
-    new Cron(probe, { paused: true });
+    new (cronerCron())(probe, { paused: true });
   } catch (err) {
     const field = FIELDS[index];
     const reason = (err as Error).message;
