@@ -41,9 +41,13 @@ COPY --from=build --chown=root:root /app/shared/*.json ./shared/
 RUN mkdir -p /data /flows && chown node:node /data /flows
 # V8's compiled code of the two commands a container starts, kept in the image (Node 22's compile
 # cache): a new container reads it instead of parsing and compiling the build on its first start.
-# `--help` loads each command's modules and exits; the folder stays read-only to the node user.
+# `--help` loads each command's modules and exits; validating a definition with a cron schedule
+# loads the components a runtime loads on first use (and croner); the folder stays read-only to
+# the node user.
 ENV NODE_COMPILE_CACHE=/app/.compile-cache
-RUN node bin/flow-studio.js run --help >/dev/null && node bin/flow-studio.js platform --help >/dev/null
+RUN node bin/flow-studio.js run --help >/dev/null && node bin/flow-studio.js platform --help >/dev/null \
+ && printf 'flows:\n  warm:\n    source: {type: schedule, cron: "0 * * * *"}\n    steps: []\n' >/tmp/warm.yaml \
+ && node bin/flow-studio.js validate /tmp/warm.yaml >/dev/null && rm /tmp/warm.yaml
 USER node
 ENV XDG_DATA_HOME=/data
 EXPOSE 7480 8080
