@@ -254,9 +254,10 @@ test.describe('editing flows on the graph', () => {
     await screenshotsAtBothSizes(page, 'graph-editing-200-steps');
 
     // A step dragged from the middle and dropped first: from the drop event to the graph's DOM
-    // showing it first (the text changed before: the graph is drawn from it), and to the next
-    // painted frame.
-    const samples: Array<{ handled: number; dom: number; painted: number; inItsTask: boolean }> = [];
+    // showing it first (the text changed before: the graph is drawn from it), to the next painted
+    // frame, and to everything the drop set off: the settings form of the dropped step, which
+    // follows when the page is idle, with its CEL field an editor of its own, painted.
+    const samples: Array<{ handled: number; dom: number; painted: number; settled: number; inItsTask: boolean }> = [];
     // Three drops warm the page up (the first edits of a session compile the code they run).
     for (let i = 0; i < 10; i++) {
       const from = 100 + i;
@@ -266,6 +267,10 @@ test.describe('editing flows on the graph', () => {
           const data = new DataTransfer();
           data.setData('application/x-flow-step', `flows.big.steps[${from}]`);
           const moved = (): boolean => document.querySelector('[data-path="flows.big.steps[0]"]')?.getAttribute('aria-label')?.startsWith(`step-${from} `) ?? false;
+          const formShown = (): boolean =>
+            document.querySelector('.step-settings h3')?.textContent === `log (step-${from})` &&
+            (document.querySelector('[data-testid="cel-field-message"] .view-lines')?.textContent ?? '').replace(/\u00a0/g, ' ').includes(`at ${from}`);
+          const nextPaint = (): Promise<unknown> => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
           const start = performance.now();
           gap.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
           // The drop's handler: the edit, the editor's text and the outline read from it.
@@ -275,8 +280,23 @@ test.describe('editing flows on the graph', () => {
           const inItsTask = moved();
           while (!moved()) await new Promise((r) => requestAnimationFrame(r));
           const dom = performance.now() - start;
-          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-          return { handled, dom, painted: performance.now() - start, inItsTask };
+          await nextPaint();
+          const painted = performance.now() - start;
+          // Watched without timers of its own, which would keep the page from being idle.
+          await new Promise<void>((resolve) => {
+            const observer = new MutationObserver(() => {
+              if (!formShown()) return;
+              observer.disconnect();
+              resolve();
+            });
+            observer.observe(document.querySelector('.graph')!, { subtree: true, childList: true, characterData: true });
+            if (formShown()) {
+              observer.disconnect();
+              resolve();
+            }
+          });
+          await nextPaint();
+          return { handled, dom, painted, settled: performance.now() - start, inItsTask };
         }, from)
       );
       if (i >= 3) samples.push(sample);
@@ -285,18 +305,29 @@ test.describe('editing flows on the graph', () => {
     const dom = median(samples.map((s) => s.dom));
     const painted = median(samples.map((s) => s.painted));
     const handled = median(samples.map((s) => s.handled));
+    const settled = median(samples.map((s) => s.settled));
     console.log(
-      `drop → text and graph on a 200-step flow: DOM updated median ${dom.toFixed(1)} ms, painted median ${painted.toFixed(1)} ms (${samples.map((s) => `${s.dom.toFixed(0)}/${s.painted.toFixed(0)}`).join(', ')}); the drop's handler (edit, text, outline) median ${handled.toFixed(1)} ms`,
+      `drop → text and graph on a 200-step flow: DOM updated median ${dom.toFixed(1)} ms, painted median ${painted.toFixed(1)} ms (${samples.map((s) => `${s.dom.toFixed(0)}/${s.painted.toFixed(0)}`).join(', ')}); the drop's handler (edit, text, outline) median ${handled.toFixed(1)} ms; with the settings form drawn when idle, all painted median ${settled.toFixed(1)} ms (${samples.map((s) => s.settled.toFixed(0)).join(', ')}); load ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`,
     );
     // The graph redraws in the drop's own task, not after the typing pause (200 ms) and a worker
-    // round trip, and draws a screenful, not the 200 steps. The issue's target is 50 ms: medians
-    // read 37-52 ms on this 2-core machine with other work on it (load average 4-5, also beside a
-    // CPU burner), where drawing every node read 63-114 ms. The design is checked as such (the
-    // DOM changed before the drop's task ended); the time bound grows with the run-queue per core,
-    // as the other e2e budgets do (a full run beside a load generator read 151 ms).
+    // round trip, and draws a screenful, not the 200 steps; the outline is read step by step
+    // (stepwise-outline.ts: the moved step, not the 200), the settings form follows when idle and
+    // the edit reads the text the form parsed. The issue's target is 50 ms to the updated text and
+    // graph, DOM and painted frame alike: medians read 10-27 ms (DOM) and 33-62 ms (painted) on
+    // this 2-core machine with a load average of 6-7 from other work, where reading the flow whole
+    // for the edit, the outline and the form read 98-150 and 141-215 ms. The design is checked as
+    // such (the DOM changed before the drop's task ended); the time bounds grow with the run-queue
+    // per core, as the other e2e budgets do.
+    const contention = Math.max(1, loadavg()[0] / availableParallelism());
     expect(samples.map((s) => s.inItsTask)).not.toContain(false);
-    expect(dom).toBeLessThanOrEqual(150 * Math.max(1, loadavg()[0] / availableParallelism()));
+    expect(dom).toBeLessThanOrEqual(50 * contention);
+    expect(painted).toBeLessThanOrEqual(50 * contention);
     expect(await graph.locator('.graph-content > .graph-chain > .graph-item').count()).toBeLessThan(50);
+    // After the drops: the dropped step first and selected, its settings form, the text's caret on it.
+    await expect(graph.locator('[data-path="flows.big.steps[0]"]')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('region', { name: 'Settings of log (step-109)' })).toBeVisible();
+    await expect(page.locator('.flow-editor .line-numbers.active-line-number')).toHaveText('8');
+    await screenshotsAtBothSizes(page, 'graph-editing-200-steps-after-drops');
     // Every comment is still there, and the moved steps carried theirs.
     const saved = await saveAndRead(page, join(studio.workspaceDir, 'e2e-big'), 'big.yaml');
     expect(comments(saved).sort()).toEqual(comments(big).sort());

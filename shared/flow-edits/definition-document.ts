@@ -47,7 +47,7 @@ export class DefinitionDocument {
   readonly seqIndent: number;
 
   constructor(readonly text: string) {
-    this.doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+    this.doc = parsedDefinition(text);
     const broken = this.doc.errors[0];
     if (broken) throw new FlowEditError(`the file does not parse as YAML (${broken.message.split('\n')[0]}); fix the text first`);
     [this.step, this.seqIndent] = this.style();
@@ -225,6 +225,18 @@ export class DefinitionDocument {
     visit(this.doc.contents, undefined);
     return [step, seqIndent];
   }
+}
+
+let lastParsed: { text: string; doc: Document.Parsed } | undefined;
+
+/**
+ * A definition's text parsed as the edits read it, the last one kept: the graph's settings form
+ * reads the text an edit made, and the next edit starts from that same text, so on a long file
+ * the parse is not done twice. Callers only read the document, never change it.
+ */
+export function parsedDefinition(text: string): Document.Parsed {
+  if (lastParsed?.text !== text) lastParsed = { text, doc: parseDocument(text, { uniqueKeys: false, prettyErrors: false }) };
+  return lastParsed.doc;
 }
 
 export function keyText(pair: Pair): string {

@@ -10,3 +10,4 @@ export { applyTextEdits, type FlowEditResult, type TextEdit } from './edit-resul
 export { deleteStep, duplicateStep, insertStep, moveStep, type NewStep } from './step-edits.ts';
 export { addCase, removeCase, unwrapStep, wrapSteps, type Wrapper } from './wrap-edits.ts';
 export { addConnector, addFlow, setDefinitionValue, setStepSetting } from './definition-edits.ts';
+export { parsedDefinition } from './definition-document.ts';

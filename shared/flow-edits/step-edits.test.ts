@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectEdit } from './tests/edit-checks.ts';
-import { deleteStep, duplicateStep, FlowEditError, insertStep, moveStep } from './index.ts';
+import { deleteStep, duplicateStep, FlowEditError, insertStep, moveStep, parsedDefinition } from './index.ts';
 import { ORDERS } from './tests/orders-fixture.ts';
 import { changed } from './tests/text-changes.ts';
 
@@ -124,5 +124,17 @@ describe('moving a step', () => {
 
   it('refuses to move a step into itself', () => {
     expect(() => moveStep(ORDERS, 'flows.orders.steps[2]', { chain: 'flows.orders.steps[2].switch.default', index: 0 })).toThrow(/into itself/);
+  });
+});
+
+describe('the parse an edit reads', () => {
+  it('is the one another reader of the same text made (the settings form), and the edit is as it would be without it', () => {
+    const fresh = insertStep(ORDERS, { chain: 'flows.orders.steps', index: 1 }, LOG_HI);
+    const doc = parsedDefinition(ORDERS);
+    expect(parsedDefinition(`${ORDERS}`)).toBe(doc);
+    expect(insertStep(ORDERS, { chain: 'flows.orders.steps', index: 1 }, LOG_HI)).toEqual({ ...fresh, follow: expect.any(Function) });
+    // Reading the edit's own document, and the one before it again.
+    expect(parsedDefinition(fresh.text)).not.toBe(doc);
+    expect(parsedDefinition(ORDERS).toString()).toBe(doc.toString());
   });
 });

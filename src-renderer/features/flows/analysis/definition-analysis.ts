@@ -5,8 +5,9 @@ import { celScope } from './cel-scope.ts';
 import { cursorContext } from './cursor-context.ts';
 import { definitionOutline } from './definition-outline.ts';
 import { flowRegionAt, flowRegions, type FlowRegion } from './flow-region.ts';
-import type { DefinitionOutline, OutlineFlow, OutlineStep, Span } from './outline-types.ts';
+import type { DefinitionOutline, OutlineFlow } from './outline-types.ts';
 import { indexReference, type SpecIndex } from './spec-index.ts';
+import { shiftFlow, StepwiseOutline } from './stepwise-outline.ts';
 import { parseDefinition } from './yaml-nodes.ts';
 
 interface Parsed {
@@ -21,6 +22,7 @@ interface Parsed {
  */
 export class DefinitionAnalysis {
   private specs: SpecIndex = indexReference({ components: [], flowSettings: {}, envSettings: {} });
+  private stepwise = new StepwiseOutline(this.specs);
   private readonly docs = new Map<string, Parsed>();
 
   handle(req: AnalysisRequest): AnalysisResponse {
@@ -28,6 +30,7 @@ export class DefinitionAnalysis {
       switch (req.op) {
         case 'reference':
           this.specs = indexReference(req.reference);
+          this.stepwise = new StepwiseOutline(this.specs);
           return { id: req.id, ok: true, value: null };
         case 'forget':
           this.docs.delete(req.key);
@@ -73,7 +76,10 @@ export class DefinitionAnalysis {
     return { flows, connectors: [] };
   }
 
+  /** The flow read step by step, keeping the steps whose lines did not change; else its lines read whole. */
   private flowOutline(text: string, r: FlowRegion): OutlineFlow | undefined {
+    const stepwise = this.stepwise.flow(text, r);
+    if (stepwise) return stepwise;
     const head = 'flows:\n';
     const slice = head + text.slice(r.start, r.end);
     const flow = definitionOutline(parseDefinition(slice), slice, this.specs).flows[0];
@@ -120,23 +126,6 @@ export class DefinitionAnalysis {
 
 function briefFlow(r: FlowRegion): OutlineFlow {
   return { name: r.name, brief: true, span: [r.start, r.end], keySpan: [r.keyStart, r.keyStart + r.name.length], steps: [], onError: [] };
-}
-
-function shiftFlow(flow: OutlineFlow, by: number): OutlineFlow {
-  const span = (s: Span): Span => [s[0] + by, s[1] + by];
-  const step = (s: OutlineStep): OutlineStep => ({
-    ...s,
-    span: span(s.span),
-    branches: s.branches.map((b) => ({ ...b, ...(b.span ? { span: span(b.span) } : {}), steps: b.steps.map(step) })),
-  });
-  return {
-    ...flow,
-    span: span(flow.span),
-    keySpan: span(flow.keySpan),
-    ...(flow.source ? { source: { ...flow.source, span: span(flow.source.span) } } : {}),
-    steps: flow.steps.map(step),
-    onError: flow.onError.map(step),
-  };
 }
 
 function applyChanges(text: string, changes: readonly TextChange[]): string {

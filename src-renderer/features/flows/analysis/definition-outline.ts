@@ -20,6 +20,14 @@ export function definitionOutline(doc: Document.Parsed, text: string, specs: Spe
   return { flows, connectors };
 }
 
+/**
+ * One step of a chain as the outline reads it, from its own node: how a flow's outline is read
+ * step by step (stepwise-outline.ts) with the same reading as the whole file's.
+ */
+export function stepOutline(node: Node, text: string, specs: SpecIndex, path: string): OutlineStep | undefined {
+  return new Outliner(text, specs).step(node, path);
+}
+
 class Outliner {
   constructor(
     private readonly text: string,
@@ -60,7 +68,7 @@ class Outliner {
     return seqItems(node).flatMap((item, i) => this.step(item, `${chainPath}[${i}]`) ?? []);
   }
 
-  private step(node: Node, path: string): OutlineStep | undefined {
+  step(node: Node, path: string): OutlineStep | undefined {
     const span = spanOf(node, this.text);
     if (!span || !isMap(node)) return undefined;
     const blockPair = node.items.find((p) => keyOf(p) !== 'name');

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
-import { isMap, parseDocument } from 'yaml';
+import { lazy, memo, Suspense, useMemo, useState } from 'react';
+import { isMap } from 'yaml';
 import type { CelSample, DesignComponent, DesignSetting } from '../../../../shared/flow-design.ts';
-import { keysOf, setDefinitionValue, setStepSetting, type DocKey } from '../../../../shared/flow-edits/index.ts';
+import { keysOf, parsedDefinition, setDefinitionValue, setStepSetting, type DocKey } from '../../../../shared/flow-edits/index.ts';
+import { useWhenIdle } from '../../../components/use-when-idle.ts';
 import { fileKey } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { celScope, type CelScope } from '../analysis/cel-scope.ts';
@@ -40,17 +41,36 @@ interface CelFieldScope {
   origin: keyof typeof SAMPLE_ORIGIN;
 }
 
+/** What the form is drawn from: it follows these when the page is idle. */
+interface FormInputs {
+  selected: string | undefined;
+  version: number | undefined;
+  flow: OutlineFlow;
+  outline: DefinitionOutline;
+}
+
+const sameInputs = (a: FormInputs, b: FormInputs): boolean => a.selected === b.selected && a.version === b.version && a.flow === b.flow && a.outline === b.outline;
+
 /**
  * A form for the selected node, generated from its component's spec: typed fields, enums and
  * connectors as pickers, durations checked, required settings marked, and what is wrong shown as
  * it is typed (the field's own check, CEL compile errors, then the loader's problems). Each change
  * is a graph edit of that one setting. A connector a field names gets its own form below.
+ *
+ * The form reads the whole file and draws CEL fields as editors of their own: it follows a drop
+ * or a click once the page is idle, so the graph and the text show the edit first. The file it
+ * parses is the one the next graph edit starts from (parsedDefinition keeps it).
  */
-export function StepSettings({ flow, outline }: { flow: OutlineFlow; outline: DefinitionOutline }) {
+export function StepSettings(props: { flow: OutlineFlow; outline: DefinitionOutline }) {
   const selected = useStudio((s) => s.graphSelection.at(-1));
+  const version = useStudio((s) => s.outline?.version);
+  return <SettingsForm {...useWhenIdle<FormInputs>({ selected, version, ...props }, sameInputs)} />;
+}
+
+/** The form as of its inputs: drawn again only when they (or what it reads of the store) change, not while they wait. */
+const SettingsForm = memo(function SettingsForm({ selected, version, flow, outline }: FormInputs) {
   const reference = useStudio((s) => s.designReference);
   const openFile = useStudio((s) => s.openFile);
-  const version = useStudio((s) => s.outline?.version);
   const problems = useStudio((s) => (openFile ? s.designProblems[openFile.integration] : undefined));
   const target = useMemo(() => (reference && selected ? targetOf(selected, flow, reference.components) : undefined), [selected, flow, reference]);
   const specs = useMemo(() => (reference ? indexReference(reference) : undefined), [reference]);
@@ -62,7 +82,7 @@ export function StepSettings({ flow, outline }: { flow: OutlineFlow; outline: De
     void version;
     const text = openFile ? editorCommands()?.text(fileKey(openFile)) : undefined;
     if (!text || !target) return undefined;
-    const doc = parseDocument(text, { uniqueKeys: false });
+    const doc = parsedDefinition(text);
     const name = target.step ? (doc.getIn([...keysOf(target.step), 'name']) as unknown) : undefined;
     // The file's connectors, read here: an outline made flow by flow leaves them out.
     const connectors = Object.entries(plainMap(doc.getIn(['connectors']))).map(([n, c]) => ({ name: n, type: String((c as { type?: unknown } | null)?.type ?? ''), span: [0, 0] as [number, number] }));
@@ -117,19 +137,31 @@ export function StepSettings({ flow, outline }: { flow: OutlineFlow; outline: De
       {connectorForms.map((name) => {
         const c = values.outline.connectors.find((x) => x.name === name);
         const spec = reference?.components.find((x) => x.kind === 'connector' && x.type === c?.type);
-        return c && spec ? <ConnectorSettings key={name} name={name} component={spec} outline={values.outline} problems={fileProblems} /> : null;
+        return c && spec ? <ConnectorSettings key={name} name={name} component={spec} outline={values.outline} version={version} problems={fileProblems} /> : null;
       })}
     </section>
   );
-}
+});
 
-function ConnectorSettings({ name, component, outline, problems }: { name: string; component: DesignComponent; outline: DefinitionOutline; problems: Array<{ path: string; message: string }> }) {
+function ConnectorSettings({
+  name,
+  component,
+  outline,
+  version,
+  problems,
+}: {
+  name: string;
+  component: DesignComponent;
+  outline: DefinitionOutline;
+  /** The file's version the form follows (when idle, as the step's form). */
+  version: number | undefined;
+  problems: Array<{ path: string; message: string }>;
+}) {
   const openFile = useStudio((s) => s.openFile);
-  const version = useStudio((s) => s.outline?.version);
   const values = useMemo(() => {
     void version;
     const text = openFile ? editorCommands()?.text(fileKey(openFile)) : undefined;
-    return plainMap(text ? parseDocument(text, { uniqueKeys: false }).getIn(['connectors', name]) : undefined);
+    return plainMap(text ? parsedDefinition(text).getIn(['connectors', name]) : undefined);
   }, [openFile, name, version]);
   return (
     <section className="connector-settings" aria-label={`Settings of connector ${name}`}>

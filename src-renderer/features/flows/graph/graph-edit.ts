@@ -1,4 +1,4 @@
-import { parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
 import type { DesignComponent, DesignSettings } from '../../../../shared/flow-design.ts';
 import {
   addConnector,
@@ -6,6 +6,7 @@ import {
   FlowEditError,
   insertStep,
   keysOf,
+  parsedDefinition,
   type FlowEditResult,
   type PathFollow,
   type StepPlace,
@@ -68,9 +69,11 @@ export function editOnGraph(...edits: GraphEdit[]): boolean {
     notice: undefined,
     ...followedMarks(file.integration, follow),
   });
-  const caret = select ? (outline ? spanAt(outline, select)?.[0] : undefined) ?? offsetOf(text, select) : undefined;
+  // Where a node starts, from the outline just read (the text is parsed only for one it lacks).
+  const startOf = (path: string): number | undefined => (outline ? spanAt(outline, path)?.[0] : undefined) ?? offsetOf(text, path);
+  const caret = select ? startOf(select) : undefined;
   if (caret !== undefined) commands.placeCaret(key, caret);
-  moveBreakpointsWith(file.integration, file.file, follow, text);
+  moveBreakpointsWith(file.integration, file.file, follow, text, startOf);
   // A removed or redrawn node may have held the focus: the keys go on working on the graph.
   if (graphHadFocus) requestAnimationFrame(() => refocusGraph(selection.at(-1)));
   return true;
@@ -94,12 +97,12 @@ function followedMarks(integration: string, follow: PathFollow): Partial<StudioS
 }
 
 /** Breakpoints on moved steps move with them (the studio keeps them by line and step). */
-function moveBreakpointsWith(integration: string, file: string, follow: PathFollow, text: string): void {
+function moveBreakpointsWith(integration: string, file: string, follow: PathFollow, text: string, startOf: (path: string) => number | undefined): void {
   const moves: Array<{ id: number; line: number }> = [];
   for (const bp of breakpointsOfFile(useStudio.getState(), integration, file)) {
     if (!bp.step) continue;
     const to = follow(bp.step);
-    const at = to !== undefined && to !== bp.step ? offsetOf(text, to) : undefined;
+    const at = to !== undefined && to !== bp.step ? startOf(to) : undefined;
     if (at !== undefined) moves.push({ id: bp.id, line: text.slice(0, lineStartOf(text, at)).split('\n').length });
   }
   if (moves.length > 0) void moveBreakpoints(integration, file, moves, text);
@@ -108,7 +111,7 @@ function moveBreakpointsWith(integration: string, file: string, follow: PathFoll
 /** Where the node at a path starts in the text (a step: its first key, on its dash's line). */
 export function offsetOf(text: string, path: string): number | undefined {
   try {
-    const node = parseDocument(text, { uniqueKeys: false }).getIn(keysOf(path), true) as Node | undefined;
+    const node = parsedDefinition(text).getIn(keysOf(path), true) as Node | undefined;
     return node?.range?.[0];
   } catch {
     return undefined;

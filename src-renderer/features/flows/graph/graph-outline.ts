@@ -5,7 +5,9 @@ import type { DefinitionOutline } from '../analysis/outline-types.ts';
 /**
  * The outline of the text a graph edit just made, read here rather than in the analysis worker:
  * the graph redraws in the same task as the edit (a round trip to the worker cost more than the
- * edit itself on a 200-step flow). Only the shown flow is read in full, as the worker does.
+ * edit itself on a 200-step flow). Only the shown flow is read in full, as the worker does, and
+ * step by step: the steps this reading kept from the last edit's are not read again
+ * (stepwise-outline.ts), so a drop on a 200-step flow reads the moved step, not the flow.
  */
 let analysis: DefinitionAnalysis | undefined;
 let indexed: DesignReference | undefined;
