@@ -1,10 +1,20 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
-import { rssMiB, settle, cpuSeconds } from '../http/proc-stats.ts';
+import { rssMiB, settle, cpuSeconds, cpuMsPrecise } from '../http/proc-stats.ts';
 import { freePort, stopChild as stop } from '../http/pinned-process.ts';
 
 export { freePort, stop };
+
+/** The integration every `flow-studio run` contender starts: POST /orders → set → the answer (bench/http's flow) on `port`. */
+export const oneRouteFlow = (port: number): string => `connectors:
+  http: {type: http, host: 127.0.0.1, port: ${port}}
+flows:
+  price:
+    source: {type: http, path: /orders, methods: [POST]}
+    steps:
+      - set: {body: '{"id": body.id, "customer": body.customer, "total": body.price * body.qty}'}
+`;
 
 /** The request every contender answers: the order of bench/http, to POST /orders. */
 export const ORDER = JSON.stringify({ id: 'o-1042', customer: 'ana', price: 2.5, qty: 4 });
@@ -14,8 +24,9 @@ export interface ColdStart {
   /** Process start (just before spawn) to the first answer's last byte, in ms. */
   firstAnswerMs: number;
   /**
-   * CPU the process (all its threads) had used by then, in ms (10 ms ticks): what the start costs
-   * whatever else the machine is doing, where the wall time above waits for a core too.
+   * CPU the process (all its threads) had used by then, in ms (the scheduler's nanosecond
+   * accounting): what the start costs whatever else the machine is doing, where the wall time
+   * above waits for a core too. A busy machine still inflates it some (caches shared with other work).
    */
   firstAnswerCpuMs: number;
   /** Resident set size once the process has used no CPU for 200 ms after that answer, in MiB. */
@@ -43,7 +54,7 @@ export async function measureColdStart(command: string, args: string[], env: Nod
       answer = await post(url).catch(() => new Promise<undefined>((resolve) => setTimeout(resolve, 2)));
     }
     const firstAnswerMs = performance.now() - started;
-    const firstAnswerCpuMs = cpuSeconds(child.pid!) * 1000;
+    const firstAnswerCpuMs = cpuMsPrecise(child.pid!);
     if (!isDeepStrictEqual(JSON.parse(answer), EXPECTED)) throw new Error(`unexpected answer ${answer} from ${command}`);
     await settle(() => cpuSeconds(child.pid!));
     return { firstAnswerMs, firstAnswerCpuMs, idleRssMiB: rssMiB(child.pid!) };

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { buildBenthos } from '../http/benthos.ts';
 import { medianOf, pairedRatio, formatRatio } from '../http/paired-ratio.ts';
-import { freePort, measureColdStart, stop, type ColdStart } from './first-answer.ts';
+import { freePort, measureColdStart, oneRouteFlow, stop, type ColdStart } from './first-answer.ts';
 import { buildCli } from '../../src-main/build/build-cli.ts';
 
 const { values: opts } = parseArgs({
@@ -34,14 +34,6 @@ const node = process.execPath;
 // As bin/flow-studio.js starts it where the sources are not (a package, the image).
 const built = [join(root, 'dist-electron', 'cli.js')];
 
-const flow = (port: number): string => `connectors:
-  http: {type: http, host: 127.0.0.1, port: ${port}}
-flows:
-  price:
-    source: {type: http, path: /orders, methods: [POST]}
-    steps:
-      - set: {body: '{"id": body.id, "customer": body.customer, "total": body.price * body.qty}'}
-`;
 const bareServer = (port: number): string => `require('node:http').createServer((req, res) => {
   const chunks = []; req.on('data', (c) => chunks.push(c));
   req.on('end', () => { const b = JSON.parse(Buffer.concat(chunks)); const out = JSON.stringify({ id: b.id, customer: b.customer, total: b.price * b.qty });
@@ -64,7 +56,7 @@ logger: {level: WARN}
 function integrationOn(port: number): string {
   const dir = join(work, `orders-${port}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'orders.yaml'), flow(port));
+  writeFileSync(join(dir, 'orders.yaml'), oneRouteFlow(port));
   return dir;
 }
 
