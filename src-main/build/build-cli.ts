@@ -7,10 +7,12 @@ import { yamlAsEsm } from './yaml-as-esm.ts';
 /** The entries of the shipped build, named as the code that starts them expects (dist-electron/<name>.js). */
 const ENTRIES = {
   cli: 'src-main/cli.ts',
-  // Worker threads start from files of their own; otel-export.ts and telemetry-writer.ts start
+  // Worker threads start from files of their own; otel-export.ts, telemetry-writer.ts and history-thread.ts start
   // these bundles where the sources are not shipped.
   'otel-worker': 'src-main/runtime/telemetry/otel-worker.ts',
   'telemetry-writer-worker': 'src-main/platform/store/sqlite/telemetry-writer-worker.ts',
+  // The studio's history writer (history-thread.ts), for `flow-studio serve` from the build.
+  'history-thread-worker': 'src-main/studio/state/history-thread-worker.ts',
 };
 
 /**

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +72,24 @@ describe('the bundled Electron main process (run under Node with a stand-in for 
       expect(replies).toEqual([{ ready: true }, { id: 1, kept: { records: 1, bytes: 16 } }]);
     } finally {
       await worker.terminate();
+    }
+  }, 30_000);
+
+  it('ships the studio history thread as a file of its own that starts without the TypeScript loader and writes a batch', async () => {
+    await buildElectron(repo, join(app, 'dist-electron'));
+    const file = join(app, 'history.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE logs (seq INTEGER PRIMARY KEY, msg TEXT NOT NULL)');
+    const reached = new SharedArrayBuffer(4);
+    const worker = new Worker(join(app, 'dist-electron', 'history-thread-worker.js'), { workerData: { file, reached } });
+    try {
+      worker.postMessage({ op: 'write', table: 'logs', key: 'seq', upsert: 'INSERT INTO logs (seq, msg) VALUES (?, ?)', clear: false, forget: 0, rows: [[1, 'one']] });
+      worker.postMessage({ op: 'sync', seq: 1 });
+      expect(Atomics.wait(new Int32Array(reached), 0, 0, 10_000)).not.toBe('timed-out');
+      expect(db.prepare('SELECT msg FROM logs').all()).toEqual([{ msg: 'one' }]);
+    } finally {
+      await worker.terminate();
+      db.close();
     }
   }, 30_000);
 });

@@ -45,10 +45,19 @@ function setField(out: Record<string, unknown>, key: string, value: unknown): vo
 
 export class SecretRedactor {
   private readonly secrets = new Set<string>();
+  /**
+   * The shortest secret's length: a shorter text holds none. Most keys and values of a trace
+   * record are (a platform token is tens of characters), and skipping them was most of the walk
+   * over each record of a studio run.
+   */
+  private shortest = Number.POSITIVE_INFINITY;
 
   add(value: string | undefined): void {
     // Very short values would redact ordinary words; they are still never logged on purpose.
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (value && value.length >= 4) {
+      this.secrets.add(value);
+      if (value.length < this.shortest) this.shortest = value.length;
+    }
   }
 
   get size(): number {
@@ -56,7 +65,7 @@ export class SecretRedactor {
   }
 
   redact(text: string): string {
-    if (this.secrets.size === 0) return text;
+    if (text.length < this.shortest) return text;
     let out = text;
     for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('[redacted]');
     return out;

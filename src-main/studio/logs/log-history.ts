@@ -34,10 +34,14 @@ export class LogHistory {
     retention: Retention,
     onError: (err: unknown) => void = () => {},
   ) {
-    const insert = db.prepare('INSERT INTO logs (seq, at, integration, level, msg, fields, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.writer = new HistoryWriter<Line>(
       db,
-      { table: 'logs', key: 'seq', write: (l) => insert.run(l.seq, l.event.at, l.event.integration ?? null, l.event.log.level, l.event.log.msg, l.fields, l.bytes) },
+      {
+        table: 'logs',
+        key: 'seq',
+        upsert: 'INSERT INTO logs (seq, at, integration, level, msg, fields, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        row: (l) => [l.seq, l.event.at, l.event.integration ?? null, l.event.log.level, l.event.log.msg, l.fields, l.bytes],
+      },
       onError,
     );
     this.select = db.prepare('SELECT at, integration, level, msg, fields, seq FROM logs WHERE seq < ? ORDER BY seq DESC LIMIT ?');

@@ -62,6 +62,11 @@ const SPARK_STEP_MS = 10_000;
  */
 export class RunMetrics {
   private readonly series = new Map<string, Series>();
+  /**
+   * The same series by integration, flow and route: found without building its key, as each
+   * run is counted once when stored and twice more when its request links to it.
+   */
+  private readonly byName = new Map<string, Map<string, Map<string | undefined, Series>>>();
 
   add(run: RunSummary): void {
     this.count(run, 1);
@@ -74,6 +79,7 @@ export class RunMetrics {
 
   clear(): void {
     this.series.clear();
+    this.byName.clear();
   }
 
   query(q: MetricsQuery, now = Date.now()): MetricsSeries {
@@ -126,12 +132,20 @@ export class RunMetrics {
   }
 
   private count(run: RunSummary, by: 1 | -1): void {
-    const key = `${run.integration}\u0000${run.flow}\u0000${run.route ?? ''}`;
-    let s = this.series.get(key);
+    let s = this.byName.get(run.integration)?.get(run.flow)?.get(run.route);
     if (!s) {
-      if (by < 0) return;
-      s = { integration: run.integration, flow: run.flow, route: run.route, tiers: TIERS.map(([step, keep]) => new Tier(step, keep)) };
-      this.series.set(key, s);
+      const key = `${run.integration}\u0000${run.flow}\u0000${run.route ?? ''}`;
+      s = this.series.get(key);
+      if (!s) {
+        if (by < 0) return;
+        s = { integration: run.integration, flow: run.flow, route: run.route, tiers: TIERS.map(([step, keep]) => new Tier(step, keep)) };
+        this.series.set(key, s);
+      }
+      let flows = this.byName.get(run.integration);
+      if (!flows) this.byName.set(run.integration, (flows = new Map()));
+      let routes = flows.get(run.flow);
+      if (!routes) flows.set(run.flow, (routes = new Map()));
+      routes.set(run.route, s);
     }
     const error = run.outcome === 'failed' || (run.status ?? 0) >= 500 ? 1 : 0;
     const rejected = run.outcome === 'rejected' ? 1 : 0;

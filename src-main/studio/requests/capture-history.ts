@@ -25,9 +25,9 @@ export class CaptureHistory implements CaptureKeeper {
     private readonly db: StudioDb,
     onError: (err: unknown) => void = () => {},
   ) {
-    const upsert = db.prepare(`INSERT INTO captures (id, integration, started_at, record, bytes) VALUES (@id, @integration, @startedAt, @record, @bytes)
-      ON CONFLICT (id) DO UPDATE SET record = excluded.record`);
-    this.writer = new HistoryWriter<CapturedExchange>(db, { table: 'captures', key: 'id', write: (c) => upsert.run(rowOf(c)) }, onError);
+    const upsert = `INSERT INTO captures (id, integration, started_at, record, bytes) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET record = excluded.record`;
+    this.writer = new HistoryWriter<CapturedExchange>(db, { table: 'captures', key: 'id', upsert, row: rowOf }, onError);
   }
 
   /** The newest `limit` captures on disk, oldest first, ready for the store. */
@@ -70,36 +70,54 @@ export class CaptureHistory implements CaptureKeeper {
   }
 }
 
-function rowOf(c: CapturedExchange): Record<string, unknown> {
+/** The upsert's parameters, in its order. No closure per capture: a row is made for every request of a studio run. */
+function rowOf(c: CapturedExchange): unknown[] {
   const r = c.record;
-  let masked = c.masked ?? false;
-  const text = (s: string): string => {
-    const out = c.redact(s);
-    if (out !== s) masked = true;
-    return out;
-  };
-  const body = (b: Uint8Array | undefined): string | undefined => {
-    if (!b) return undefined;
-    const buffer = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-    const decoded = buffer.toString('utf8');
-    // Only text is searched for secret values: masking inside binary bytes would corrupt them.
-    if (decoded.includes('\uFFFD')) return buffer.toString('base64');
-    const shown = text(decoded);
-    return shown === decoded ? buffer.toString('base64') : Buffer.from(shown, 'utf8').toString('base64');
-  };
-  const pairs = (list: Array<[string, string]>): Array<[string, string]> => list.map(([k, v]) => [k, text(v)]);
+  const redact = c.redact;
+  const target = redact(r.target);
+  const requestHeaders = maskedPairs(r.requestHeaders, redact);
+  const responseHeaders = maskedPairs(r.responseHeaders, redact);
+  const requestBody = r.requestBody ? storedBody(r.requestBody, redact) : undefined;
+  const responseBody = storedBody(r.responseBody, redact);
+  const masked =
+    c.masked === true ||
+    target !== r.target ||
+    requestHeaders !== r.requestHeaders ||
+    responseHeaders !== r.responseHeaders ||
+    requestBody?.masked === true ||
+    responseBody.masked;
   const stored: StoredCapture = {
     record: {
       ...r,
-      target: text(r.target),
-      requestHeaders: pairs(r.requestHeaders),
-      responseHeaders: pairs(r.responseHeaders),
-      requestBody: body(r.requestBody),
-      responseBody: body(r.responseBody) ?? '',
+      target,
+      requestHeaders,
+      responseHeaders,
+      requestBody: requestBody?.base64,
+      responseBody: responseBody.base64,
     },
   };
   if (c.verification) stored.verification = c.verification;
   if (masked) stored.masked = true;
   const json = JSON.stringify(stored);
-  return { id: c.id, integration: c.integration, startedAt: Math.round(r.startedAt), record: json, bytes: json.length };
+  return [c.id, c.integration, Math.round(r.startedAt), json, json.length];
+}
+
+/** The pairs with their values masked: the same array when no value held a secret. */
+function maskedPairs(pairs: Array<[string, string]>, redact: (text: string) => string): Array<[string, string]> {
+  let out: Array<[string, string]> | undefined;
+  for (let i = 0; i < pairs.length; i++) {
+    const [name, value] = pairs[i];
+    const shown = redact(value);
+    if (shown !== value) (out ??= pairs.slice())[i] = [name, shown];
+  }
+  return out ?? pairs;
+}
+
+/** A body in base64, with the secret values of its text masked (binary bytes are kept as they are: masking would corrupt them). */
+function storedBody(bytes: Uint8Array, redact: (text: string) => string): { base64: string; masked: boolean } {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decoded = buffer.toString('utf8');
+  if (decoded.includes('\uFFFD')) return { base64: buffer.toString('base64'), masked: false };
+  const shown = redact(decoded);
+  return shown === decoded ? { base64: buffer.toString('base64'), masked: false } : { base64: Buffer.from(shown, 'utf8').toString('base64'), masked: true };
 }

@@ -236,7 +236,7 @@ export class CaptureStore {
     if (r.correlationId !== undefined) s.correlationId = r.correlationId;
     const runId = this.runs.runIdForCapture(c.id);
     if (runId !== undefined) s.runId = runId;
-    const verification = c.verification ?? (runId !== undefined ? this.verificationOf(c, runId) : undefined);
+    const verification = c.verification ?? (runId !== undefined ? this.verificationOf(c) : undefined);
     if (verification) s.verification = verification;
     return s;
   }
@@ -247,8 +247,8 @@ export class CaptureStore {
    * with `{error: reason}`: no token known, signature mismatch, an invalid JWT), or failed (no
    * raw bytes). Remembered, since old runs lose their steps.
    */
-  private verificationOf(c: CapturedExchange, runId: string): VerificationNote | undefined {
-    const found = this.runs.detail(runId);
+  private verificationOf(c: CapturedExchange): VerificationNote | undefined {
+    const found = this.runs.detailForCapture(c.id);
     if (!found) return undefined;
     const step = found.detail?.steps.find((s) => s.block !== undefined && VERIFY_BLOCK.test(s.block));
     const block = found.summary.rejection?.block ?? step?.block;
@@ -296,10 +296,20 @@ function searchableOf(r: HttpExchangeRecord, redact: (text: string) => string): 
 
 /** A request's header values and bodies as text, for the search of the run it started. */
 function exchangeText(r: HttpExchangeRecord, redact: (text: string) => string): string {
-  const body = (b: Uint8Array | undefined, room: number): string =>
-    b && b.byteLength > 0 ? Buffer.from(b.buffer, b.byteOffset, Math.min(b.byteLength, room)).toString('utf8') : '';
-  const parts = [r.requestHeaders.map(([, v]) => v).join('\n'), body(r.requestBody, SEARCH_TEXT_CHARS), body(r.responseBody, SEARCH_TEXT_CHARS / 2)];
-  return redact(parts.filter((p) => p !== '').join('\n')).slice(0, SEARCH_TEXT_CHARS);
+  let headers = '';
+  for (let i = 0; i < r.requestHeaders.length; i++) headers = i === 0 ? r.requestHeaders[i][1] : `${headers}\n${r.requestHeaders[i][1]}`;
+  const text = withPart(withPart(headers, bodyText(r.requestBody, SEARCH_TEXT_CHARS)), bodyText(r.responseBody, SEARCH_TEXT_CHARS / 2));
+  return redact(text).slice(0, SEARCH_TEXT_CHARS);
+}
+
+/** The first `room` bytes of a body as text; empty for none. */
+function bodyText(b: Uint8Array | undefined, room: number): string {
+  return b && b.byteLength > 0 ? Buffer.from(b.buffer, b.byteOffset, Math.min(b.byteLength, room)).toString('utf8') : '';
+}
+
+/** Parts joined by line breaks, empty ones left out. */
+function withPart(text: string, part: string): string {
+  return part === '' ? text : text === '' ? part : `${text}\n${part}`;
 }
 
 function sizeOf(r: HttpExchangeRecord): number {

@@ -9,6 +9,7 @@ import { RunMetrics } from '../metrics/run-metrics.ts';
 import type { MetricsQuery } from '../../../shared/metrics-types.ts';
 import { runEndLine } from '../logs/run-log-lines.ts';
 import type { HistorySettingsStore } from '../state/history-settings.ts';
+import { closeHistoryThread } from '../state/history-thread.ts';
 import type { StudioDb } from '../state/studio-db.ts';
 import type { DefinitionFilesOf } from '../traces/definition-change.ts';
 import { RunHistory } from '../traces/run-history.ts';
@@ -196,6 +197,8 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       runHistory.flush();
       captureHistory.flush();
       logs.flush();
+      // Everything is in the file now: the thread's connection closes before the studio's does.
+      closeHistoryThread(options.db);
     },
   };
 }

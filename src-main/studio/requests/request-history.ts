@@ -33,8 +33,9 @@ export class RequestHistory {
     dataDir?: string,
     onError: (err: unknown) => void = () => {},
   ) {
-    const upsert = db.prepare('INSERT INTO request_history (seq, id, sent_at, entry, bytes) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, sent_at = excluded.sent_at, entry = excluded.entry, bytes = excluded.bytes');
-    this.writer = new HistoryWriter<Kept>(db, { table: 'request_history', key: 'seq', write: (k) => upsert.run(k.seq, k.entry.id, Math.round(k.entry.sentAt), k.json, k.json.length) }, onError);
+    const upsert =
+      'INSERT INTO request_history (seq, id, sent_at, entry, bytes) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, sent_at = excluded.sent_at, entry = excluded.entry, bytes = excluded.bytes';
+    this.writer = new HistoryWriter<Kept>(db, { table: 'request_history', key: 'seq', upsert, row: (k) => [k.seq, k.entry.id, Math.round(k.entry.sentAt), k.json, k.json.length] }, onError);
     if (dataDir) importLegacy(db, join(dataDir, LEGACY_FILE));
     const rows = db.prepare('SELECT seq, entry FROM request_history ORDER BY seq DESC LIMIT ?').all(retention.count) as Array<{ seq: number; entry: string }>;
     for (const row of rows) {

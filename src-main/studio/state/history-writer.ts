@@ -1,28 +1,54 @@
+import type { Statement } from 'better-sqlite3';
+import { historyThreadOf, type HistoryBatch } from './history-thread.ts';
 import type { StudioDb } from './studio-db.ts';
 
 /** How long a change waits to be written with the others that came meanwhile. */
 const FLUSH_MS = 250;
-/** Items written per transaction; a larger backlog goes on in the next turn of the event loop. */
-const BATCH = 2_000;
+/**
+ * Items written per transaction; a larger backlog goes on in the next turn of the event loop, so
+ * making the rows (their JSON) holds the studio's requests up for a few milliseconds at a time,
+ * not for the 10-20 ms a quarter second's thousand runs took in one go.
+ */
+const BATCH = 256;
 
 export interface HistoryTable<T> {
   /** The table and its ordering key: every item has one, growing with age. */
   table: string;
   key: string;
-  /** Writes (inserts or updates) one item, inside the writer's transaction. */
-  write(item: T): void;
+  /** The statement that writes (inserts or updates) one item, with positional parameters. */
+  upsert: string;
+  /** One item's parameters for `upsert`, in order: text, numbers and nulls only, so a writer thread takes them as they are. */
+  row(item: T): unknown[];
 }
 
 /**
  * Writes one kind of history to studio.db in batches, off the request path: changes wait at most
  * a quarter second and go in one transaction, as do the oldest items retention drops and a clear.
+ * Under load (a batch of HISTORY_THREAD_AFTER_ROWS rows or more) the transaction runs on the
+ * studio's history thread (history-thread.ts), which gets the batch's rows as text: what stays
+ * on this thread, the request thread of the studio's runs, is making the rows.
  * A failed write (a full disk) is reported and lost, never thrown at the work that made it.
  */
 export class HistoryWriter<T> {
-  private readonly dirty = new Map<number, T>();
+  private dirty = new Map<number, T>();
+  /**
+   * What the timer took to write, a batch a turn (`cursor` is where the next begins); what
+   * changes meanwhile waits in `dirty` for the next round.
+   */
+  private writing: Map<number, T> | undefined;
+  private cursor: IterableIterator<[number, T]> | undefined;
+  /** Items up to this key left the history since the last write: the next one deletes them. */
   private forgetUpTo = 0;
+  /**
+   * Items up to this key left for good: one still waiting is not written. Kept past the write
+   * that deleted them, as a backlog of several batches is written over several turns.
+   */
+  private gone = 0;
   private clearFirst = false;
   private timer: NodeJS.Timeout | undefined;
+  /** The next batch of `writing`, in the next turn. */
+  private next: NodeJS.Immediate | undefined;
+  private upsert: Statement | undefined;
 
   constructor(
     private readonly db: StudioDb,
@@ -36,70 +62,134 @@ export class HistoryWriter<T> {
     this.schedule();
   }
 
-  /** The item not yet written under `key`, if any. */
+  /** The item not yet written (or being written) under `key`, if any. */
   pending(key: number): T | undefined {
-    return this.dirty.get(key);
+    return key <= this.gone ? undefined : (this.dirty.get(key) ?? this.writing?.get(key));
   }
 
-  pendingItems(): IterableIterator<T> {
-    return this.dirty.values();
+  *pendingItems(): IterableIterator<T> {
+    for (const [key, item] of this.dirty) if (key > this.gone) yield item;
+    for (const [key, item] of this.writing ?? []) if (key > this.gone) yield item;
   }
 
-  /** Items up to `key` left the history. */
+  /**
+   * Items up to `key` left the history. Noted, not searched for: retention drops the oldest item
+   * on every add once a store is full, and looking through the waiting ones each time cost a
+   * request as much as writing it.
+   */
   forget(key: number): void {
-    this.forgetUpTo = Math.max(this.forgetUpTo, key);
-    for (const k of this.dirty.keys()) if (k <= key) this.dirty.delete(k);
+    if (key > this.forgetUpTo) this.forgetUpTo = key;
+    if (key > this.gone) this.gone = key;
     this.schedule();
   }
 
   clear(): void {
     this.dirty.clear();
+    this.writing = undefined;
+    this.cursor = undefined;
     this.forgetUpTo = 0;
+    this.gone = 0;
     this.clearFirst = true;
     this.schedule();
   }
 
-  /** Writes what is pending now (on shutdown, or before reading the file). */
+  /**
+   * Writes what is pending now (on shutdown, or before reading the file), and waits until it is
+   * in the file when the history thread writes it.
+   */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.write()) {
+    if (this.next) clearImmediate(this.next);
+    this.next = undefined;
+    // The round under way, then one more for what waits.
+    while (this.write() || this.waiting()) {
       // A backlog larger than one batch is written whole.
     }
+    historyThreadOf(this.db)?.sync();
   }
 
   private schedule(): void {
-    if (this.timer) return;
+    if (this.timer || this.next) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (this.write()) setImmediate(() => this.schedule());
+      this.drain();
     }, FLUSH_MS);
     this.timer.unref();
   }
 
-  /** One transaction; true when more is pending. */
+  /** Writes a batch, and the next in the next turn until what the round took is written. */
+  private drain(): void {
+    this.next = undefined;
+    if (!this.write()) {
+      // Changes made while the round was written wait for the next.
+      if (this.waiting()) this.schedule();
+      return;
+    }
+    this.next = setImmediate(() => this.drain());
+    this.next.unref();
+  }
+
+  /** Something for a new round: changed items, items retention dropped, a clear. */
+  private waiting(): boolean {
+    return this.dirty.size > 0 || this.forgetUpTo > 0 || this.clearFirst;
+  }
+
+  /** One transaction; true while the round it belongs to has more to write. */
   private write(): boolean {
-    const batch: T[] = [];
-    for (const [key, item] of this.dirty) {
-      batch.push(item);
-      this.dirty.delete(key);
-      if (batch.length >= BATCH) break;
+    if (!this.cursor) {
+      if (!this.waiting()) return false;
+      // A new round takes what is waiting now.
+      this.writing = this.dirty;
+      this.dirty = new Map();
+      this.cursor = this.writing.entries();
+    }
+    const rows: unknown[][] = [];
+    const gone = this.gone;
+    let more = false;
+    for (let entry = this.cursor.next(); !entry.done; entry = this.cursor.next()) {
+      const [key, item] = entry.value;
+      if (key <= gone) continue;
+      try {
+        rows.push(this.target.row(item));
+      } catch (err) {
+        // An item that cannot be written (a value JSON cannot take) is reported, not the batch lost.
+        this.onError(err);
+      }
+      if (rows.length >= BATCH) {
+        more = true;
+        break;
+      }
+    }
+    if (!more) {
+      this.writing = undefined;
+      this.cursor = undefined;
     }
     const clear = this.clearFirst;
     const forget = this.forgetUpTo;
     this.clearFirst = false;
     this.forgetUpTo = 0;
-    if (!clear && forget === 0 && batch.length === 0) return false;
-    const { table, key } = this.target;
+    if (clear || forget > 0 || rows.length > 0) {
+      const { table, key, upsert } = this.target;
+      const batch: HistoryBatch = { table, key, upsert, clear, forget, rows };
+      const thread = historyThreadOf(this.db, rows.length);
+      if (!thread?.write(batch, this.onError)) this.writeHere(batch);
+    }
+    return more;
+  }
+
+  /** The batch's transaction on this thread's connection. */
+  private writeHere({ table, key, clear, forget, rows }: HistoryBatch): void {
     try {
+      this.upsert ??= this.db.prepare(this.target.upsert);
+      const upsert = this.upsert;
       this.db.transaction(() => {
         if (clear) this.db.exec(`DELETE FROM ${table}`);
         if (forget > 0) this.db.prepare(`DELETE FROM ${table} WHERE ${key} <= ?`).run(forget);
-        for (const item of batch) this.target.write(item);
+        for (const row of rows) upsert.run(...row);
       })();
     } catch (err) {
       this.onError(err);
     }
-    return this.dirty.size > 0;
   }
 }

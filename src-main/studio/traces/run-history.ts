@@ -24,11 +24,11 @@ export class RunHistory implements RunKeeper {
     private readonly db: StudioDb,
     onError: (err: unknown) => void = () => {},
   ) {
-    const upsert = db.prepare(`INSERT INTO runs (seq, run_id, integration, started_at, summary, search_text, step_text, detail, bytes)
-      VALUES (@seq, @runId, @integration, @startedAt, @summary, @searchText, @stepText, @detail, @bytes)
+    const upsert = `INSERT INTO runs (seq, run_id, integration, started_at, summary, search_text, step_text, detail, bytes)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (seq) DO UPDATE SET summary = excluded.summary, search_text = excluded.search_text,
-        step_text = COALESCE(excluded.step_text, runs.step_text), detail = COALESCE(excluded.detail, runs.detail), bytes = excluded.bytes`);
-    this.writer = new HistoryWriter<Dirty>(db, { table: 'runs', key: 'seq', write: (d) => upsert.run(rowOf(d.record, d.detail)) }, onError);
+        step_text = COALESCE(excluded.step_text, runs.step_text), detail = COALESCE(excluded.detail, runs.detail), bytes = excluded.bytes`;
+    this.writer = new HistoryWriter<Dirty>(db, { table: 'runs', key: 'seq', upsert, row: (d) => rowOf(d.record, d.detail) }, onError);
     this.readDetail = db.prepare('SELECT detail FROM runs WHERE run_id = ? ORDER BY seq DESC LIMIT 1');
   }
 
@@ -65,6 +65,8 @@ export class RunHistory implements RunKeeper {
 
   detailOf(runId: string): StoredDetail | undefined {
     for (const d of this.writer.pendingItems()) if (d.record.summary.runId === runId && d.detail) return d.detail;
+    // Handed to the history thread and maybe not in the file yet: waits for it.
+    this.writer.flush();
     const row = this.readDetail.get(runId) as { detail: string | null } | undefined;
     return row?.detail ? (JSON.parse(row.detail) as StoredDetail) : undefined;
   }
@@ -74,17 +76,18 @@ export class RunHistory implements RunKeeper {
   }
 }
 
-function rowOf(record: RunRecord, detail: StoredDetail | undefined): Record<string, unknown> {
+/** The upsert's parameters, in its order. */
+function rowOf(record: RunRecord, detail: StoredDetail | undefined): unknown[] {
   const s = record.summary;
-  return {
-    seq: record.seq,
-    runId: s.runId,
-    integration: s.integration,
-    startedAt: Math.round(s.startedAt),
-    summary: JSON.stringify(s),
-    searchText: record.searchText,
-    stepText: record.stepText ?? (detail ? (stepTextOf(detail.steps) ?? null) : null),
-    detail: detail ? JSON.stringify(detail) : null,
-    bytes: record.bytes,
-  };
+  return [
+    record.seq,
+    s.runId,
+    s.integration,
+    Math.round(s.startedAt),
+    JSON.stringify(s),
+    record.searchText,
+    record.stepText ?? (detail ? (stepTextOf(detail.steps) ?? null) : null),
+    detail ? JSON.stringify(detail) : null,
+    record.bytes,
+  ];
 }

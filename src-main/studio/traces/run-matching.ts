@@ -46,26 +46,34 @@ export function stepTextOf(steps: readonly StoredStep[]): string | undefined {
  * with their messages; a request's capture adds its exact text either way.
  */
 export function messageText(input: unknown, output: unknown): string {
-  const parts: string[] = [];
-  let room = SEARCH_TEXT_CHARS;
-  const add = (value: unknown): void => {
-    if (room <= 0 || value === undefined || value === null) return;
-    let text: string;
-    try {
-      text = typeof value === 'string' ? value : JSON.stringify(value);
-    } catch {
-      return;
-    }
-    if (text === undefined || text === '' || text === '{}') return;
-    const cut = text.length > room ? text.slice(0, room) : text;
-    parts.push(cut);
-    room -= cut.length + 1;
-  };
-  const msg = (v: unknown): { body?: unknown; vars?: unknown } => (v !== null && typeof v === 'object' ? (v as { body?: unknown; vars?: unknown }) : {});
-  add(msg(input).body);
-  add(msg(input).vars);
-  add(msg(output).body);
-  return parts.join('\n');
+  // One function for the three parts, no closure per run: it runs for every run stored.
+  let text = partText(bodyOf(input), '', SEARCH_TEXT_CHARS);
+  text = partText(varsOf(input), text, SEARCH_TEXT_CHARS);
+  return partText(bodyOf(output), text, SEARCH_TEXT_CHARS);
+}
+
+function bodyOf(message: unknown): unknown {
+  return message !== null && typeof message === 'object' ? (message as { body?: unknown }).body : undefined;
+}
+
+function varsOf(message: unknown): unknown {
+  return message !== null && typeof message === 'object' ? (message as { vars?: unknown }).vars : undefined;
+}
+
+/** `text` with the value's text added on a line of its own, within `limit` characters (each line break counted). */
+function partText(value: unknown, text: string, limit: number): string {
+  // What is left: the limit less the text and the line break after each part so far.
+  const room = text === '' ? limit : limit - text.length - 1;
+  if (room <= 0 || value === undefined || value === null) return text;
+  let part: string;
+  try {
+    part = typeof value === 'string' ? value : JSON.stringify(value);
+  } catch {
+    return text;
+  }
+  if (part === undefined || part === '' || part === '{}') return text;
+  if (part.length > room) part = part.slice(0, room);
+  return text === '' ? part : `${text}\n${part}`;
 }
 
 export function statusTest(status: string | undefined): ((s: number | undefined) => boolean) | undefined {

@@ -3,7 +3,7 @@ import type { Retention } from '../../../shared/history-types.ts';
 import { type TraceRecord, type TraceSpan } from '../../runtime/index.ts';
 import { approxSize } from './value-view.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
-import { pickFields, STEP_FIELDS } from '../../../shared/trace-record.ts';
+import { STEP_FIELDS } from '../../../shared/trace-record.ts';
 import { GroupIndex } from '../../../shared/group-index.ts';
 import { lastVerifyStep, rejectionInOutput } from './run-rejection.ts';
 import { matchesText, messageText, originOf, statusTest, stepTextOf, TextQuery } from './run-matching.ts';
@@ -24,6 +24,11 @@ export interface RunStoreOptions {
 }
 
 const MAX_PENDING_RUNS = 10_000;
+/**
+ * Newest runs a captured request looks through for its run before the index by correlation id:
+ * the run ended a moment before its response closed, a few others at most in between.
+ */
+const RECENT_RUNS = 256;
 /** What a run's summary and indexes take besides its texts, roughly, on disk. */
 const SUMMARY_BYTES = 320;
 
@@ -39,6 +44,13 @@ export class RunStore {
   private nextSeq = 1;
   private bytes = 0;
   private readonly versions = new Map<string, StoredVersion>();
+  /**
+   * The indexes by run id, correlation id and trace id hold the runs up to this seq: a run is
+   * indexed when something first looks a run up after it came, not as it is stored. Under load
+   * nothing does (a captured request finds its run among the newest, RECENT_RUNS), and the three
+   * maps' inserts and deletes were about a fifth of what storing a run cost.
+   */
+  private indexedUpTo = 0;
   private readonly byId = new Map<string, RunRecord>();
   private readonly byCorrelation = new GroupIndex<RunRecord>();
   /** Runs by W3C trace id, so a run links to the others of its trace (publisher and consumers). */
@@ -176,7 +188,8 @@ export class RunStore {
     this.pending.delete(e.runId);
     const steps = pending?.steps ?? [];
     const calls = pending?.calls ?? [];
-    const snapshots = e.input !== undefined || steps.some((s) => s.input !== undefined);
+    let snapshots = e.input !== undefined;
+    for (let i = 0; i < steps.length && !snapshots; i++) snapshots = steps[i].input !== undefined;
     const summary: RunSummary = {
       runId: e.runId,
       integration,
@@ -227,30 +240,47 @@ export class RunStore {
    * request); the run gains the route and status. A run still going is linked when it ends.
    */
   linkRequest(correlationId: string, flow: string | undefined, info: RunRequestInfo): string | undefined {
-    const candidates = this.byCorrelation.get(correlationId);
-    for (let i = candidates.length - 1; i >= 0; i--) {
-      const r = candidates[i];
-      if (r.summary.captureId !== undefined || (flow !== undefined && r.summary.flow !== flow)) continue;
-      if (r.summary.startedAt + 1 < info.startedAt) break;
-      const bytesBefore = r.bytes;
-      const outcomeBefore = r.summary.outcome;
-      const before = this.runListeners.size > 0 ? { ...r.summary } : undefined;
-      applyRequest(r, info);
-      for (const l of this.runListeners) l(r.summary, before);
-      if (r.summary.outcome !== outcomeBefore) this.endedBadly(r.summary);
-      this.bytes += r.bytes - bytesBefore;
-      this.byCapture.set(info.captureId, r);
-      this.keeper?.kept(r);
-      this.changed();
-      return r.summary.runId;
+    // Newest first, as the index would list them: the newest runs, then (none of them taken) the index.
+    const recent = Math.max(0, this.runs.length - RECENT_RUNS);
+    let linked: RunRecord | 'none' | undefined;
+    for (let i = this.runs.length - 1; i >= recent && linked === undefined; i--) {
+      const r = this.runs[i];
+      if (r.summary.correlationId === correlationId) linked = this.linkable(r, flow, info);
     }
-    this.awaiting.set(correlationId, info);
-    return undefined;
+    if (linked === undefined && recent > 0) {
+      const candidates = this.indexed().byCorrelation.get(correlationId);
+      for (let i = candidates.length - 1; i >= 0 && linked === undefined; i--) linked = this.linkable(candidates[i], flow, info);
+    }
+    if (linked === undefined || linked === 'none') {
+      this.awaiting.set(correlationId, info);
+      return undefined;
+    }
+    const r = linked;
+    const bytesBefore = r.bytes;
+    const outcomeBefore = r.summary.outcome;
+    const before = this.runListeners.size > 0 ? { ...r.summary } : undefined;
+    applyRequest(r, info);
+    for (const l of this.runListeners) l(r.summary, before);
+    if (r.summary.outcome !== outcomeBefore) this.endedBadly(r.summary);
+    this.bytes += r.bytes - bytesBefore;
+    this.byCapture.set(info.captureId, r);
+    this.keeper?.kept(r);
+    this.changed();
+    return r.summary.runId;
+  }
+
+  /**
+   * Of the runs with the request's correlation id, newest first: this one if the request started
+   * it, undefined to look at the next, 'none' when it started before the request (no older one can be it).
+   */
+  private linkable(r: RunRecord, flow: string | undefined, info: RunRequestInfo): RunRecord | 'none' | undefined {
+    if (r.summary.captureId !== undefined || (flow !== undefined && r.summary.flow !== flow)) return undefined;
+    return r.summary.startedAt + 1 < info.startedAt ? 'none' : r;
   }
 
   /** Notes where a run came from (a re-run's origin, a flow test's name); the list shows and searches it. */
   markRun(runId: string, origin: Pick<RunSummary, 'forkedFrom' | 'forkedAt' | 'test'>): void {
-    const r = this.byId.get(runId);
+    const r = this.indexed().byId.get(runId);
     if (!r) return;
     Object.assign(r.summary, origin);
     this.keeper?.kept(r);
@@ -262,12 +292,12 @@ export class RunStore {
   }
 
   summary(runId: string): RunSummary | undefined {
-    return this.byId.get(runId)?.summary;
+    return this.indexed().byId.get(runId)?.summary;
   }
 
   /** The other stored runs of a run's trace, oldest first. */
   sameTrace(runId: string): RunSummary[] {
-    const traceId = this.byId.get(runId)?.summary.traceId;
+    const traceId = this.indexed().byId.get(runId)?.summary.traceId;
     if (traceId === undefined) return [];
     return this.byTrace
       .get(traceId)
@@ -278,8 +308,17 @@ export class RunStore {
 
   /** A run with its steps and messages: from memory for the newest runs, else from the keeper's disk. */
   detail(runId: string): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
-    const r = this.byId.get(runId);
+    return this.detailOf(this.indexed().byId.get(runId));
+  }
+
+  /** The run a captured request started, with its steps, as detail() has it. */
+  detailForCapture(captureId: number): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
+    return this.detailOf(this.byCapture.get(captureId));
+  }
+
+  private detailOf(r: RunRecord | undefined): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
     if (!r) return undefined;
+    const runId = r.summary.runId;
     let detail = r.detail;
     if (!detail && this.keeper) {
       try {
@@ -312,6 +351,7 @@ export class RunStore {
   clear(): void {
     this.runs = [];
     this.bytes = 0;
+    this.indexedUpTo = 0;
     this.versions.clear();
     this.pending.clear();
     this.byId.clear();
@@ -376,9 +416,6 @@ export class RunStore {
     const s = record.summary;
     this.runs.push(record);
     this.bytes += record.bytes;
-    this.byId.set(s.runId, record);
-    this.byCorrelation.add(s.correlationId, record);
-    if (s.traceId !== undefined) this.byTrace.add(s.traceId, record);
     if (s.captureId !== undefined) this.byCapture.set(s.captureId, record);
     this.flowCounts.set(s.flow, (this.flowCounts.get(s.flow) ?? 0) + 1);
     if (s.version) {
@@ -387,6 +424,21 @@ export class RunStore {
       if (v) v.runs++;
       else this.versions.set(key, { integration: s.integration, generation: s.version.generation, digest: s.version.digest, runs: 1 });
     }
+  }
+
+  /** The store with every run in its indexes by id, correlation and trace. */
+  private indexed(): this {
+    let from = this.runs.length;
+    while (from > 0 && this.runs[from - 1].seq > this.indexedUpTo) from--;
+    for (let i = from; i < this.runs.length; i++) {
+      const record = this.runs[i];
+      const s = record.summary;
+      this.byId.set(s.runId, record);
+      this.byCorrelation.add(s.correlationId, record);
+      if (s.traceId !== undefined) this.byTrace.add(s.traceId, record);
+    }
+    if (this.runs.length > 0) this.indexedUpTo = this.runs[this.runs.length - 1].seq;
+    return this;
   }
 
   /** Drops the oldest runs until the store is within its count and its bytes. */
@@ -404,9 +456,11 @@ export class RunStore {
     for (const r of gone) {
       const s = r.summary;
       this.bytes -= r.bytes;
-      this.byId.delete(s.runId);
-      this.byCorrelation.remove(s.correlationId, r);
-      if (s.traceId !== undefined) this.byTrace.remove(s.traceId, r);
+      if (r.seq <= this.indexedUpTo) {
+        if (this.byId.get(s.runId) === r) this.byId.delete(s.runId);
+        this.byCorrelation.remove(s.correlationId, r);
+        if (s.traceId !== undefined) this.byTrace.remove(s.traceId, r);
+      }
       if (s.captureId !== undefined) this.byCapture.delete(s.captureId);
       const n = (this.flowCounts.get(s.flow) ?? 1) - 1;
       if (n <= 0) this.flowCounts.delete(s.flow);
@@ -463,8 +517,14 @@ export class RunStore {
   }
 }
 
+/** The step's path, then its STEP_FIELDS as pickFields takes them (those it has), in one object. */
 function storedStep(e: TraceRecord): StoredStep {
-  return { step: e.step ?? '', ...pickFields(e, STEP_FIELDS) };
+  const step: Record<string, unknown> = { step: e.step ?? '' };
+  for (const field of STEP_FIELDS) {
+    const value = e[field];
+    if (value !== undefined) step[field] = value;
+  }
+  return step as StoredStep;
 }
 
 function applyRequest(record: RunRecord, info: RunRequestInfo): void {
