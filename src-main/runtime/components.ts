@@ -25,6 +25,13 @@ const here =
 
 /** The module of the other components, imported the first time a definition names one of them. */
 const onUse = () => import('./components-on-use.ts');
+type OnUse = Awaited<ReturnType<typeof onUse>>;
+
+/** A component of components-on-use.ts, by the name that module exports it as. */
+const later =
+  <K extends keyof OnUse>(name: K): Load<OnUse[K]> =>
+  () =>
+    onUse().then((m) => m[name]);
 
 /**
  * Every component the runtime knows, by type, and where its implementation is. The core blocks
@@ -41,45 +48,45 @@ const blocks: Record<string, Load<AnyBlockImpl>> = {
   'flow-ref': here(flowRef),
   'jwt-verify': here(jwtVerifyBlock),
   'sse-event': here(sseEvent),
-  'notes-verify-request': () => onUse().then((m) => m.notesVerifyRequest),
-  'notes-event': () => onUse().then((m) => m.notesEvent),
-  'notes-query-datasource': () => onUse().then((m) => m.notesQueryDatasource),
-  'notes-retrieve-page': () => onUse().then((m) => m.notesRetrievePage),
-  'notes-retrieve-blocks': () => onUse().then((m) => m.notesRetrieveBlocks),
-  'notes-page-to-markdown': () => onUse().then((m) => m.notesPageToMarkdown),
-  rest: () => onUse().then((m) => m.rest),
-  'rest-dynamic': () => onUse().then((m) => m.restDynamic),
-  'docstore-find': () => onUse().then((m) => m.docstoreFind),
-  'docstore-insert': () => onUse().then((m) => m.docstoreInsert),
-  'docstore-update': () => onUse().then((m) => m.docstoreUpdate),
-  'docstore-delete': () => onUse().then((m) => m.docstoreDelete),
-  'docstore-aggregate': () => onUse().then((m) => m.docstoreAggregate),
-  'kv-get': () => onUse().then((m) => m.kvGet),
-  'kv-put': () => onUse().then((m) => m.kvPut),
-  'kv-delete': () => onUse().then((m) => m.kvDelete),
-  'queue-publish': () => onUse().then((m) => m.queuePublish),
-  'queue-request': () => onUse().then((m) => m.queueRequest),
-  'topic-publish': () => onUse().then((m) => m.topicPublish),
-  lock: () => onUse().then((m) => m.lock),
-  'agent-memory-load': () => onUse().then((m) => m.agentMemoryLoad),
-  'agent-memory-save': () => onUse().then((m) => m.agentMemorySave),
-  'agent-memory-append': () => onUse().then((m) => m.agentMemoryAppend),
-  'agent-memory-search': () => onUse().then((m) => m.agentMemorySearch),
+  'notes-verify-request': later('notesVerifyRequest'),
+  'notes-event': later('notesEvent'),
+  'notes-query-datasource': later('notesQueryDatasource'),
+  'notes-retrieve-page': later('notesRetrievePage'),
+  'notes-retrieve-blocks': later('notesRetrieveBlocks'),
+  'notes-page-to-markdown': later('notesPageToMarkdown'),
+  rest: later('rest'),
+  'rest-dynamic': later('restDynamic'),
+  'docstore-find': later('docstoreFind'),
+  'docstore-insert': later('docstoreInsert'),
+  'docstore-update': later('docstoreUpdate'),
+  'docstore-delete': later('docstoreDelete'),
+  'docstore-aggregate': later('docstoreAggregate'),
+  'kv-get': later('kvGet'),
+  'kv-put': later('kvPut'),
+  'kv-delete': later('kvDelete'),
+  'queue-publish': later('queuePublish'),
+  'queue-request': later('queueRequest'),
+  'topic-publish': later('topicPublish'),
+  lock: later('lock'),
+  'agent-memory-load': later('agentMemoryLoad'),
+  'agent-memory-save': later('agentMemorySave'),
+  'agent-memory-append': later('agentMemoryAppend'),
+  'agent-memory-search': later('agentMemorySearch'),
   template: here(template),
 };
 
 const connectors: Record<string, Load<AnyConnectorImpl>> = {
   http: here(httpConnector),
-  notes: () => onUse().then((m) => m.notesConnector),
-  'http-client': () => onUse().then((m) => m.httpClient),
-  docstore: () => onUse().then((m) => m.docstore),
+  notes: later('notesConnector'),
+  'http-client': later('httpClient'),
+  docstore: later('docstore'),
 };
 
 const sources: Record<string, Load<AnySourceImpl>> = {
   http: here(routeSource),
-  queue: () => onUse().then((m) => m.queueSource),
-  topic: () => onUse().then((m) => m.topicSource),
-  schedule: () => onUse().then((m) => m.scheduleSource),
+  queue: later('queueSource'),
+  topic: later('topicSource'),
+  schedule: later('scheduleSource'),
 };
 
 /** Every CEL environment declares these. */
