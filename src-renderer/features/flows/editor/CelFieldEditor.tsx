@@ -113,8 +113,11 @@ export default function CelFieldEditor({
       tabFocusMode: true,
       placeholder,
     });
+    // The element this editor lives in, not the ref: React clears the ref when the field unmounts,
+    // before this effect's clean-up, and Monaco may lay out (and so resize) in between.
+    const box = host.current!;
     const fit = (): void => {
-      host.current!.style.height = `${Math.min(MAX_HEIGHT, e.getContentHeight())}px`;
+      box.style.height = `${Math.min(MAX_HEIGHT, e.getContentHeight())}px`;
     };
     fit();
     e.addAction({ id: 'cel-field-commit', label: 'Commit', keybindings: [monaco.KeyCode.Enter], precondition: '!suggestWidgetVisible', run: () => latest.current.onCommit(e.getValue()) });
