@@ -16,6 +16,7 @@ import { registerCelHover } from './cel-hover-provider.ts';
 import { disposeModel, loadModel, openModel, refreshFromDisk, saveModel } from './editor-models.ts';
 import { scheduleValidation, validateNow } from './load-diagnostics.ts';
 import { gateSchemaCompletion, monaco, useDefinitionSchema } from './monaco-setup.ts';
+import { revealLineStart } from './reveal-line-start.ts';
 import { schemaMayComplete } from './schema-completion-gate.ts';
 
 /** After a keystroke pause this long the outline (graph) follows the text. */
@@ -274,7 +275,7 @@ export class FlowEditor {
     // The caret at the start: the cursor context (and the graph following it) reads the step there, not the next one.
     const selection = new monaco.Selection(end.lineNumber, end.column, start.lineNumber, start.column);
     this.editor.setSelection(selection);
-    this.editor.revealRangeInCenterIfOutsideViewport(selection);
+    revealLineStart(this.editor, start);
     if (focus) this.editor.focus();
   }
 
@@ -300,7 +301,7 @@ export class FlowEditor {
     if (!model || !this.current || fileKey(this.current) !== key) return;
     const at = model.getPositionAt(offset);
     this.editor.setPosition(at);
-    this.editor.revealPositionInCenterIfOutsideViewport(at);
+    revealLineStart(this.editor, at);
   }
 
   private reveal(line: number, col: number): void {
