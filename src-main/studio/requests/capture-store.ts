@@ -1,7 +1,7 @@
 import type { CaptureDetail, CapturePage, CaptureQuery, CaptureSummary, VerificationNote } from '../../../shared/request-types.ts';
 import { type HttpExchangeRecord } from '../../runtime/index.ts';
 import type { Retention } from '../../../shared/history-types.ts';
-import { answerError, VERIFY_BLOCK } from '../traces/run-rejection.ts';
+import { answerError } from '../traces/run-rejection.ts';
 import { SEARCH_TEXT_CHARS, type RunStore } from '../traces/run-store.ts';
 import { bodyView, headerOf } from './body-bytes.ts';
 import { parseCaptureSearch, type SearchableCapture } from './capture-search.ts';
@@ -248,20 +248,19 @@ export class CaptureStore {
    * raw bytes). Remembered, since old runs lose their steps.
    */
   private verificationOf(c: CapturedExchange): VerificationNote | undefined {
-    const found = this.runs.detailForCapture(c.id);
+    const found = this.runs.verifyStepForCapture(c.id);
     if (!found) return undefined;
-    const step = found.detail?.steps.find((s) => s.block !== undefined && VERIFY_BLOCK.test(s.block));
+    const step = found.step;
     const block = found.summary.rejection?.block ?? step?.block;
     if (block === undefined) return undefined;
     const notes = block === NOTES_VERIFY;
     const rejection = found.summary.rejection;
-    const output = step?.output as { vars?: { notesVerification?: unknown } } | undefined;
     c.verification =
       rejection !== undefined
         ? { ok: false, reason: c.redact(rejection.reason), ...(notes ? this.signaturesOf(c) : {}) }
         : step?.outcome === 'failed'
           ? { ok: false, reason: c.redact(step.error ?? `${block} failed`), ...(notes ? this.signaturesOf(c) : {}) }
-          : notes && output?.vars?.notesVerification !== undefined
+          : notes && step?.handshake === true
             ? { ok: true, reason: 'unsigned subscription handshake: the verification token was captured', handshake: true }
             : { ok: true, reason: notes ? 'signature valid' : 'token valid' };
     // Remembered on disk too: after a restart the run's steps may no longer say it.

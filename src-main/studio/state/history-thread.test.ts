@@ -64,7 +64,7 @@ describe('the studio history thread', () => {
     expect(historyThreadOf(db)).toBeDefined();
     expect(countIn(dir, 'runs')).toBe(HISTORY_THREAD_AFTER_ROWS + 1);
     // Steps of a run whose detail left memory are read back from what the thread wrote.
-    expect(new RunHistory(db).detailOf('r7')?.input).toEqual({ body: { n: 7 }, vars: {} });
+    expect(JSON.parse(new RunHistory(db).detailTextOf('r7') ?? '{}').input).toEqual({ body: { n: 7 }, vars: {} });
   });
 
   it('applies retention and a clear in order with the rows, and keeps what was written before it started', () => {

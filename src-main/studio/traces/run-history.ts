@@ -2,13 +2,12 @@ import type { Statement } from 'better-sqlite3';
 import type { RunSummary } from '../../../shared/trace-types.ts';
 import { HistoryWriter } from '../state/history-writer.ts';
 import type { StudioDb } from '../state/studio-db.ts';
-import { stepTextOf } from './run-matching.ts';
-import type { RestoredRun, RunKeeper, RunRecord, StoredDetail } from './run-record.ts';
+import type { RestoredRun, RunKeeper, RunRecord } from './run-record.ts';
 
 interface Dirty {
   record: RunRecord;
-  /** Its steps as they were when it changed: the store may drop them from memory before the write. */
-  detail: StoredDetail | undefined;
+  /** Its steps' text as it was when it changed: the store may drop it from memory before the write. */
+  detailText: string | undefined;
 }
 
 /**
@@ -28,7 +27,7 @@ export class RunHistory implements RunKeeper {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (seq) DO UPDATE SET summary = excluded.summary, search_text = excluded.search_text,
         step_text = COALESCE(excluded.step_text, runs.step_text), detail = COALESCE(excluded.detail, runs.detail), bytes = excluded.bytes`;
-    this.writer = new HistoryWriter<Dirty>(db, { table: 'runs', key: 'seq', upsert, row: (d) => rowOf(d.record, d.detail) }, onError);
+    this.writer = new HistoryWriter<Dirty>(db, { table: 'runs', key: 'seq', upsert, row: (d) => rowOf(d.record, d.detailText) }, onError);
     this.readDetail = db.prepare('SELECT detail FROM runs WHERE run_id = ? ORDER BY seq DESC LIMIT 1');
   }
 
@@ -52,7 +51,7 @@ export class RunHistory implements RunKeeper {
   }
 
   kept(record: RunRecord): void {
-    this.writer.put(record.seq, { record, detail: record.detail ?? this.writer.pending(record.seq)?.detail });
+    this.writer.put(record.seq, { record, detailText: record.detailText ?? this.writer.pending(record.seq)?.detailText });
   }
 
   forgotUpTo(seq: number): void {
@@ -63,12 +62,12 @@ export class RunHistory implements RunKeeper {
     this.writer.clear();
   }
 
-  detailOf(runId: string): StoredDetail | undefined {
-    for (const d of this.writer.pendingItems()) if (d.record.summary.runId === runId && d.detail) return d.detail;
+  detailTextOf(runId: string): string | undefined {
+    for (const d of this.writer.pendingItems()) if (d.record.summary.runId === runId && d.detailText !== undefined) return d.detailText;
     // Handed to the history thread and maybe not in the file yet: waits for it.
     this.writer.flush();
     const row = this.readDetail.get(runId) as { detail: string | null } | undefined;
-    return row?.detail ? (JSON.parse(row.detail) as StoredDetail) : undefined;
+    return row?.detail ?? undefined;
   }
 
   flush(): void {
@@ -77,7 +76,7 @@ export class RunHistory implements RunKeeper {
 }
 
 /** The upsert's parameters, in its order. */
-function rowOf(record: RunRecord, detail: StoredDetail | undefined): unknown[] {
+function rowOf(record: RunRecord, detailText: string | undefined): unknown[] {
   const s = record.summary;
   return [
     record.seq,
@@ -86,8 +85,8 @@ function rowOf(record: RunRecord, detail: StoredDetail | undefined): unknown[] {
     Math.round(s.startedAt),
     JSON.stringify(s),
     record.searchText,
-    record.stepText ?? (detail ? (stepTextOf(detail.steps) ?? null) : null),
-    detail ? JSON.stringify(detail) : null,
+    record.stepText ?? null,
+    detailText ?? null,
     record.bytes,
   ];
 }

@@ -23,9 +23,7 @@ export function matchesText(record: RunRecord, text: TextQuery): boolean {
   const s = record.summary;
   if (text.in(s.flow) || text.in(s.integration) || text.in(s.outcome) || text.in(s.correlationId) || text.in(s.runId) || text.in(s.route) || text.in(s.path)) return true;
   if (text.in(s.method) || (s.status !== undefined && text.in(String(s.status))) || text.in(s.error) || text.in(s.traceId) || text.in(s.test)) return true;
-  if (record.detail) {
-    for (const step of record.detail.steps) if (text.in(step.name) || text.in(step.block) || text.in(step.error)) return true;
-  } else if (text.in(record.stepText)) return true;
+  if (text.in(record.stepText)) return true;
   return text.in(s.rejection?.reason) || text.in(record.searchText);
 }
 

@@ -31,14 +31,35 @@ export interface RunRecord {
    * header values and the message's vars, as text, cut at SEARCH_TEXT_CHARS.
    */
   searchText: string;
-  /** Its steps' names, blocks and errors, kept as text when the steps themselves are dropped. */
+  /** Its steps' names, blocks and errors as one text: what a search looks through for its steps. */
   stepText?: string;
-  /** Steps and messages; dropped from memory for old runs (the summary stays, the disk keeps them). */
-  detail?: StoredDetail;
+  /**
+   * Steps and messages as the JSON text of a StoredDetail (without `bytes`), the text studio.db
+   * stores: a run is serialized once and held as one string rather than an object graph per
+   * message, which the collector copied on every young-generation collection until it left
+   * memory. Parsed only when the run is opened. Dropped from memory for old runs (the summary
+   * stays, the disk keeps it).
+   */
+  detailText?: string;
   /** Rough bytes it takes on disk, for the retention by bytes. */
   bytes: number;
+  /**
+   * Its first verification step (null: it had none), noted when it was recorded so a captured
+   * request learns how its check went without reading the run's detail back. Absent on runs read
+   * back from disk.
+   */
+  firstVerify?: VerifyStepNote | null;
   /** A verification step had the last word and its answer was not recorded: the request's status decides. */
   verifyStep?: { step: string; block: string };
+}
+
+/** What a captured request shows of its run's verification step. */
+export interface VerifyStepNote {
+  block: string;
+  outcome: string;
+  error?: string;
+  /** The step recorded a subscription handshake's token (`vars.notesVerification` in its output). */
+  handshake: boolean;
 }
 
 /** A run read back from disk: everything but its steps, which load when it is opened. */
@@ -54,8 +75,8 @@ export interface RunKeeper {
   /** The runs up to `seq` left the store (retention). */
   forgotUpTo(seq: number): void;
   cleared(): void;
-  /** Steps and messages of a run whose detail is no longer in memory. */
-  detailOf(runId: string): StoredDetail | undefined;
+  /** Steps and messages of a run whose detail is no longer in memory, as the JSON text it was stored as. */
+  detailTextOf(runId: string): string | undefined;
 }
 
 /** Steps and calls of a run not yet ended. */

@@ -97,7 +97,8 @@ describe('the run store', () => {
 
   it('keeps steps and messages only for the newest runs, within a byte budget', () => {
     const store = new RunStore({ maxDetailedRuns: 10, maxDetailBytes: 1_000_000 });
-    const big = 'x'.repeat(100_000);
+    // A run is held as its JSON text: about 200 kB each, so at most five fit in 1 MB.
+    const big = 'x'.repeat(200_000);
     for (let i = 0; i < 30; i++) {
       store.record('shop', step(`r${i}`, 'flows.orders.steps[0]', { input: { body: big, vars: {} } }));
       store.record('shop', run(`r${i}`));

@@ -1,13 +1,12 @@
 import type { DefinitionVersion, RunPage, RunQuery, RunRejection, RunSummary, StoredVersion } from '../../../shared/trace-types.ts';
 import type { Retention } from '../../../shared/history-types.ts';
 import { type TraceRecord, type TraceSpan } from '../../runtime/index.ts';
-import { approxSize } from './value-view.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
 import { STEP_FIELDS } from '../../../shared/trace-record.ts';
 import { GroupIndex } from '../../../shared/group-index.ts';
-import { lastVerifyStep, rejectionInOutput } from './run-rejection.ts';
+import { lastVerifyStep, rejectionInOutput, VERIFY_BLOCK } from './run-rejection.ts';
 import { matchesText, messageText, originOf, statusTest, stepTextOf, TextQuery } from './run-matching.ts';
-import { SEARCH_TEXT_CHARS, type RunKeeper, type RunRecord, type RunRequestInfo, type RestoredRun, type StoredDetail, type StoredStep, type Pending } from './run-record.ts';
+import { SEARCH_TEXT_CHARS, type RunKeeper, type RunRecord, type RunRequestInfo, type RestoredRun, type StoredDetail, type StoredStep, type Pending, type VerifyStepNote } from './run-record.ts';
 
 export type { RestoredRun, RunKeeper, RunRecord, RunRequestInfo, StoredDetail, StoredStep } from './run-record.ts';
 export { SEARCH_TEXT_CHARS } from './run-record.ts';
@@ -203,11 +202,8 @@ export class RunStore {
     if (e.error !== undefined) summary.error = e.error;
     if (e.traceId !== undefined) summary.traceId = e.traceId;
     if (version !== undefined) summary.version = version;
-    const detail: StoredDetail = { steps, calls, input: e.input, output: e.output, snapshots, bytes: 0 };
-    let bytes = approxSize(e.input) + approxSize(e.output);
-    for (const s of steps) bytes += approxSize(s.input) + approxSize(s.output);
-    detail.bytes = bytes;
-    const record: RunRecord = { seq: 0, summary, searchText: messageText(e.input, e.output), detail, bytes: 0 };
+    const detailText = detailTextOf(steps, calls, e.input, e.output, snapshots);
+    const record: RunRecord = { seq: 0, summary, searchText: messageText(e.input, e.output), stepText: stepTextOf(steps), detailText, bytes: 0, firstVerify: firstVerifyOf(steps) };
     if (e.outcome === 'completed') {
       const verify = lastVerifyStep(steps);
       if (verify) {
@@ -316,18 +312,28 @@ export class RunStore {
     return this.detailOf(this.byCapture.get(captureId));
   }
 
+  /** The run a captured request started, with its first verification step (undefined: it had none). */
+  verifyStepForCapture(captureId: number): { summary: RunSummary; step: VerifyStepNote | undefined } | undefined {
+    const r = this.byCapture.get(captureId);
+    if (!r) return undefined;
+    if (r.firstVerify !== undefined) return { summary: r.summary, step: r.firstVerify ?? undefined };
+    // A run read back from disk: its steps say.
+    const steps = this.detailOf(r)?.detail?.steps;
+    return { summary: r.summary, step: steps ? (firstVerifyOf(steps) ?? undefined) : undefined };
+  }
+
   private detailOf(r: RunRecord | undefined): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
     if (!r) return undefined;
     const runId = r.summary.runId;
-    let detail = r.detail;
-    if (!detail && this.keeper) {
+    let text = r.detailText;
+    if (text === undefined && this.keeper) {
       try {
-        detail = this.keeper.detailOf(runId);
+        text = this.keeper.detailTextOf(runId);
       } catch {
-        detail = undefined;
+        text = undefined;
       }
     }
-    return { summary: r.summary, detail };
+    return { summary: r.summary, detail: text === undefined ? undefined : parseDetail(text) };
   }
 
   query(q: RunQuery): RunPage {
@@ -398,9 +404,9 @@ export class RunStore {
     record.seq = this.nextSeq++;
     record.bytes = recordBytes(record);
     this.index(record);
-    if (record.detail) {
+    if (record.detailText !== undefined) {
       this.detailed.push(record);
-      this.detailBytes += record.detail.bytes;
+      this.detailBytes += record.detailText.length;
       this.trimDetail();
     }
     this.keeper?.kept(record);
@@ -470,9 +476,9 @@ export class RunStore {
         const v = this.versions.get(key);
         if (v && --v.runs <= 0) this.versions.delete(key);
       }
-      if (r.detail) {
-        this.detailBytes -= r.detail.bytes;
-        r.detail = undefined;
+      if (r.detailText !== undefined) {
+        this.detailBytes -= r.detailText.length;
+        r.detailText = undefined;
       }
     }
     this.keeper?.forgotUpTo(gone[gone.length - 1].seq);
@@ -481,11 +487,10 @@ export class RunStore {
   private trimDetail(): void {
     while (this.detailed.length - this.detailHead > this.maxDetailedRuns || (this.detailBytes > this.maxDetailBytes && this.detailed.length - this.detailHead > 1)) {
       const oldest = this.detailed[this.detailHead++];
-      if (oldest.detail) {
-        // Its steps' names and errors stay searchable after the steps are gone.
-        oldest.stepText = stepTextOf(oldest.detail.steps);
-        this.detailBytes -= oldest.detail.bytes;
-        oldest.detail = undefined;
+      if (oldest.detailText !== undefined) {
+        // Its steps' names and errors stay searchable in its stepText.
+        this.detailBytes -= oldest.detailText.length;
+        oldest.detailText = undefined;
       }
     }
     if (this.detailHead > 1_000) {
@@ -527,6 +532,39 @@ function storedStep(e: TraceRecord): StoredStep {
   return step as StoredStep;
 }
 
+function firstVerifyOf(steps: readonly StoredStep[]): VerifyStepNote | null {
+  const step = steps.find((s) => s.block !== undefined && VERIFY_BLOCK.test(s.block));
+  if (!step) return null;
+  const output = step.output as { vars?: { notesVerification?: unknown } } | undefined;
+  const note: VerifyStepNote = { block: step.block ?? '', outcome: step.outcome, handshake: output?.vars?.notesVerification !== undefined };
+  if (step.error !== undefined) note.error = step.error;
+  return note;
+}
+
+/**
+ * A run's steps and messages as the text studio.db keeps and the store holds. A value JSON cannot
+ * carry (a BigInt in a body) is written as its string rather than losing the run.
+ */
+function detailTextOf(steps: StoredStep[], calls: TraceSpan[], input: unknown, output: unknown, snapshots: boolean): string {
+  const detail = { steps, calls, input, output, snapshots };
+  try {
+    return JSON.stringify(detail);
+  } catch {
+    return JSON.stringify(detail, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  }
+}
+
+/** A run's detail read back from its text; `bytes` is the text's length. */
+function parseDetail(text: string): StoredDetail | undefined {
+  try {
+    const detail = JSON.parse(text) as StoredDetail;
+    detail.bytes = text.length;
+    return detail;
+  } catch {
+    return undefined;
+  }
+}
+
 function applyRequest(record: RunRecord, info: RunRequestInfo): void {
   record.summary.captureId = info.captureId;
   record.summary.status = info.status;
@@ -552,5 +590,5 @@ function reject(summary: RunSummary, rejection: RunRejection): void {
 }
 
 function recordBytes(record: RunRecord): number {
-  return SUMMARY_BYTES + record.searchText.length + (record.stepText?.length ?? 0) + (record.detail?.bytes ?? 0);
+  return SUMMARY_BYTES + record.searchText.length + (record.stepText?.length ?? 0) + (record.detailText?.length ?? 0);
 }
