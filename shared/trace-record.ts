@@ -51,9 +51,10 @@ export const STEP_FIELDS = ['block', 'name', 'startedAt', 'durationMs', 'outcome
 
 /**
  * What the live feed carries to the renderer: the record without where it ran and its W3C ids
- * (the studio knows the integration; the feed's rows show no spans).
+ * (the studio knows the integration; the feed's rows show no spans), and without the message
+ * after the step (a window opens the run for it): the message before it is a CEL field's sample.
  */
-export const FEED_FIELDS = ['kind', 'flow', 'correlationId', 'runId', 'step', 'block', 'name', 'startedAt', 'durationMs', 'outcome', 'error', 'input', 'output'] as const satisfies ReadonlyArray<keyof TraceRecord>;
+export const FEED_FIELDS = ['kind', 'flow', 'correlationId', 'runId', 'step', 'block', 'name', 'startedAt', 'durationMs', 'outcome', 'error', 'input'] as const satisfies ReadonlyArray<keyof TraceRecord>;
 export type FeedTraceRecord = Pick<TraceRecord, (typeof FEED_FIELDS)[number]>;
 
 /**

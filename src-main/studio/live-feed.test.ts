@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedBatch, FeedEvent } from '../../shared/feed-events.ts';
-import { TraceHub } from '../runtime/index.ts';
+import { TraceHub, type TraceRecord } from '../runtime/index.ts';
 import { LiveFeed } from './live-feed.ts';
 import { traceSource } from './runtime-feed.ts';
 
@@ -125,17 +125,57 @@ describe('the live feed', () => {
     feed.close();
   });
 
-  it("carries a step's trace record to the renderer as the runtime emitted it, less where it ran and its span ids", async () => {
+  it("carries a step's trace record to the renderer as the runtime emitted it, less where it ran, its span ids and the message after it", async () => {
     const feed = new LiveFeed({ flushMs: 10 });
     const traces = new TraceHub();
     feed.addSource(traceSource('orders-api', traces));
     const batches: FeedBatch[] = [];
     const stop = feed.subscribe((b) => batches.push(b));
-    const shown = { kind: 'step', flow: 'orders', correlationId: 'c1', runId: 'r1', step: 'flows.orders.steps[1]', block: 'set', name: 'price', startedAt: 1, durationMs: 2, outcome: 'failed', error: 'no price', input: { body: 1, vars: {} }, output: { body: 2, vars: {} } } as const;
-    traces.emit({ ...shown, deployment: 'd1', instance: 'i1', traceId: 't'.repeat(32), spanId: 's'.repeat(16), parentSpanId: 'p'.repeat(16), sampled: true });
+    const shown = { kind: 'step', flow: 'orders', correlationId: 'c1', runId: 'r1', step: 'flows.orders.steps[1]', block: 'set', name: 'price', startedAt: 1, durationMs: 2, outcome: 'failed', error: 'no price', input: { body: 1, vars: {} } } as const;
+    traces.emit({ ...shown, output: { body: 2, vars: {} }, deployment: 'd1', instance: 'i1', traceId: 't'.repeat(32), spanId: 's'.repeat(16), parentSpanId: 'p'.repeat(16), sampled: true });
     await sleep(30);
     stop();
     feed.close();
     expect(batches.flatMap((b) => b.events)).toEqual([{ kind: 'trace', at: expect.any(Number), integration: 'orders-api', trace: shown }]);
+  });
+
+  it('sends the message a step or run saw on the newest record of each in a batch only, and never changes a batch already sent', async () => {
+    const feed = new LiveFeed({ flushMs: 10_000 });
+    const traces = new TraceHub();
+    feed.addSource(traceSource('orders-api', traces));
+    const batches: FeedBatch[] = [];
+    const sent: string[] = [];
+    const stop = feed.subscribe((b) => {
+      batches.push(b);
+      sent.push(JSON.stringify(rows(b)));
+    });
+    const rows = (b: FeedBatch): unknown[] => b.events.map((e) => (e.kind === 'trace' ? [e.trace.kind, e.trace.runId, e.trace.input ?? null] : e.kind));
+    const record = (kind: 'step' | 'run', runId: string, step?: string): TraceRecord => ({ kind, flow: 'orders', correlationId: runId, runId, step, startedAt: 1, durationMs: 1, outcome: 'completed', input: { body: runId, vars: {} } });
+    const flush = (): void => (feed as unknown as { flush(): void }).flush();
+    for (const runId of ['r1', 'r2', 'r3']) {
+      traces.emit(record('step', runId, 'flows.orders.steps[0]'));
+      traces.emit(record('step', runId, 'flows.orders.steps[1]'));
+      traces.emit(record('run', runId));
+    }
+    flush();
+    traces.emit(record('step', 'r4', 'flows.orders.steps[0]'));
+    flush();
+    stop();
+    feed.close();
+    const msg = (runId: string): { body: string; vars: object } => ({ body: runId, vars: {} });
+    expect(JSON.parse(sent[0])).toEqual([
+      ['step', 'r1', null],
+      ['step', 'r1', null],
+      ['run', 'r1', null],
+      ['step', 'r2', null],
+      ['step', 'r2', null],
+      ['run', 'r2', null],
+      ['step', 'r3', msg('r3')],
+      ['step', 'r3', msg('r3')],
+      ['run', 'r3', msg('r3')],
+    ]);
+    expect(JSON.parse(sent[1])).toEqual([['step', 'r4', msg('r4')]]);
+    // The next batch's record of steps[0] left the first batch's as it was sent.
+    expect(JSON.stringify(rows(batches[0]))).toBe(sent[0]);
   });
 });

@@ -3,8 +3,12 @@ import { noneNotRecorded, notRecordedFields, type FeedBatch, type FeedEvent, typ
 /** How often drop counters are read when no event brings a batch. */
 const COUNTER_POLL_MS = 500;
 
-/** Something that produces feed events while attached: a runtime's traces, the platform's traffic. */
-export type FeedSource = (push: (event: FeedEvent) => void) => () => void;
+/**
+ * Something that produces feed events while attached: a runtime's traces, the platform's traffic.
+ * `batch()` numbers the batch an event pushed now goes out in, so a source can change its own
+ * events until their batch leaves.
+ */
+export type FeedSource = (push: (event: FeedEvent) => void, batch: () => number) => () => void;
 
 export interface LiveFeedOptions {
   /** Minimum time between two batches. */
@@ -29,6 +33,9 @@ export class LiveFeed {
   /** Reads the drop counters while someone listens: what a runtime did not record arrives with no event to carry it. */
   private counterPoll: NodeJS.Timeout | undefined;
   private lastFlush = 0;
+  /** Batches delivered so far: events pushed now go out in batch number `flushes`. */
+  private flushes = 0;
+  private readonly batchNumber = (): number => this.flushes;
   /** Each counter's total at the last batch, so a batch carries what was dropped since. */
   private readonly dropCounters = new Map<() => number, { seen: number; what: NotRecordedKind }>();
 
@@ -43,7 +50,7 @@ export class LiveFeed {
 
   /** Registers a source; it is attached now if someone listens, else when someone starts to. */
   addSource(source: FeedSource): () => void {
-    this.sources.set(source, this.listening ? source(this.push) : undefined);
+    this.sources.set(source, this.listening ? source(this.push, this.batchNumber) : undefined);
     return () => {
       this.sources.get(source)?.();
       this.sources.delete(source);
@@ -64,7 +71,7 @@ export class LiveFeed {
     const first = this.subscribers.size === 0;
     this.subscribers.add(listener);
     if (first) {
-      for (const source of this.sources.keys()) this.sources.set(source, source(this.push));
+      for (const source of this.sources.keys()) this.sources.set(source, source(this.push, this.batchNumber));
       this.counterPoll = setInterval(() => {
         if (!this.timer && this.dropCounters.size > 0) this.flush();
       }, COUNTER_POLL_MS);
@@ -107,6 +114,7 @@ export class LiveFeed {
   private readonly flush = (): void => {
     this.timer = undefined;
     this.lastFlush = Date.now();
+    this.flushes++;
     const since = noneNotRecorded();
     for (const [read, counter] of this.dropCounters) {
       const total = read();

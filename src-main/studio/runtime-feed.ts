@@ -1,11 +1,35 @@
 import type { LogFeedEvent } from '../../shared/feed-events.ts';
-import { FEED_FIELDS, pickFields } from '../../shared/trace-record.ts';
+import { FEED_FIELDS, pickFields, type FeedTraceRecord } from '../../shared/trace-record.ts';
 import { type LogRecord, type LogSink, type TraceHub } from '../runtime/index.ts';
 import type { FeedSource, LiveFeed } from './live-feed.ts';
 
-/** A feed source for one runtime's traces; the runtime traces only while it is attached. */
+/**
+ * A feed source for one runtime's traces; the runtime traces only while it is attached.
+ * A window keeps, of the messages steps and runs saw, only the newest per step and per flow (the
+ * CEL fields' sample), so a batch carries the message on the newest record of each and leaves it
+ * off the others: under a flood of runs that was most of a batch's bytes, serialized for nothing.
+ */
 export function traceSource(integration: string, traces: TraceHub): FeedSource {
-  return (push) => traces.add({ emit: (e) => push({ kind: 'trace', at: Date.now(), integration, trace: pickFields(e, FEED_FIELDS) }) });
+  return (push, batch) => {
+    const newest = new Map<string, { trace: FeedTraceRecord; batch: number }>();
+    return traces.add({
+      emit: (e) => {
+        const trace = pickFields(e, FEED_FIELDS);
+        if (trace.input !== undefined) {
+          const key = e.kind === 'step' ? (e.step ?? '') : `flow ${e.flow}`;
+          const now = batch();
+          const before = newest.get(key);
+          // Only while its batch has not left: what a window was sent is never changed.
+          if (before !== undefined && before.batch === now) before.trace.input = undefined;
+          if (before !== undefined) {
+            before.trace = trace;
+            before.batch = now;
+          } else newest.set(key, { trace, batch: now });
+        }
+        push({ kind: 'trace', at: Date.now(), integration, trace });
+      },
+    });
+  };
 }
 
 /**
