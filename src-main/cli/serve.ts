@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../runtime/index.ts';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../studio/state/data-dir-lock.ts';
 import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
 import { appRoot, defaultDataDir, defaultWorkspaceDir, examplesDir } from '../studio/studio-paths.ts';
 import { ensureRendererBuilt } from '../studio/web/renderer-build.ts';
@@ -23,6 +24,9 @@ Opens the studio in a browser: the embedded platform, the studio's backend and i
                     $XDG_DATA_HOME/flow-studio, else ~/.local/share/flow-studio)
   --open            open the printed URL in the default browser
   -h, --help        this text
+
+One studio uses a data folder at a time: a second \`serve\` on a folder in use stops at once, naming
+the studio that holds it (its pid and URL); give a second studio its own --data-dir.
 
 A restart on the same data folder lists the runs, captures, log lines and sent requests again,
 starts the integrations that were running, and keeps their ports (docs/history.md).`;
@@ -61,11 +65,21 @@ export async function main(argv: string[]): Promise<number> {
   const workspaceDir = values.workspace ? resolve(values.workspace) : defaultWorkspaceDir();
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
 
-  await ensureRendererBuilt(appRoot, (line) => console.error(line));
+  // One studio per data folder: a second one refuses here, before it builds the UI or opens any state.
+  let lock: DataDirLock;
+  try {
+    lock = await lockDataDir(dataDir, 'web');
+  } catch (err) {
+    if (!(err instanceof DataDirInUseError)) throw err;
+    console.error(`flow-studio serve: ${err.message}`);
+    return 1;
+  }
   let backend: StudioBackend | undefined;
   let web: WebStudio;
   try {
-    backend = await startStudioBackend({ workspaceDir, dataDir, samplesDir: examplesDir, shell: 'web', log: createLogger({ level: 'warn' }) });
+    await ensureRendererBuilt(appRoot, (line) => console.error(line));
+    // The backend owns the lock from here and releases it when it closes.
+    backend = await startStudioBackend({ workspaceDir, dataDir, samplesDir: examplesDir, shell: 'web', log: createLogger({ level: 'warn' }), dataDirLock: lock });
     web = await startWebStudio({
       backend,
       rendererDir: join(appRoot, 'dist-renderer'),
@@ -75,16 +89,13 @@ export async function main(argv: string[]): Promise<number> {
     });
   } catch (err) {
     await backend?.close().catch(() => {});
+    lock.release();
     if ((err as { code?: string }).code === 'EADDRINUSE') {
       console.error(`flow-studio serve: port ${port} is already in use; pass --port <another> (or --port 0 for any free port)`);
       return 1;
     }
     throw err;
   }
-
-  console.log(`Flow Studio is running at ${web.url}`);
-  console.log(`workspace ${workspaceDir} · data ${dataDir} · Ctrl+C stops it`);
-  if (values.open) openBrowser(web.url);
 
   let stopping = false;
   const stop = (): void => {
@@ -93,8 +104,15 @@ export async function main(argv: string[]): Promise<number> {
     console.log('stopping Flow Studio…');
     void Promise.allSettled([web.close(), backend!.close()]).then(() => process.exit(0));
   };
+  // Before the URL is printed: whoever reads it may stop the studio at once (a script, a test),
+  // and a signal with no handler yet would end it without closing its state or freeing its lock.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+
+  lock.announce(web.url);
+  console.log(`Flow Studio is running at ${web.url}`);
+  console.log(`workspace ${workspaceDir} · data ${dataDir} · Ctrl+C stops it`);
+  if (values.open) openBrowser(web.url);
   return -1;
 }
 

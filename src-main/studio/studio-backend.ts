@@ -19,6 +19,7 @@ import { writeConnectorPort } from './connector-port-edit.ts';
 import { StudioError } from './studio-error.ts';
 import { HistorySettingsStore } from './state/history-settings.ts';
 import { openStudioDb } from './state/studio-db.ts';
+import { lockDataDir, type DataDirLock } from './state/data-dir-lock.ts';
 
 export interface StudioBackendOptions {
   workspaceDir: string;
@@ -35,6 +36,11 @@ export interface StudioBackendOptions {
   graceMs?: number;
   watchDebounceMs?: number;
   log?: Logger;
+  /**
+   * The data folder's lock when the shell took it already (serve does, to refuse before it builds
+   * the UI); the backend then owns it and releases it on close. Otherwise the backend takes it.
+   */
+  dataDirLock?: DataDirLock;
 }
 
 /** The studio's backend as the transports see it: the API, its events, and shutdown. */
@@ -52,10 +58,24 @@ export interface StudioBackend {
 }
 
 /**
- * Starts the platform, opens the workspace (creating it on first start) and its watcher, and
- * wires the run manager and the live feed behind one StudioApi.
+ * Takes the data folder (a second studio on it fails here, with DataDirInUseError, before any of
+ * its state is opened), starts the platform, opens the workspace (creating it on first start) and
+ * its watcher, and wires the run manager and the live feed behind one StudioApi.
  */
 export async function startStudioBackend(options: StudioBackendOptions): Promise<StudioBackend> {
+  const lock = options.dataDirLock ?? (await lockDataDir(options.dataDir, options.shell));
+  let backend: StudioBackend;
+  try {
+    backend = await startOnLockedDataDir(options);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const close = backend.close;
+  return Object.assign(backend, { close: () => close().finally(() => lock.release()) });
+}
+
+async function startOnLockedDataDir(options: StudioBackendOptions): Promise<StudioBackend> {
   const log = options.log ?? createLogger({ level: 'warn' });
   const registry = options.registry ?? (await loadRegistry());
   const workspace = Workspace.open(options.workspaceDir, options.samplesDir);

@@ -7,9 +7,12 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 export interface ServeProcess {
   /** The printed URL, with the session token. */
   url: string;
+  pid: number;
   output(): string;
   /** SIGTERM, as Ctrl+C: resolves once it exited. */
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or `kill -9`: resolves once it is gone. */
+  crash(): Promise<void>;
 }
 
 /**
@@ -38,14 +41,17 @@ export async function startServe(options: { port?: number; workspace: string; da
       reject(new Error(`serve exited with ${code}:\n${output}`));
     });
   });
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  };
   return {
     url,
+    pid: child.pid!,
     output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => end('SIGTERM'),
+    crash: () => end('SIGKILL'),
   };
 }

@@ -1,0 +1,137 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The file whose lock says "a studio uses this data folder". It is an empty SQLite database held
+ * in an open `BEGIN EXCLUSIVE` transaction: SQLite takes an OS lock on it (fcntl on POSIX,
+ * LockFileEx on Windows) that the kernel drops when the process ends, however it ends, so a studio
+ * killed with SIGKILL leaves nothing that blocks the next start, and a reused pid cannot fake a
+ * holder. SQLite also keeps the lock within one process, so two backends in one process refuse too.
+ */
+export const DATA_DIR_LOCK_FILE = 'studio.lock';
+/** Who holds the lock, for the message a second studio prints; the lock itself cannot be read. */
+export const DATA_DIR_HOLDER_FILE = 'studio.lock.json';
+
+/** The studio holding a data folder, as it wrote itself down. */
+export interface DataDirHolder {
+  pid: number;
+  /** ISO time the holder took the lock. */
+  since: string;
+  shell: string;
+  /** The studio's page (origin only: the launch's token stays out of files), once it listens. */
+  url?: string;
+}
+
+/** A data folder this process uses alone until `release()`. */
+export interface DataDirLock {
+  readonly dataDir: string;
+  /** Adds the studio's page to what a second studio on this folder is told. */
+  announce(url: string): void;
+  /** Idempotent; also happens when the process ends. */
+  release(): void;
+}
+
+/** A second studio on a data folder in use: names the folder and the studio holding it. */
+export class DataDirInUseError extends Error {
+  readonly code = 'FLOW_STUDIO_DATA_DIR_IN_USE';
+  constructor(
+    readonly dataDir: string,
+    readonly holder: DataDirHolder | undefined,
+  ) {
+    super(inUseMessage(dataDir, holder));
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/**
+ * Takes the data folder for this studio, before anything in it is opened; throws
+ * DataDirInUseError when another studio (in any process) holds it.
+ */
+export async function lockDataDir(dataDir: string, shell: string, options: { holderWaitMs?: number } = {}): Promise<DataDirLock> {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = join(dataDir, DATA_DIR_LOCK_FILE);
+  const holderPath = join(dataDir, DATA_DIR_HOLDER_FILE);
+  const db = new Database(lockPath, { timeout: 0 });
+  try {
+    // Nothing is ever written, so the journal may stay in memory: no studio.lock-journal file.
+    // On a held lock this pragma already answers SQLITE_BUSY.
+    db.pragma('journal_mode = MEMORY');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir, await holderOf(holderPath, options.holderWaitMs ?? 2_000));
+    throw new Error(`could not lock the data folder ${dataDir} (${lockPath}): ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const holder: DataDirHolder = { pid: process.pid, since: new Date().toISOString(), shell };
+  writeHolder(holderPath, holder);
+  let released = false;
+  // The connection must stay reachable (release() holds it): a collected one closes, and its lock goes with it.
+  return {
+    dataDir,
+    announce(url) {
+      if (released) return;
+      holder.url = new URL(url).origin;
+      writeHolder(holderPath, holder);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      // The note goes first: once the lock is free, a new holder writes its own.
+      rmSync(holderPath, { force: true });
+      db.close();
+    },
+  };
+}
+
+/** Written whole (a temp file renamed over it), so a reader never sees half of it. */
+function writeHolder(path: string, holder: DataDirHolder): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(holder) + '\n');
+  renameSync(temp, path);
+}
+
+/**
+ * The holder's note. A studio that just took the lock may not have written it yet (what is there
+ * then is a dead studio's, or nothing), so a note naming no live process is read again for a while.
+ */
+async function holderOf(path: string, waitMs: number): Promise<DataDirHolder | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const holder = readHolder(path);
+    if (holder && isAlive(holder.pid)) return holder;
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function readHolder(path: string): DataDirHolder | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<DataDirHolder>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.since !== 'string' || typeof parsed.shell !== 'string') return undefined;
+    return { pid: parsed.pid, since: parsed.since, shell: parsed.shell, ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}
+
+function inUseMessage(dataDir: string, holder: DataDirHolder | undefined): string {
+  const who = holder
+    ? `Flow Studio (pid ${holder.pid}${holder.url ? `, at ${holder.url}` : ''}, ${holder.shell === 'electron' ? 'the desktop app' : 'flow-studio serve'} since ${holder.since})`
+    : 'another Flow Studio';
+  return (
+    `the data folder ${dataDir} is in use by ${who}. ` +
+    `Use that studio or stop it${holder ? (holder.shell === 'electron' ? ' (quit the app)' : ` (Ctrl+C in its terminal, or kill ${holder.pid})`) : ''}; ` +
+    `to run a second studio, give it a data folder of its own: flow-studio serve --data-dir <another folder>`
+  );
+}
