@@ -15,8 +15,9 @@
  * and RSS.
  *
  * usage: npm run bench:http [-- --seconds 10 --warmup 10 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
- *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,studioAll,benthos,red
+ *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,studioAll,studioAllFrom,benthos,red
  *        --retention-requests 1000000 --no-retention --at-once-rounds 3]
+ *        (BENCH_STUDIO_FROM=<another checkout>: its studio too, every run traced, as studioAllFrom)
  *
  * Then the target lines again with each contender loaded at the same time as bare node:http on
  * the server core (bench/http/at-once.ts): on a shared machine its speed moves within seconds,
@@ -215,6 +216,9 @@ function median(runs: Measured[]): Measured {
   };
 }
 
+/** Another checkout whose studio runs beside this one's (BENCH_STUDIO_FROM). */
+const studioFrom = process.env.BENCH_STUDIO_FROM;
+
 const NAMES = {
   bare: 'bare node:http',
   bareAgain: 'bare node:http again (a second process: the noise floor)',
@@ -224,6 +228,7 @@ const NAMES = {
   remote: 'flow-studio run → platform in another process',
   studio: 'studio run + live-feed subscriber',
   studioAll: 'studio run + live-feed subscriber, every run traced however busy',
+  studioAllFrom: 'same, the build in BENCH_STUDIO_FROM (a change weighed in one run)',
   otel: 'flow-studio run, traced + OTLP export',
   runSpare: 'flow-studio run, traced; its other threads may use core 1',
   otelSpare: 'same + OTLP export (export worker may use core 1)',
@@ -276,7 +281,9 @@ function printTable(rows: Row[]): void {
     line('studio run with live feed, req/s vs bare', vsBare(studio, rps), 0.7, 'at least');
     // Issue 53: every run traced, whatever the load, nearly free — `flow-studio run` and the
     // studio's run with the live feed attached, against the same targets.
-    for (const [who, runs] of [['flow-studio run', runsOf(NAMES.runAll)], ['studio run + live feed', runsOf(NAMES.studioAll)]] as const) {
+    const everyRunRows = [['flow-studio run', runsOf(NAMES.runAll)], ['studio run + live feed', runsOf(NAMES.studioAll)]] as Array<[string, ReturnType<typeof runsOf>]>;
+    if (studioFrom) everyRunRows.push([`studio run + live feed, ${studioFrom}`, runsOf(NAMES.studioAllFrom)]);
+    for (const [who, runs] of everyRunRows) {
       line(`${who}, every run traced: req/s vs bare`, vsBare(runs, rps), EVERY_RUN_TARGETS.rps, 'at least');
       line('same vs Benthos', vs(runs, benthos, rps), EVERY_RUN_TARGETS.vsBenthos, 'at least');
       line('same, server CPU µs/request vs bare', vsBare(runs, cpuUs), EVERY_RUN_TARGETS.cpu, 'at most', cpuUs, '×');
@@ -366,7 +373,7 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   const floorServer = serverOf(NAMES.bareAgain);
   if (atOnceRounds <= 0 || !baseline || !floorServer) return;
   // The runtime alone too: what of the traced run's distance from bare is the engine's, what tracing's.
-  const measured = [floorServer, serverOf(NAMES.runtime), serverOf(NAMES.run), serverOf(NAMES.runAll), serverOf(NAMES.studio), serverOf(NAMES.studioAll), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
+  const measured = [floorServer, serverOf(NAMES.runtime), serverOf(NAMES.run), serverOf(NAMES.runAll), serverOf(NAMES.studio), serverOf(NAMES.studioAll), serverOf(NAMES.studioAllFrom), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
   const half = Math.round(CONNECTIONS / 2);
   console.log(`\nLoaded at once with bare node:http: both on core ${SERVER_CORE}, a wrk -t1 -c${half} each on core ${LOAD_CORE}, ${atOnceRounds} rounds of ${seconds}s each after ${roundWarmup}s unmeasured`);
   const results = await measureAtOnce(baseline, measured, all, {
@@ -398,7 +405,9 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   line('server CPU µs/request vs bare', of(NAMES.run, cpuRatio), 1.3, 'at most', cpuRatio, '×');
   line('p99 vs bare p99', of(NAMES.run, p99Ratio), 2, 'at most', p99Ratio, '×');
   line('studio run with live feed, req/s vs bare', of(NAMES.studio, rpsRatio), 0.7, 'at least', rpsRatio);
-  for (const [who, name] of [['flow-studio run', NAMES.runAll], ['studio run + live feed', NAMES.studioAll]] as const) {
+  const everyRunRows: Array<[string, string]> = [['flow-studio run', NAMES.runAll], ['studio run + live feed', NAMES.studioAll]];
+  if (studioFrom) everyRunRows.push([`studio run + live feed, ${studioFrom}`, NAMES.studioAllFrom]);
+  for (const [who, name] of everyRunRows) {
     const rows = results.get(name);
     line(`${who}, every run traced: req/s vs bare`, of(name, rpsRatio), EVERY_RUN_TARGETS.rps, 'at least', rpsRatio);
     line('same vs Benthos', rows?.length && benthos?.length ? pairedRatio(rows, benthos, rpsRatio) : undefined, EVERY_RUN_TARGETS.vsBenthos, 'at least', rpsRatio);
@@ -560,6 +569,16 @@ try {
       startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'studio-server.ts'), join(work, 'workspace-all'), join(work, 'studio-all-data')], everyRun(process.env)),
     ),
   );
+  // Another checkout's studio beside this one's: a change to the studio's recording weighs less
+  // than the load moves between two bench runs on a shared machine.
+  if (studioFrom) {
+    writeOrdersIntegration(join(work, 'workspace-from'));
+    contenders.push(
+      await prepare(NAMES.studioAllFrom, () =>
+        startPinned(SERVER_CORE, process.execPath, [join(studioFrom, 'bin', 'run-ts.js'), join(studioFrom, 'bench', 'http', 'studio-server.ts'), join(work, 'workspace-from'), join(work, 'studio-from-data')], everyRun(process.env)),
+      ),
+    );
+  }
   if (!wanted(NAMES.benthos)) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--only)', answered: 0 });
   else if (opts['no-benthos']) contenders.push({ name: NAMES.benthos, runs: [], note: 'skipped (--no-benthos)', answered: 0 });
   else {

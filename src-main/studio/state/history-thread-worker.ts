@@ -1,4 +1,6 @@
 import Database, { type Statement } from 'better-sqlite3';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HistoryThreadReply, HistoryThreadRequest } from './history-thread.ts';
 
@@ -8,6 +10,7 @@ import type { HistoryThreadReply, HistoryThreadRequest } from './history-thread.
  * moving the shared counter the flushing thread waits on.
  */
 const { file, reached } = workerData as { file: string; reached: SharedArrayBuffer };
+yieldToRequests();
 const counter = new Int32Array(reached);
 const db = new Database(file);
 // As the studio's own connection (studio-db.ts): history is diagnostic, WAL is the file's already.
@@ -40,3 +43,19 @@ parentPort!.on('message', (m: HistoryThreadRequest) => {
   Atomics.notify(counter, 0);
   if (m.op === 'close') parentPort!.close();
 });
+
+/**
+ * The thread runs below the request thread's priority (nice 5: about a quarter of a core both
+ * want), so where they share a core a batch's transaction waits for the requests in hand instead
+ * of taking the core for a slice of milliseconds while connections wait; it still gets more than
+ * history needs under a flood. Linux only: there a thread's id names the thread alone to
+ * setpriority, elsewhere it would name the whole process.
+ */
+function yieldToRequests(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 5);
+  } catch {
+    // Not allowed or no /proc: history is written at the thread's usual priority.
+  }
+}
