@@ -99,6 +99,29 @@ describe('the studio history on disk', () => {
     expect(second.store.query({ offset: 0, limit: 10, generation: 3 }).rows.map((r) => r.runId)).toEqual(['r1']);
   });
 
+  it("tells a request linked to a run read back from disk how the run's verification step went, as it told it before the restart", () => {
+    const dir = dataDir();
+    const first = runsOn(dir);
+    const verify = { step: 'flows.orders.steps[0]', block: 'notes-verify-request', name: 'signed by notes' };
+    first.store.record('shop', event('step', 'r1', { ...verify, outcome: 'failed', error: 'signature mismatch' }));
+    first.store.record('shop', event('run', 'r1', { outcome: 'failed', error: 'signature mismatch' }));
+    first.store.record('shop', event('step', 'r2', { ...verify, output: { body: {}, vars: { notesVerification: 'handshake' } } }));
+    first.store.record('shop', event('run', 'r2'));
+    const before = ['r1', 'r2'].map((runId, i) => {
+      first.store.linkRequest(`c-${runId}`, 'orders', { captureId: i + 1, status: 200, method: 'POST', startedAt: 1_000 });
+      return first.store.verifyStepForCapture(i + 1)?.step;
+    });
+    expect(before).toEqual([
+      { block: 'notes-verify-request', outcome: 'failed', error: 'signature mismatch', handshake: false },
+      { block: 'notes-verify-request', outcome: 'completed', handshake: true },
+    ]);
+    first.history.flush();
+    open.pop()!.close();
+
+    const second = runsOn(dir);
+    expect([1, 2].map((captureId) => second.store.verifyStepForCapture(captureId)?.step)).toEqual(before);
+  });
+
   it('keeps runs within the count and bytes set, on disk as in memory, and clears them for good', () => {
     const dir = dataDir();
     const first = runsOn(dir, { count: 100, bytes: 512 * 1024 * 1024 });
