@@ -307,11 +307,6 @@ export class RunStore {
     return this.detailOf(this.indexed().byId.get(runId));
   }
 
-  /** The run a captured request started, with its steps, as detail() has it. */
-  detailForCapture(captureId: number): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
-    return this.detailOf(this.byCapture.get(captureId));
-  }
-
   /** The run a captured request started, with its first verification step (undefined: it had none). */
   verifyStepForCapture(captureId: number): { summary: RunSummary; step: VerifyStepNote | undefined } | undefined {
     const r = this.byCapture.get(captureId);

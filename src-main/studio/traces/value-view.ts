@@ -52,33 +52,3 @@ export function valueAt(value: unknown, path: ReadonlyArray<string | number>): u
 function marker(preview: unknown, length: number, path: Array<string | number>): TruncatedValue {
   return { $truncated: { preview, length, path } };
 }
-
-/**
- * A rough size in bytes of a snapshot, to keep the store's memory bounded without serializing
- * every message: string lengths plus a small cost per node, stopping once past `cap`.
- */
-export function approxSize(value: unknown, cap = 64 * 1024 * 1024): number {
-  if (typeof value === 'string') return value.length * 2 + 16;
-  if (value === null || typeof value !== 'object') return 16;
-  let size = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && size < cap) {
-    const v = stack.pop();
-    if (typeof v === 'string') size += v.length * 2 + 16;
-    else if (v === null || typeof v !== 'object') size += 16;
-    else if (Array.isArray(v)) {
-      size += 32;
-      for (const item of v) stack.push(item);
-    } else {
-      size += 48;
-      // for…in over own keys, not Object.entries: this runs over every message a studio run
-      // keeps, and a pair array per field was a tenth of what a traced request allocated.
-      for (const k in v) {
-        if (!Object.hasOwn(v, k)) continue;
-        size += k.length * 2;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    }
-  }
-  return size;
-}
