@@ -20,9 +20,10 @@ export interface StudioServer {
  * `flow-studio serve` exactly as a person starts it, on a free port with a temporary workspace and
  * data directory, and the synthetic-load hook enabled.
  */
-async function startServer(): Promise<{ server: StudioServer; stop: () => Promise<void> }> {
+export async function startServer(options: { seedWorkspace?: (workspaceDir: string) => void } = {}): Promise<{ server: StudioServer; stop: () => Promise<void> }> {
   const temp = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
   const workspaceDir = join(temp, 'FlowStudio');
+  options.seedWorkspace?.(workspaceDir);
   const child: ChildProcess = spawn(
     process.execPath,
     [join(root, 'bin', 'flow-studio.js'), 'serve', '--port', '0', '--workspace', workspaceDir, '--data-dir', join(temp, 'data')],

@@ -90,6 +90,11 @@ export interface WorkspaceInfo {
   shell: 'electron' | 'web';
   /** Changes on every start of the studio: a window from an earlier start knows it by this. */
   launchId: string;
+  /**
+   * Flow definition files directly in `root` when the studio started (`orders.yaml`): the folder
+   * is one integration rather than a folder of them, and the studio lists none of its flows.
+   */
+  definitionsAtRoot: string[];
 }
 
 /** One integration: a folder of the workspace holding flow definitions and resources. */

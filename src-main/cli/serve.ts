@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../runtime/index.ts';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../studio/state/data-dir-lock.ts';
@@ -112,6 +112,11 @@ export async function main(argv: string[]): Promise<number> {
   lock.announce(web.url);
   console.log(`Flow Studio is running at ${web.url}`);
   console.log(`workspace ${workspaceDir} · data ${dataDir} · Ctrl+C stops it`);
+  const atRoot = (await backend!.api.workspaceInfo()).definitionsAtRoot;
+  if (atRoot.length > 0 && (await backend!.api.listIntegrations()).length === 0) {
+    // `flow-studio run <folder>` takes one integration's folder; the studio wants the folder above.
+    console.log(`note: ${workspaceDir} holds flow definitions itself (${atRoot.join(', ')}): it is one integration, and the studio lists the integrations of a workspace, one per sub-folder. To see its flows: flow-studio serve --workspace ${dirname(workspaceDir)}`);
+  }
   if (values.open) openBrowser(web.url);
   return -1;
 }

@@ -80,6 +80,7 @@ async function startOnLockedDataDir(options: StudioBackendOptions): Promise<Stud
   const registry = options.registry ?? (await loadRegistry());
   const workspace = Workspace.open(options.workspaceDir, options.samplesDir);
   const launchId = randomBytes(9).toString('base64url');
+  const definitionsAtRoot = workspace.definitionsAtRoot();
   const db = openStudioDb(options.dataDir, (message) => log.warn(message));
   const settings = new HistorySettingsStore(db);
   const session = new IntegrationSession(db);
@@ -185,7 +186,7 @@ async function startOnLockedDataDir(options: StudioBackendOptions): Promise<Stud
 
   const api: StudioApi = {
     async workspaceInfo() {
-      return { root: workspace.root, dataDir: options.dataDir, platformUrl: platform.url, shell: options.shell, launchId };
+      return { root: workspace.root, dataDir: options.dataDir, platformUrl: platform.url, shell: options.shell, launchId, definitionsAtRoot };
     },
     async listIntegrations() {
       return workspace.list();

@@ -40,6 +40,18 @@ export class Workspace {
       .sort((a, b) => a.id.localeCompare(b.id));
   }
 
+  /**
+   * Flow definitions directly in the workspace folder. The studio lists none of them (an
+   * integration is a sub-folder), so a folder given as the workspace that is itself one
+   * integration, as `flow-studio run` takes it, would open empty without saying why.
+   */
+  definitionsAtRoot(): string[] {
+    return readdirSync(this.root, { withFileTypes: true })
+      .filter((d) => d.isFile() && isDefinitionFile(d.name))
+      .map((d) => d.name)
+      .sort();
+  }
+
   summary(id: string): IntegrationSummary {
     const dir = this.dirOf(id);
     const files = listFiles(dir);

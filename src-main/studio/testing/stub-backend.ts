@@ -11,7 +11,7 @@ export function stubBackend(overrides: Partial<StudioApi> = {}): StudioBackend &
   const feed = new LiveFeed({ flushMs: 10 });
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const api: StudioApi = {
-    workspaceInfo: async () => ({ root: '/tmp/ws', dataDir: '/tmp/data', platformUrl: 'http://127.0.0.1:1', shell: 'web', launchId: 'stub' }),
+    workspaceInfo: async () => ({ root: '/tmp/ws', dataDir: '/tmp/data', platformUrl: 'http://127.0.0.1:1', shell: 'web', launchId: 'stub', definitionsAtRoot: [] }),
     listIntegrations: async () => [{ id: 'orders-api', name: 'orders-api', definitionFiles: ['orders.yaml'], testFiles: [], resourceFiles: [] }],
     readFile: async () => 'flows: {}',
     writeFile: async () => {},

@@ -1,6 +1,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { studio } from '../../api/studio-client.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { WorkspaceIsIntegration } from './WorkspaceIsIntegration.tsx';
 import { PanelHeader } from '../../components/PanelHeader.tsx';
 import { useStudio } from '../../store/studio-store.ts';
 import { EditorArea } from './EditorArea.tsx';
@@ -65,9 +66,13 @@ export function FlowsPanel() {
         )}
       </PanelHeader>
       {loaded && integrations.length === 0 ? (
-        <EmptyState title="No integrations in the workspace">
-          Create one with New integration, or add a folder with a flow definition (a .yaml file) to {workspace?.root ?? 'the workspace'}; it shows up here as soon as it is saved.
-        </EmptyState>
+        workspace && workspace.definitionsAtRoot.length > 0 ? (
+          <WorkspaceIsIntegration workspace={workspace} />
+        ) : (
+          <EmptyState title="No integrations in the workspace">
+            Create one with New integration, or add a folder with a flow definition (a .yaml file) to {workspace?.root ?? 'the workspace'}; it shows up here as soon as it is saved.
+          </EmptyState>
+        )
       ) : (
         <div className="flows-layout" style={{ gridTemplateColumns: gridColumns(layout) }} data-left={layout.left.collapsed ? 'folded' : 'open'} data-right={layout.right.collapsed ? 'folded' : 'open'}>
           {layout.left.collapsed ? (
