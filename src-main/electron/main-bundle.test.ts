@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -38,6 +38,48 @@ describe('the bundled Electron main process (run under Node with a stand-in for 
     expect(run.stdout).toContain('EXIT 0');
     expect(run.status).toBe(0);
   }, 30_000);
+
+  it('File → Open Workspace… remembers the folder chosen and starts the app again on it, which later starts reopen', async () => {
+    await buildElectron(repo, join(app, 'dist-electron'));
+    mkdirSync(join(app, 'dist-renderer'), { recursive: true });
+    writeFileSync(join(app, 'dist-renderer', 'index.html'), '<!doctype html><title>Flow Studio</title>');
+    const home = join(app, 'home');
+    const userData = join(app, 'user-data-open');
+    const chosen = join(app, 'my-integrations');
+    mkdirSync(chosen, { recursive: true });
+    // The samples a new ~/FlowStudio is filled with.
+    mkdirSync(join(app, 'examples', 'hello'), { recursive: true });
+    writeFileSync(join(app, 'examples', 'hello', 'hello.yaml'), 'flows: {}\n');
+    const start = (args: string[], env: Record<string, string>): { record: Record<string, unknown>; output: string; status: number | null } => {
+      const base: NodeJS.ProcessEnv = { ...process.env, HOME: home, FAKE_ELECTRON_APP_ROOT: app, FAKE_ELECTRON_USER_DATA: userData, ...env };
+      delete base.FLOW_STUDIO_WORKSPACE;
+      const run = spawnSync(process.execPath, ['--import', join(repo, 'src-main/electron/testing/fake-electron-loader.mjs'), join(app, 'dist-electron', 'main.js'), ...args], { env: base, encoding: 'utf8', timeout: 20_000 });
+      const final = /FINAL (.*)/.exec(run.stdout)?.[1];
+      expect(final, run.stdout + run.stderr).toBeDefined();
+      return { record: JSON.parse(final!) as Record<string, unknown>, output: run.stdout + run.stderr, status: run.status };
+    };
+
+    // Started on a folder named on the command line, the person opens another one.
+    const first = join(app, 'from-argument');
+    const opened = start(['--workspace', first, '--lang=en'], { FAKE_ELECTRON_CLICK: 'File/Open Workspace…', FAKE_ELECTRON_CHOOSE: chosen });
+    expect(opened.status, opened.output).toBe(0);
+    expect(opened.record.fileMenu).toEqual(['Open Workspace…', 'Show Workspace Folder', 'separator', 'quit']);
+    expect(opened.record.openDialog).toEqual({ title: 'Open Workspace', properties: ['openDirectory', 'createDirectory'], defaultPath: first });
+    // Started again without the argument, so the folder remembered is the one it opens.
+    expect(opened.record.relaunch).toEqual({ args: [join(app, 'dist-electron', 'main.js'), '--lang=en'] });
+    expect(opened.record.errorBox).toBeUndefined();
+    // A folder a person names is theirs: no samples copied into it.
+    expect(readdirSync(first)).toEqual([]);
+
+    const again = start([], { FAKE_ELECTRON_CLICK: 'File/Show Workspace Folder' });
+    expect(again.record.openedPath).toBe(chosen);
+    expect(readdirSync(chosen)).toEqual([]);
+
+    // A new install (nothing remembered) opens ~/FlowStudio.
+    const fresh = start([], { FAKE_ELECTRON_CLICK: 'File/Show Workspace Folder', FAKE_ELECTRON_USER_DATA: join(app, 'user-data-fresh') });
+    expect(fresh.record.openedPath).toBe(join(home, 'FlowStudio'));
+    expect(readdirSync(join(home, 'FlowStudio'))).toEqual(['hello']);
+  }, 60_000);
 
   it('ships the OTLP export worker as a file of its own that starts without the TypeScript loader', async () => {
     await buildElectron(repo, join(app, 'dist-electron'));

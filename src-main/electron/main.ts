@@ -1,9 +1,11 @@
 /**
  * The Electron main process: one window on the built renderer (served from the `app://` protocol
  * with the studio's CSP), the platform server and the studio backend in this process on
- * 127.0.0.1, and a clean shutdown that stops every runtime and closes the database.
+ * 127.0.0.1, and a clean shutdown that stops every runtime and closes the database. The workspace
+ * is `--workspace DIR`, FLOW_STUDIO_WORKSPACE, the folder last opened with File → Open Workspace…,
+ * or ~/FlowStudio (state/desktop-workspace.ts).
  */
-import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell, type MenuItemConstructorOptions } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { studioContentSecurityPolicy } from '../../shared/content-security-policy.ts';
@@ -11,7 +13,7 @@ import type { KeySealer } from '../platform/index.ts';
 import { createLogger } from '../runtime/index.ts';
 import { sealedSecretBackend } from '../studio/resources/secret-backend.ts';
 import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
-import { defaultWorkspaceDir } from '../studio/studio-paths.ts';
+import { desktopWorkspace, rememberWorkspace, withoutWorkspaceArgument } from '../studio/state/desktop-workspace.ts';
 import { forwardStudioEvents, registerStudioIpc } from './studio-ipc.ts';
 
 const APP_ORIGIN = 'app://studio';
@@ -42,12 +44,15 @@ async function start(): Promise<void> {
   // The studio never needs camera, notifications or the like.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   const dataDir = app.getPath('userData');
+  const workspace = desktopWorkspace(process.argv.slice(1), process.env, dataDir);
+  Menu.setApplicationMenu(applicationMenu(dataDir, workspace.dir));
   backend = await startStudioBackend({
-    workspaceDir: defaultWorkspaceDir(),
+    workspaceDir: workspace.dir,
     dataDir,
     // The secret store's key is sealed by the OS keyring; basic_text is refused until the user accepts it.
     secretBackend: sealedSecretBackend(safeStorageSealer(), dataDir),
-    samplesDir: join(appRoot, 'examples'),
+    // Only a new ~/FlowStudio gets the samples: a folder a person chose is theirs.
+    ...(workspace.samples ? { samplesDir: join(appRoot, 'examples') } : {}),
     shell: 'electron',
     log: createLogger({ level: 'warn' }),
   });
@@ -56,6 +61,44 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (!window && backend) openWindow(backend);
   });
+}
+
+/**
+ * Electron's usual menus with File → Open Workspace…: the folder chosen is remembered in the data
+ * folder and the app starts again on it, so every runtime of the old workspace stops cleanly first
+ * (before-quit below) and nothing of it stays running beside the new one.
+ */
+function applicationMenu(dataDir: string, current: string): Menu {
+  const openWorkspace = async (): Promise<void> => {
+    const options = { title: 'Open Workspace', defaultPath: current, buttonLabel: 'Open Workspace', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
+    const chosen = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+    const dir = chosen.filePaths[0];
+    if (chosen.canceled || dir === undefined || dir === current) return;
+    rememberWorkspace(dataDir, dir);
+    app.relaunch({ args: withoutWorkspaceArgument(process.argv.slice(1)) });
+    app.quit();
+  };
+  const file: MenuItemConstructorOptions = {
+    label: 'File',
+    submenu: [
+      {
+        label: 'Open Workspace…',
+        accelerator: 'CmdOrCtrl+O',
+        click: () => void openWorkspace().catch((err: unknown) => dialog.showErrorBox('Could not open the workspace', err instanceof Error ? err.message : String(err))),
+      },
+      { label: 'Show Workspace Folder', click: () => void shell.openPath(current) },
+      { type: 'separator' },
+      process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+    ],
+  };
+  const template: MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' } as MenuItemConstructorOptions] : []),
+    file,
+    { role: 'editMenu' },
+    { role: 'viewMenu' },
+    { role: 'windowMenu' },
+  ];
+  return Menu.buildFromTemplate(template);
 }
 
 /** Electron safeStorage as the platform's key sealer; only this file may import 'electron'. */

@@ -17,7 +17,9 @@ class App extends EventEmitter {
     this.emit('before-quit', event);
     if (!event.defaultPrevented) this.exit(0);
   }
+  relaunch(options) { record.relaunch = options; }
   exit(code) {
+    console.log(`FINAL ${JSON.stringify(record)}`);
     console.log(`EXIT ${code}`);
     process.exit(code);
   }
@@ -38,7 +40,34 @@ export const net = {
 
 export const ipcMain = { handle: (channel) => record.ipcChannels.push(channel), removeHandler: () => {} };
 export const session = { defaultSession: { setPermissionRequestHandler: () => (record.permissionHandler = true) } };
-export const shell = { openExternal: async () => {} };
+export const shell = { openExternal: async () => {}, openPath: async (path) => { record.openedPath = path; return ''; } };
+
+// The application menu as built, and a way to click one of its items by its labels ("File/Open Workspace…").
+export const Menu = {
+  buildFromTemplate: (template) => ({ template }),
+  setApplicationMenu: (menu) => {
+    Menu.current = menu;
+    record.menu = menu.template.map((m) => m.label ?? m.role);
+    record.fileMenu = menu.template.find((m) => m.label === 'File')?.submenu.map((i) => i.label ?? i.role ?? i.type);
+  },
+};
+function clickMenu(path) {
+  const [top, item] = path.split('/');
+  const found = Menu.current?.template.find((m) => m.label === top)?.submenu.find((i) => i.label === item);
+  if (!found) throw new Error(`no menu item ${path}`);
+  found.click();
+}
+
+// The folder dialog answers with FAKE_ELECTRON_CHOOSE, as if the person picked that folder.
+export const dialog = {
+  showOpenDialog: async (...args) => {
+    const options = args[args.length - 1];
+    record.openDialog = { title: options.title, properties: options.properties, defaultPath: options.defaultPath };
+    const chosen = process.env.FAKE_ELECTRON_CHOOSE;
+    return chosen ? { canceled: false, filePaths: [chosen] } : { canceled: true, filePaths: [] };
+  },
+  showErrorBox: (title, content) => (record.errorBox = { title, content }),
+};
 // safeStorage as on a Linux desktop with a keyring; "sealing" only wraps the text, which is all a stand-in needs.
 export const safeStorage = {
   isEncryptionAvailable: () => true,
@@ -66,6 +95,9 @@ export class BrowserWindow extends EventEmitter {
     this.webContents.emit('will-navigate', navigation, 'https://evil.example/');
     record.navigationBlocked = navigation.prevented;
     console.log(`READY ${JSON.stringify(record)}`);
-    setTimeout(() => app.quit(), 50);
+    // FAKE_ELECTRON_CLICK: a menu item the person clicks once the window shows; Open Workspace… quits by itself.
+    const click = process.env.FAKE_ELECTRON_CLICK;
+    if (click) clickMenu(click);
+    if (click !== 'File/Open Workspace…') setTimeout(() => app.quit(), 50);
   }
 }

@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 export function WorkspaceIsIntegration({ workspace }: { workspace: WorkspaceInfo }) {
   const files = workspace.definitionsAtRoot;
   const parent = parentOf(workspace.root);
-  const start = workspace.shell === 'web' ? `flow-studio serve --workspace ${quoted(parent)}` : `FLOW_STUDIO_WORKSPACE=${quoted(parent)}`;
+  const start = workspace.shell === 'web' ? `flow-studio serve --workspace ${quoted(parent)}` : `File → Open Workspace… ${parent}`;
   return (
     <EmptyState title="This folder is an integration, not a workspace">
       {workspace.root} holds flow definitions itself ({list(files)}), so the studio lists none of its flows: it shows the integrations in a workspace,
