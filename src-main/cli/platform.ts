@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../platform/data-dir-lock.ts';
 import { inClusterKubernetes, isPostgresUrl, loadFeaturesFile, redactStoreUrl, startPlatformServer } from '../platform/index.ts';
 
 const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D] [--store postgres://…]
@@ -26,7 +27,15 @@ Serves the Platform Delegation API v1 until SIGINT/SIGTERM.
   --no-token          no authentication (only on a private network)
                       without any of the three, a fresh token is minted into <data-dir>/platform.token
   --features FILE     JSON or YAML switching capabilities off or changing their numbers
-  --seed-resources D  load D/env/** and D/template/** as resources`;
+  --seed-resources D  load D/env/** and D/template/** as resources
+
+With SQLite, one process uses a data dir at a time: a second platform (or a flow-studio run, or a
+studio) on a data dir in use stops at once, naming the process that holds it.`;
+
+/** What a second platform refused a data folder in use can do instead. */
+const PLATFORM_BESIDE =
+  'to run a second platform, give it a data folder of its own (--data-dir <another folder>); replicas that share state ' +
+  'share a PostgreSQL store (--store postgres://…) instead of a folder';
 
 /** `flow-studio platform`: the platform server on its own. Returns -1 to keep running once listening. */
 export async function main(argv: string[]): Promise<number> {
@@ -86,6 +95,18 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  // SQLite's store must be the folder's only writer (a read cache, topic ids from one counter), and
+  // a second platform would mint its token over the first's file: refused before anything is written.
+  let lock: DataDirLock | undefined;
+  if (store === undefined) {
+    try {
+      lock = await lockDataDir(dataDir, 'platform', { instead: PLATFORM_BESIDE });
+    } catch (err) {
+      if (!(err instanceof DataDirInUseError)) throw err;
+      console.error(`flow-studio platform: ${err.message}`);
+      return 1;
+    }
+  }
   let token: string | false;
   let tokenFile: string | undefined;
   if (args['no-token']) token = false;
@@ -105,10 +126,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, kubernetesSecrets, token, features, seedResourcesDir: args['seed-resources'] });
   } catch (err) {
+    lock?.release();
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);
     return 1;
   }
+  lock?.announce(server.url);
   console.log(`flow-studio platform listening on ${server.url}`);
   console.log(`  data dir: ${dataDir}`);
   console.log(`  store:    ${store ? `PostgreSQL ${redactStoreUrl(store)}` : 'SQLite in the data dir'}`);
@@ -123,8 +146,13 @@ export async function main(argv: string[]): Promise<number> {
     if (stopping) return;
     stopping = true;
     console.log(`flow-studio platform: ${signal}, stopping`);
+    // The lock is held until the store is closed; this closure also keeps it reachable, as a
+    // collected lock connection would close and free the folder while the platform still runs.
     server.close().then(
-      () => process.exit(0),
+      () => {
+        lock?.release();
+        process.exit(0);
+      },
       (err: unknown) => {
         console.error(`flow-studio platform: stopping failed: ${(err as Error).message}`);
         process.exit(1);

@@ -15,7 +15,8 @@ Platform (which services module the flows use):
                                  FLOW_PLATFORM_API_URL (and not none) a platform server starts in
                                  this process on 127.0.0.1 with a fresh token, its data in
                                  --data-dir (default $XDG_DATA_HOME/flow-studio/platform,
-                                 XDG_DATA_HOME defaulting to ~/.local/share)
+                                 XDG_DATA_HOME defaulting to ~/.local/share); one process uses
+                                 a data dir at a time, a second run on it stops at once
   FLOW_PLATFORM_API_URL          platform server address, e.g. http://platform:7700. Default: none
   FLOW_PLATFORM_API_TOKEN        bearer token sent to the platform. Default: none
   FLOW_PLATFORM_API_TOKEN_FILE   file holding the token, re-read when it changes (rotation);

@@ -24,6 +24,7 @@ import {
   type Runtime,
 } from '../runtime/index.ts';
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
+import type { DataDirHolder } from '../platform/data-dir-lock.ts';
 
 
 export interface EmbeddedPlatform {
@@ -145,13 +146,38 @@ export async function startEmbeddedPlatform(
   integrationDirs: string[],
   env: NodeJS.ProcessEnv,
   log: Logger,
+  shell: 'run' | 'debug' = 'run',
 ): Promise<EmbeddedPlatform> {
-  const { startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
+  const [{ startPlatformServer, seedResourcesFromDir }, { lockDataDir }] = await Promise.all([import('../platform/index.ts'), import('../platform/data-dir-lock.ts')]);
   const dataDir = resolve(dataDirArg ?? join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'flow-studio', 'platform'));
+  // Its store must be the folder's only writer: a second run on the folder stops here, saying why.
+  const lock = await lockDataDir(dataDir, shell, { instead: runBeside(dataDir) });
   const token = randomBytes(24).toString('base64url');
-  const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined });
+  let server;
+  try {
+    server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  lock.announce(server.url);
   let seeded = 0;
   for (const dir of integrationDirs) seeded += await seedResourcesFromDir(server.resources, dir);
   log.info(`embedded platform listening on ${server.url}`, { dataDir, resources: seeded });
-  return { url: server.url, token, inProcess: { ingest: (kind, count, text) => server.ingestTelemetry(kind, count, text) }, close: () => server.close() };
+  const platform = server;
+  return {
+    url: platform.url,
+    token,
+    inProcess: { ingest: (kind, count, text) => platform.ingestTelemetry(kind, count, text) },
+    close: () => platform.close().finally(() => lock.release()),
+  };
+}
+
+/** What a run refused `dataDir` in use can do instead: with a platform holding it, run on that platform. */
+function runBeside(dataDir: string): (holder: DataDirHolder | undefined) => string {
+  const own = 'give this run a data folder of its own (--data-dir <another folder>)';
+  return (holder) =>
+    holder?.shell === 'platform' && holder.url
+      ? `to run flows on that platform, start this run with FLOW_PLATFORM_API_URL=${holder.url} and FLOW_PLATFORM_API_TOKEN_FILE=${join(dataDir, 'platform.token')} (or the token it was given), or ${own}`
+      : `to run flows beside it, ${own}, or start one platform (flow-studio platform) and point every run at it with FLOW_PLATFORM_API_URL and FLOW_PLATFORM_API_TOKEN_FILE`;
 }

@@ -26,7 +26,7 @@ let backend: StudioBackend | undefined;
 let window: BrowserWindow | undefined;
 
 // Chromium keys this lock on the userData folder, so a second app quits before its backend starts.
-// The backend's own lock on its data folder (state/data-dir-lock.ts) is what keeps a
+// The backend's own lock on its data folder (platform/data-dir-lock.ts) is what keeps a
 // `flow-studio serve --data-dir <userData>` and the app apart; a refusal ends here through fail().
 if (!app.requestSingleInstanceLock()) {
   app.quit();

@@ -19,7 +19,7 @@ import { writeConnectorPort } from './connector-port-edit.ts';
 import { StudioError } from './studio-error.ts';
 import { HistorySettingsStore } from './state/history-settings.ts';
 import { openStudioDb } from './state/studio-db.ts';
-import { lockDataDir, type DataDirLock } from './state/data-dir-lock.ts';
+import { lockDataDir, type DataDirLock } from '../platform/data-dir-lock.ts';
 
 export interface StudioBackendOptions {
   workspaceDir: string;

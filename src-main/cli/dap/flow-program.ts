@@ -72,7 +72,7 @@ export class FlowProgram {
     if (args.replay !== undefined && (typeof args.replay !== 'string' || args.replay === '')) throw new Error('"replay" is the run id (or trace id) of a recorded run, e.g. "r5"');
     const dataDir = resolve(args.dataDir ?? defaultDataDir());
     const log = createLogger({ sinks: [onLog] });
-    const platform = await startEmbeddedPlatform(join(dataDir, 'debug-platform'), [dir], process.env, log);
+    const platform = await startEmbeddedPlatform(join(dataDir, 'debug-platform'), [dir], process.env, log, 'debug');
     return new FlowProgram(args, session, platform, openDebuggerDb(dataDir), onLog, await loadRegistry());
   }
 

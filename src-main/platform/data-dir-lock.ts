@@ -3,23 +3,31 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 
 /**
- * The file whose lock says "a studio uses this data folder". It is an empty SQLite database held
- * in an open `BEGIN EXCLUSIVE` transaction: SQLite takes an OS lock on it (fcntl on POSIX,
- * LockFileEx on Windows) that the kernel drops when the process ends, however it ends, so a studio
- * killed with SIGKILL leaves nothing that blocks the next start, and a reused pid cannot fake a
- * holder. SQLite also keeps the lock within one process, so two backends in one process refuse too.
+ * The file whose lock says "a Flow Studio process uses this data folder": a studio (its embedded
+ * platform keeps its state there), `flow-studio platform` or `flow-studio run` with its embedded
+ * platform. Their SQLite store assumes it is the file's only writer (a KV read cache, topic ids
+ * from one counter), so two processes on one folder would hand out stale reads and clashing ids.
+ * It is an empty SQLite database held in an open `BEGIN EXCLUSIVE` transaction: SQLite takes an
+ * OS lock on it (fcntl on POSIX, LockFileEx on Windows) that the kernel drops when the process
+ * ends, however it ends, so a process killed with SIGKILL leaves nothing that blocks the next
+ * start, and a reused pid cannot fake a holder. SQLite also keeps the lock within one process,
+ * so two backends in one process refuse too. The name predates the platform's use of it.
  */
 export const DATA_DIR_LOCK_FILE = 'studio.lock';
-/** Who holds the lock, for the message a second studio prints; the lock itself cannot be read. */
+/** Who holds the lock, for the message a second process prints; the lock itself cannot be read. */
 export const DATA_DIR_HOLDER_FILE = 'studio.lock.json';
 
-/** The studio holding a data folder, as it wrote itself down. */
+/** What holds a data folder: the studio in a browser or the desktop app, or a headless command. */
+export type DataDirShell = 'web' | 'electron' | 'platform' | 'run' | 'debug';
+
+/** The process holding a data folder, as it wrote itself down. */
 export interface DataDirHolder {
   pid: number;
   /** ISO time the holder took the lock. */
   since: string;
+  /** A DataDirShell; a holder of a later version may write another word. */
   shell: string;
-  /** The studio's page (origin only: the launch's token stays out of files), once it listens. */
+  /** The studio's page or the platform's address (origin only: no token goes into files), once it listens. */
   url?: string;
 }
 
@@ -32,23 +40,34 @@ export interface DataDirLock {
   release(): void;
 }
 
-/** A second studio on a data folder in use: names the folder and the studio holding it. */
+/** A second process on a data folder in use: names the folder, what holds it, and what to do instead. */
 export class DataDirInUseError extends Error {
   readonly code = 'FLOW_STUDIO_DATA_DIR_IN_USE';
   constructor(
     readonly dataDir: string,
     readonly holder: DataDirHolder | undefined,
+    instead: string | ((holder: DataDirHolder | undefined) => string) = STUDIO_INSTEAD,
   ) {
-    super(inUseMessage(dataDir, holder));
+    super(inUseMessage(dataDir, holder, typeof instead === 'string' ? instead : instead(holder)));
     this.name = 'DataDirInUseError';
   }
 }
 
+/** What a second studio is told to do instead. */
+const STUDIO_INSTEAD = 'to run a second studio, give it a data folder of its own: flow-studio serve --data-dir <another folder>';
+
+export interface LockDataDirOptions {
+  /** How long a holder that has not written its note yet is waited for. */
+  holderWaitMs?: number;
+  /** The refusal's last words: what the one refused can do instead (a studio's by default), maybe knowing the holder. */
+  instead?: string | ((holder: DataDirHolder | undefined) => string);
+}
+
 /**
- * Takes the data folder for this studio, before anything in it is opened; throws
- * DataDirInUseError when another studio (in any process) holds it.
+ * Takes the data folder for this process, before anything in it is opened; throws
+ * DataDirInUseError when another (in any process) holds it.
  */
-export async function lockDataDir(dataDir: string, shell: string, options: { holderWaitMs?: number } = {}): Promise<DataDirLock> {
+export async function lockDataDir(dataDir: string, shell: DataDirShell, options: LockDataDirOptions = {}): Promise<DataDirLock> {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, DATA_DIR_LOCK_FILE);
   const holderPath = join(dataDir, DATA_DIR_HOLDER_FILE);
@@ -60,7 +79,7 @@ export async function lockDataDir(dataDir: string, shell: string, options: { hol
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir, await holderOf(holderPath, options.holderWaitMs ?? 2_000));
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir, await holderOf(holderPath, options.holderWaitMs ?? 2_000), options.instead);
     throw new Error(`could not lock the data folder ${dataDir} (${lockPath}): ${err instanceof Error ? err.message : String(err)}`);
   }
   const holder: DataDirHolder = { pid: process.pid, since: new Date().toISOString(), shell };
@@ -125,13 +144,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function inUseMessage(dataDir: string, holder: DataDirHolder | undefined): string {
-  const who = holder
-    ? `Flow Studio (pid ${holder.pid}${holder.url ? `, at ${holder.url}` : ''}, ${holder.shell === 'electron' ? 'the desktop app' : 'flow-studio serve'} since ${holder.since})`
-    : 'another Flow Studio';
+const HOLDER_NAMES: Record<string, string> = { web: 'flow-studio serve', electron: 'the desktop app', platform: 'flow-studio platform', run: 'flow-studio run', debug: 'flow-studio debug' };
+
+function inUseMessage(dataDir: string, holder: DataDirHolder | undefined, instead: string): string {
+  const name = holder ? (HOLDER_NAMES[holder.shell] ?? holder.shell) : undefined;
+  const who = holder ? `Flow Studio (pid ${holder.pid}${holder.url ? `, at ${holder.url}` : ''}, ${name} since ${holder.since})` : 'another Flow Studio';
   return (
     `the data folder ${dataDir} is in use by ${who}. ` +
-    `Use that studio or stop it${holder ? (holder.shell === 'electron' ? ' (quit the app)' : ` (Ctrl+C in its terminal, or kill ${holder.pid})`) : ''}; ` +
-    `to run a second studio, give it a data folder of its own: flow-studio serve --data-dir <another folder>`
+    `Use that one or stop it${holder ? (holder.shell === 'electron' ? ' (quit the app)' : ` (Ctrl+C in its terminal, or kill ${holder.pid})`) : ''}; ` +
+    instead
   );
 }

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const temp = mkdtempSync(join(tmpdir(), 'platform-data-dir-lock-'));
+const children: ChildProcess[] = [];
+/** Printed once each command serves: the platform's address, or the runtime's start. */
+const READY = /flow-studio platform listening on (\S+)|"msg":"runtime started"/;
+
+interface Started {
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+}
+
+function spawnCli(args: string[]): { child: ChildProcess; output(): string } {
+  const child = spawn(process.execPath, [join(root, 'bin', 'flow-studio.js'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  return { child, output: () => output };
+}
+
+/** A command that must start: resolves once it says it serves. */
+function started(args: string[]): Promise<Started> {
+  const { child, output } = spawnCli(args);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      if (READY.test(output())) resolve({ child, pid: child.pid!, output });
+    });
+    child.once('exit', (code) => reject(new Error(`flow-studio ${args[0]} exited ${code} before it served:\n${output()}`)));
+  });
+}
+
+/** A command expected to refuse: its exit code and output. One that serves instead is killed, its code then null. */
+function refused(args: string[]): Promise<{ code: number | null; output: string }> {
+  const { child, output } = spawnCli(args);
+  child.stdout!.on('data', () => {
+    if (READY.test(output())) child.kill('SIGKILL');
+  });
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output: output() })));
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+afterAll(async () => {
+  await Promise.all(children.map(killed));
+  rmSync(temp, { recursive: true, force: true });
+});
+
+const platformOn = (dataDir: string): string[] => ['platform', '--port', '0', '--data-dir', dataDir];
+const runOn = (dataDir: string): string[] => ['run', 'examples/json-api', '--data-dir', dataDir];
+
+describe('one process per platform data folder', () => {
+  it('refuses a second platform and a run on a folder a platform holds, without touching its token; a SIGKILLed holder blocks nothing', async () => {
+    const dataDir = join(temp, 'platform');
+    const first = await started(platformOn(dataDir));
+    const url = new URL(READY.exec(first.output())![1]).origin;
+    const token = readFileSync(join(dataDir, 'platform.token'), 'utf8');
+
+    const second = await refused(platformOn(dataDir));
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`flow-studio platform: the data folder ${dataDir} is in use by Flow Studio (pid ${first.pid}, at ${url}, flow-studio platform since `);
+    expect(second.output).toContain('give it a data folder of its own (--data-dir <another folder>)');
+    expect(second.output).not.toMatch(/\n\s+at /);
+    // A second platform used to mint its token over the first's file, locking out the first's clients.
+    expect(readFileSync(join(dataDir, 'platform.token'), 'utf8')).toBe(token);
+    const health = await fetch(`${url}/v1/discovery`, { headers: { authorization: `Bearer ${token.trim()}` } });
+    expect(health.status).toBe(200);
+
+    const run = await refused(runOn(dataDir));
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(`flow-studio run: the data folder ${dataDir} is in use by Flow Studio (pid ${first.pid}, at ${url}, flow-studio platform since `);
+    // Told how to run on the platform that holds the folder instead.
+    expect(run.output).toContain(`start this run with FLOW_PLATFORM_API_URL=${url} and FLOW_PLATFORM_API_TOKEN_FILE=${join(dataDir, 'platform.token')}`);
+
+    // Another folder is free.
+    const elsewhere = await started(platformOn(join(temp, 'platform-2')));
+    await killed(elsewhere.child);
+
+    await killed(first.child);
+    const next = await started(platformOn(dataDir));
+    const nextUrl = new URL(READY.exec(next.output())![1]).origin;
+    const nextToken = readFileSync(join(dataDir, 'platform.token'), 'utf8').trim();
+    expect((await fetch(`${nextUrl}/v1/discovery`, { headers: { authorization: `Bearer ${nextToken}` } })).status).toBe(200);
+    await killed(next.child);
+  }, 90_000);
+
+  it('refuses a second run and a platform on the folder of a run with its embedded platform', async () => {
+    const dataDir = join(temp, 'run');
+    const first = await started(runOn(dataDir));
+    const url = /embedded platform listening on (\S+?)"/.exec(first.output())![1];
+
+    const second = await refused(runOn(dataDir));
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`flow-studio run: the data folder ${dataDir} is in use by Flow Studio (pid ${first.pid}, at ${url}, flow-studio run since `);
+    expect(second.output).toContain('give this run a data folder of its own (--data-dir <another folder>)');
+    expect(second.output).toContain('point every run at it with FLOW_PLATFORM_API_URL and FLOW_PLATFORM_API_TOKEN_FILE');
+
+    const platform = await refused(platformOn(dataDir));
+    expect(platform.code).toBe(1);
+    expect(platform.output).toContain(`(pid ${first.pid}, at ${url}, flow-studio run since `);
+    await killed(first.child);
+  }, 90_000);
+});
