@@ -54,10 +54,15 @@ test.describe('firing requests from the studio', () => {
     // The body is an editor: the JSON error is marked where it is, not only said below.
     await expect(page.getByTestId('body-editor').locator('.squiggly-error')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+    // Ctrl+Enter in the body sends nothing while the body is not JSON, and inserts no line either.
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await expect(page.getByTestId('body-editor').locator('.view-line')).toHaveCount(1);
+    await expect(page.getByLabel('Response status')).toHaveCount(0);
     // A long note, which the inspector shows cut short until asked for all of it.
     const note = 'n'.repeat(3_000);
     await setBody(page, `{"customer": "ana", "note": "${note}", "items": [{"price": 2.5, "quantity": 4}]}`);
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    // Sent with Ctrl+Enter from the body editor, as in other request tools.
+    await page.keyboard.press('ControlOrMeta+Enter');
 
     await expect(page.getByLabel('Response status')).toHaveText('200');
     await expect(page.getByRole('tree', { name: 'Response body' })).toContainText('"lineTotals"');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import type { ComposerRequest, RequestTarget } from '../../../shared/request-types.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
 import { saveComposer, sendRequest, signBody, stopRequest } from '../../api/request-actions.ts';
@@ -79,6 +79,17 @@ export function Composer() {
     if (problems.length === 0) void sendRequest(resolved);
   };
 
+  /**
+   * Ctrl+Enter (⌘Enter) sends from anywhere in the composer, as in other request tools. Taken in
+   * the capture phase: the body editor (Monaco) would otherwise insert a line and keep the key.
+   */
+  const sendOnCtrlEnter = (e: KeyboardEvent<HTMLElement>): void => {
+    if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (!inFlight) send();
+  };
+
   /** Puts a header in, replacing one of the same name, read from the freshest composer state. */
   const setHeader = (name: string, value: string): void => {
     const rows = useStudio.getState().composer.headers.filter((h) => h.name.toLowerCase() !== name.toLowerCase());
@@ -94,7 +105,7 @@ export function Composer() {
   };
 
   return (
-    <section className="composer" aria-label="Request composer">
+    <section className="composer" aria-label="Request composer" onKeyDownCapture={sendOnCtrlEnter}>
       <div className="composer-line">
         <select
           aria-label="Route"
@@ -130,7 +141,7 @@ export function Composer() {
             Stop
           </button>
         ) : (
-          <button type="button" className="primary" onClick={send} disabled={problems.length > 0} title={problems[0]}>
+          <button type="button" className="primary" onClick={send} disabled={problems.length > 0} title={problems[0] ?? 'Send (Ctrl+Enter)'}>
             Send
           </button>
         )}
