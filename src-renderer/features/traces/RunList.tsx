@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { RunPage, RunSummary, StoredVersion } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
 import type { RunFilters } from '../../store/traces-slice.ts';
@@ -168,6 +168,26 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
     if (wanted.length) fetchPages(wanted, false);
   }, [scrollTop, height, list, key, fetchPages]);
 
+  /**
+   * ↑/↓ select the run above or below the selected one (Home: the newest), scrolling it into
+   * view, as in a browser's network panel: reading runs one after another needs no mouse.
+   */
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (!list || list.key !== key || list.total === 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home') return;
+    if (e.target instanceof HTMLInputElement) return;
+    e.preventDefault();
+    const at = indexOf(list.pages, selected);
+    const next = e.key === 'Home' || at < 0 ? 0 : Math.max(0, Math.min(list.total - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    const run = list.pages.get(Math.floor(next / PAGE))?.[next % PAGE];
+    if (!run) return;
+    selectRun(run.runId);
+    const el = viewport.current;
+    if (!el) return;
+    if (next * ROW < el.scrollTop) el.scrollTop = next * ROW;
+    else if ((next + 1) * ROW > el.scrollTop + el.clientHeight) el.scrollTop = (next + 1) * ROW - el.clientHeight;
+  };
+
   // Until the new filters answer, the previous rows stay rather than flashing an empty list.
   const total = list?.total ?? 0;
   const first = Math.max(0, Math.floor(scrollTop / ROW) - OVERSCAN);
@@ -221,7 +241,17 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
           </>
         )}
       </div>
-      <div className="vlist" role="table" aria-label="Runs" aria-rowcount={total} tabIndex={0} ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+      <div
+        className="vlist"
+        role="table"
+        aria-label="Runs"
+        aria-rowcount={total}
+        aria-keyshortcuts="ArrowUp ArrowDown Home"
+        tabIndex={0}
+        ref={viewport}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onKeyDown={onKeyDown}
+      >
         {list !== undefined && list.key === key && total === 0 ? (
           <div className="empty-state">
             <h3>No runs {!filters.flow && !filters.outcome && !filters.status && !filters.text && !filters.origin && !filters.version ? 'yet' : 'match'}</h3>
@@ -235,6 +265,16 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
       </div>
     </div>
   );
+}
+
+/** Where a run is among the pages loaded, -1 when it is not (none selected, or scrolled far off). */
+function indexOf(pages: ReadonlyMap<number, RunSummary[]>, runId: string | undefined): number {
+  if (runId === undefined) return -1;
+  for (const [page, runs] of pages) {
+    const i = runs.findIndex((r) => r.runId === runId);
+    if (i >= 0) return page * PAGE + i;
+  }
+  return -1;
 }
 
 const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: RunSummary; selected: boolean; picked: boolean; onSelect(id: string): void }) {
