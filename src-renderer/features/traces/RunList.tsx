@@ -177,7 +177,8 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home') return;
     if (e.target instanceof HTMLInputElement) return;
     e.preventDefault();
-    const at = indexOf(list.pages, selected);
+    // Read at the key press, not from the last render: keys pressed faster than renders still count.
+    const at = indexOf(list.pages, useStudio.getState().selectedRun);
     const next = e.key === 'Home' || at < 0 ? 0 : Math.max(0, Math.min(list.total - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
     const run = list.pages.get(Math.floor(next / PAGE))?.[next % PAGE];
     if (!run) return;
