@@ -25,11 +25,23 @@ export function rendererIsStale(appRoot: string): boolean {
 /**
  * Builds the renderer with Vite when it is stale. Vite is a development dependency, so this only
  * runs from a source checkout; a packaged app ships dist-renderer/ prebuilt.
+ *
+ * Always a production build: Vite takes the caller's NODE_ENV over its build mode, and a `serve`
+ * started under NODE_ENV=test (any child of a Vitest test) or =development would otherwise write
+ * React's development build, 3x slower to draw, where every later studio and e2e run serves it
+ * until the sources change. The caller's NODE_ENV is put back once the build is done.
  */
 export async function ensureRendererBuilt(appRoot: string, say: (line: string) => void = () => {}): Promise<void> {
   if (!rendererIsStale(appRoot)) return;
   if (!existsSync(join(appRoot, 'vite.config.ts'))) return;
   say('building the studio UI…');
   const vite = await import('vite');
-  await vite.build({ configFile: join(appRoot, 'vite.config.ts'), root: join(appRoot, 'src-renderer'), logLevel: 'warn' });
+  const callersNodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await vite.build({ configFile: join(appRoot, 'vite.config.ts'), root: join(appRoot, 'src-renderer'), mode: 'production', logLevel: 'warn' });
+  } finally {
+    if (callersNodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = callersNodeEnv;
+  }
 }
