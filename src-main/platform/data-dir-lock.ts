@@ -34,7 +34,7 @@ export interface DataDirHolder {
 /** A data folder this process uses alone until `release()`. */
 export interface DataDirLock {
   readonly dataDir: string;
-  /** Adds the studio's page to what a second studio on this folder is told. */
+  /** Adds the holder's address (a studio's page, a platform's URL) to what a second process on this folder is told. */
   announce(url: string): void;
   /** Idempotent; also happens when the process ends. */
   release(): void;
