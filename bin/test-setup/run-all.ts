@@ -168,8 +168,6 @@ if (!browser) {
   process.exit(1);
 }
 env.CHROMIUM_PATH = browser.path;
-// Tells the e2e files they run after the other suites, in one long `npm test` (see feed-load.e2e.ts).
-env.FLOW_STUDIO_FULL_SUITE = '1';
 say(`browser: ${browser.path} (${browser.source})`);
 
 await Promise.all(prepared);
