@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lockDataDir } from '../platform/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'platform-data-dir-lock-'));
@@ -112,5 +113,24 @@ describe('one process per platform data folder', () => {
     expect(platform.code).toBe(1);
     expect(platform.output).toContain(`(pid ${first.pid}, at ${url}, flow-studio run since `);
     await killed(first.child);
+  }, 90_000);
+
+  it('with PostgreSQL, refuses a platform that would mint its token into a folder in use, and lets a replica given its token share the folder', async () => {
+    const dataDir = join(temp, 'postgres');
+    // Nothing listens on port 1: the lock is decided before the store is reached.
+    const store = 'postgres://flow@127.0.0.1:1/nowhere';
+    const held = await lockDataDir(dataDir, 'platform');
+    try {
+      const minting = await refused(['platform', '--port', '0', '--data-dir', dataDir, '--store', store]);
+      expect(minting.code).toBe(1);
+      expect(minting.output).toContain(`flow-studio platform: the data folder ${dataDir} is in use by Flow Studio (pid ${process.pid}, flow-studio platform since `);
+      expect(minting.output).toContain('or give every replica its token (--token-file F), so that none mints one into the folder');
+
+      const given = await refused(['platform', '--port', '0', '--data-dir', dataDir, '--store', store, '--token', 'replica-token']);
+      expect(given.output).not.toContain('is in use');
+      expect(given.output).toContain("cannot reach the platform's PostgreSQL store");
+    } finally {
+      held.release();
+    }
   }, 90_000);
 });

@@ -3,8 +3,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataDirInUseError, lockDataDir, type DataDirLock } from '../platform/data-dir-lock.ts';
-import { inClusterKubernetes, isPostgresUrl, loadFeaturesFile, redactStoreUrl, startPlatformServer } from '../platform/index.ts';
+import {
+  DataDirInUseError,
+  inClusterKubernetes,
+  isPostgresUrl,
+  loadFeaturesFile,
+  lockDataDir,
+  redactStoreUrl,
+  startPlatformServer,
+  type DataDirLock,
+} from '../platform/index.ts';
 
 const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D] [--store postgres://…]
                            [--token T | --token-file F | --no-token] [--features FILE] [--seed-resources DIR]
@@ -36,6 +44,11 @@ studio) on a data dir in use stops at once, naming the process that holds it.`;
 const PLATFORM_BESIDE =
   'to run a second platform, give it a data folder of its own (--data-dir <another folder>); replicas that share state ' +
   'share a PostgreSQL store (--store postgres://…) instead of a folder';
+
+/** What a second replica of a PostgreSQL platform, refused a folder where the first minted its token, can do instead. */
+const REPLICA_BESIDE =
+  'to run another replica of this PostgreSQL platform, give it a data folder of its own (--data-dir <another folder>) ' +
+  'or give every replica its token (--token-file F), so that none mints one into the folder';
 
 /** `flow-studio platform`: the platform server on its own. Returns -1 to keep running once listening. */
 export async function main(argv: string[]): Promise<number> {
@@ -97,10 +110,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   // SQLite's store must be the folder's only writer (a read cache, topic ids from one counter), and
   // a second platform would mint its token over the first's file: refused before anything is written.
+  // PostgreSQL replicas share their store, and may share a folder when none mints its token into it
+  // (the key file there is created once, for all of them); a minted platform.token is one launch's.
+  const mintsToken = !args['no-token'] && args.token === undefined && args['token-file'] === undefined;
   let lock: DataDirLock | undefined;
-  if (store === undefined) {
+  if (store === undefined || mintsToken) {
     try {
-      lock = await lockDataDir(dataDir, 'platform', { instead: PLATFORM_BESIDE });
+      lock = await lockDataDir(dataDir, 'platform', { instead: store === undefined ? PLATFORM_BESIDE : REPLICA_BESIDE });
     } catch (err) {
       if (!(err instanceof DataDirInUseError)) throw err;
       console.error(`flow-studio platform: ${err.message}`);
@@ -124,14 +140,14 @@ export async function main(argv: string[]): Promise<number> {
 
   let server;
   try {
-    server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, kubernetesSecrets, token, features, seedResourcesDir: args['seed-resources'] });
+    server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, kubernetesSecrets, token, features, seedResourcesDir: args['seed-resources'], dataDirLock: lock });
   } catch (err) {
     lock?.release();
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);
     return 1;
   }
-  lock?.announce(server.url);
+  lock?.announce(server.url, tokenFile);
   console.log(`flow-studio platform listening on ${server.url}`);
   console.log(`  data dir: ${dataDir}`);
   console.log(`  store:    ${store ? `PostgreSQL ${redactStoreUrl(store)}` : 'SQLite in the data dir'}`);

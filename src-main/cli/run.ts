@@ -24,7 +24,8 @@ import {
   type Runtime,
 } from '../runtime/index.ts';
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
-import type { DataDirHolder } from '../platform/data-dir-lock.ts';
+// Types only: the platform's code loads when an embedded platform starts, never for a remote one.
+import type { DataDirHolder } from '../platform/index.ts';
 
 
 export interface EmbeddedPlatform {
@@ -148,14 +149,14 @@ export async function startEmbeddedPlatform(
   log: Logger,
   shell: 'run' | 'debug' = 'run',
 ): Promise<EmbeddedPlatform> {
-  const [{ startPlatformServer, seedResourcesFromDir }, { lockDataDir }] = await Promise.all([import('../platform/index.ts'), import('../platform/data-dir-lock.ts')]);
+  const { lockDataDir, startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
   const dataDir = resolve(dataDirArg ?? join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'flow-studio', 'platform'));
   // Its store must be the folder's only writer: a second run on the folder stops here, saying why.
-  const lock = await lockDataDir(dataDir, shell, { instead: runBeside(dataDir) });
+  const lock = await lockDataDir(dataDir, shell, { instead: runBeside });
   const token = randomBytes(24).toString('base64url');
   let server;
   try {
-    server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined });
+    server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined, dataDirLock: lock });
   } catch (err) {
     lock.release();
     throw err;
@@ -173,11 +174,15 @@ export async function startEmbeddedPlatform(
   };
 }
 
-/** What a run refused `dataDir` in use can do instead: with a platform holding it, run on that platform. */
-function runBeside(dataDir: string): (holder: DataDirHolder | undefined) => string {
+/**
+ * What a run refused a data folder in use can do instead: with a platform holding it, run on that
+ * platform, with the token file it keeps (it names none when it was given --token or --no-token).
+ */
+function runBeside(holder: DataDirHolder | undefined): string {
   const own = 'give this run a data folder of its own (--data-dir <another folder>)';
-  return (holder) =>
-    holder?.shell === 'platform' && holder.url
-      ? `to run flows on that platform, start this run with FLOW_PLATFORM_API_URL=${holder.url} and FLOW_PLATFORM_API_TOKEN_FILE=${join(dataDir, 'platform.token')} (or the token it was given), or ${own}`
-      : `to run flows beside it, ${own}, or start one platform (flow-studio platform) and point every run at it with FLOW_PLATFORM_API_URL and FLOW_PLATFORM_API_TOKEN_FILE`;
+  if (holder?.shell === 'platform' && holder.url) {
+    const token = holder.tokenFile ? `FLOW_PLATFORM_API_TOKEN_FILE=${holder.tokenFile}` : 'FLOW_PLATFORM_API_TOKEN set to the token it was given';
+    return `to run flows on that platform, start this run with FLOW_PLATFORM_API_URL=${holder.url} and ${token}, or ${own}`;
+  }
+  return `to run flows beside it, ${own}, or start one platform (flow-studio platform) and point every run at it with FLOW_PLATFORM_API_URL and FLOW_PLATFORM_API_TOKEN_FILE`;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATA_DIR_HOLDER_FILE, DATA_DIR_LOCK_FILE, lockDataDir } from '../platform/data-dir-lock.ts';
+import { DATA_DIR_HOLDER_FILE, DATA_DIR_LOCK_FILE, lockDataDir } from '../platform/index.ts';
 import { startServe, type ServeProcess } from '../studio/testing/serve-process.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../runtime/index.ts';
-import { DataDirInUseError, lockDataDir, type DataDirLock } from '../platform/data-dir-lock.ts';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../platform/index.ts';
 import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
 import { appRoot, defaultDataDir, defaultWorkspaceDir, examplesDir } from '../studio/studio-paths.ts';
 import { ensureRendererBuilt } from '../studio/web/renderer-build.ts';

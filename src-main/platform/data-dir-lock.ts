@@ -5,8 +5,12 @@ import { join } from 'node:path';
 /**
  * The file whose lock says "a Flow Studio process uses this data folder": a studio (its embedded
  * platform keeps its state there), `flow-studio platform` or `flow-studio run` with its embedded
- * platform. Their SQLite store assumes it is the file's only writer (a KV read cache, topic ids
- * from one counter), so two processes on one folder would hand out stale reads and clashing ids.
+ * platform. Their SQLite store assumes it is the file's only writer: a KV read cache only its own
+ * writes invalidate; object versions, fencing tokens and topic message ids counted in memory
+ * (MetaCounter, lastMessageId), so two processes would issue the same ones; opening the store
+ * deletes pending request-reply messages (their requester died with the previous process); queue
+ * groups and long-poll wakeups live in the process. Two processes on one folder would break leases,
+ * compare-and-set and request-reply, not merely slow each other down.
  * It is an empty SQLite database held in an open `BEGIN EXCLUSIVE` transaction: SQLite takes an
  * OS lock on it (fcntl on POSIX, LockFileEx on Windows) that the kernel drops when the process
  * ends, however it ends, so a process killed with SIGKILL leaves nothing that blocks the next
@@ -18,7 +22,7 @@ export const DATA_DIR_LOCK_FILE = 'studio.lock';
 export const DATA_DIR_HOLDER_FILE = 'studio.lock.json';
 
 /** What holds a data folder: the studio in a browser or the desktop app, or a headless command. */
-export type DataDirShell = 'web' | 'electron' | 'platform' | 'run' | 'debug';
+export type DataDirShell = 'web' | 'electron' | 'platform' | 'run' | 'debug' | 'server';
 
 /** The process holding a data folder, as it wrote itself down. */
 export interface DataDirHolder {
@@ -29,13 +33,15 @@ export interface DataDirHolder {
   shell: string;
   /** The studio's page or the platform's address (origin only: no token goes into files), once it listens. */
   url?: string;
+  /** The file the holder's clients read its bearer token from, when it keeps one (`flow-studio platform`). */
+  tokenFile?: string;
 }
 
 /** A data folder this process uses alone until `release()`. */
 export interface DataDirLock {
   readonly dataDir: string;
-  /** Adds the holder's address (a studio's page, a platform's URL) to what a second process on this folder is told. */
-  announce(url: string): void;
+  /** Adds the holder's address (a studio's page, a platform's URL) and the file holding its token to what a second process on this folder is told. */
+  announce(url: string, tokenFile?: string): void;
   /** Idempotent; also happens when the process ends. */
   release(): void;
 }
@@ -88,9 +94,10 @@ export async function lockDataDir(dataDir: string, shell: DataDirShell, options:
   // The connection must stay reachable (release() holds it): a collected one closes, and its lock goes with it.
   return {
     dataDir,
-    announce(url) {
+    announce(url, tokenFile) {
       if (released) return;
       holder.url = new URL(url).origin;
+      if (tokenFile !== undefined) holder.tokenFile = tokenFile;
       writeHolder(holderPath, holder);
     },
     release() {
@@ -128,7 +135,13 @@ function readHolder(path: string): DataDirHolder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<DataDirHolder>;
     if (typeof parsed.pid !== 'number' || typeof parsed.since !== 'string' || typeof parsed.shell !== 'string') return undefined;
-    return { pid: parsed.pid, since: parsed.since, shell: parsed.shell, ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}) };
+    return {
+      pid: parsed.pid,
+      since: parsed.since,
+      shell: parsed.shell,
+      ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}),
+      ...(typeof parsed.tokenFile === 'string' ? { tokenFile: parsed.tokenFile } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -144,7 +157,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const HOLDER_NAMES: Record<string, string> = { web: 'flow-studio serve', electron: 'the desktop app', platform: 'flow-studio platform', run: 'flow-studio run', debug: 'flow-studio debug' };
+const HOLDER_NAMES: Record<string, string> = { web: 'flow-studio serve', electron: 'the desktop app', platform: 'flow-studio platform', run: 'flow-studio run', debug: 'flow-studio debug', server: 'a platform server' };
 
 function inUseMessage(dataDir: string, holder: DataDirHolder | undefined, instead: string): string {
   const name = holder ? (HOLDER_NAMES[holder.shell] ?? holder.shell) : undefined;

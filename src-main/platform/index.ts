@@ -20,6 +20,16 @@ export { Management } from './management/management.ts';
 export { keyFileProtection, sealedKeyProtection, type KeySealer, type SealedKeyOptions, type SecretKeyProtection } from './management/secret-key-protection.ts';
 export { SecretCipher } from './store/secret-cipher.ts';
 export { replaceFileAtomically } from './store/atomic-file.ts';
+export {
+  lockDataDir,
+  DataDirInUseError,
+  DATA_DIR_HOLDER_FILE,
+  DATA_DIR_LOCK_FILE,
+  type DataDirHolder,
+  type DataDirLock,
+  type DataDirShell,
+  type LockDataDirOptions,
+} from './data-dir-lock.ts';
 export type { IntegrationInfo, ResourceInfo, ResourceRecord, DefinitionInfo, IntegrationFiles } from './store/integration-store.ts';
 export type { DeclaredVariable, Snapshot } from './store/snapshot-store.ts';
 export type { SecretInfo } from './store/cluster-secret-store.ts';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock, type ClockTimer } from '../../shared/clock.ts';
@@ -19,6 +20,7 @@ import { telemetryRoutes } from './delegation/telemetry.ts';
 import { TopicRoutes } from './delegation/topics.ts';
 import { PlatformEventFeed } from './events.ts';
 import { loadFeaturesFile, resolveFeatures, type FeatureOverrides, type Features } from './features.ts';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { ApiError } from './http/api-error.ts';
 import { bearerAuth } from './http/bearer-auth.ts';
 import { guardDeclaredStatuses } from './http/declared-statuses.ts';
@@ -46,6 +48,14 @@ export interface PlatformServerOptions {
   port?: number;
   /** Where the database and the secret key file live; created when missing. */
   dataDir: string;
+  /**
+   * The data folder's lock when the caller took it already (the studio, whose data folder this
+   * is too; the CLI, before it writes the token file into it); the caller releases it. Otherwise,
+   * on SQLite, the server takes it before it opens anything and releases it once closed: the
+   * SQLite store assumes it is the only one on its files (see data-dir-lock.ts). PostgreSQL
+   * replicas share their store and may share a folder (the key file is created once, for all).
+   */
+  dataDirLock?: DataDirLock;
   /**
    * Where the delegation API's state lives: absent (the default) for SQLite in `dataDir`, or a
    * `postgres://…` URL for PostgreSQL, which any number of platform replicas can share.
@@ -164,6 +174,27 @@ const IMPLEMENTATION = {
  */
 export async function startPlatformServer(options: PlatformServerOptions): Promise<PlatformServer> {
   const features = typeof options.features === 'string' ? loadFeaturesFile(options.features) : resolveFeatures(options.features);
+  if (options.dataDirLock && resolve(options.dataDirLock.dataDir) !== resolve(options.dataDir)) {
+    throw new Error(`the data folder lock given is on ${options.dataDirLock.dataDir}, not on the platform's data folder ${options.dataDir}`);
+  }
+  // Before anything in the folder is opened: a second SQLite platform on it is refused here (DataDirInUseError).
+  const ownLock = options.store || options.dataDirLock ? undefined : await lockDataDir(options.dataDir, 'server', { instead: SERVER_INSTEAD });
+  let server: PlatformServer;
+  try {
+    server = await startOnDataDir(options, features);
+  } catch (err) {
+    ownLock?.release();
+    throw err;
+  }
+  if (!ownLock) return server;
+  ownLock.announce(server.url);
+  const close = server.close;
+  return Object.assign(server, { close: () => close().finally(() => ownLock.release()) });
+}
+
+const SERVER_INSTEAD = 'or give this platform server a data folder of its own';
+
+async function startOnDataDir(options: PlatformServerOptions, features: Features): Promise<PlatformServer> {
   const token = options.token === false ? undefined : (options.token ?? randomBytes(24).toString('base64url'));
   const onInternalError = options.onInternalError ?? ((err, where) => console.error(`platform server: ${where}: ${err.stack ?? err.message}`));
 

@@ -6,6 +6,7 @@ import {
   type Management,
   type PlatformEvent,
   type PlatformEventListener,
+  type DataDirLock,
   type PlatformInspection,
   type SecretKeyProtection,
   type SubscribeOptions,
@@ -41,6 +42,8 @@ export interface EmbeddedPlatformOptions {
   dataDir: string;
   /** How the secret store's key is kept; the Electron main process passes safeStorage. Default: a 0600 key file. */
   secretKeyProtection?: SecretKeyProtection;
+  /** The studio's lock on the folder (it is the studio's folder too); without it the platform server takes its own. */
+  dataDirLock?: DataDirLock;
 }
 
 export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): Promise<EmbeddedPlatform> {
@@ -52,7 +55,7 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     const time = new Date().toISOString();
     for (const push of logPushers) push({ kind: 'log', at: Date.now(), log: { time, level: 'error', msg: `${where}: ${err.message}`, fields: { origin: 'platform' } } });
   };
-  const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir: options.dataDir, onInternalError, secretKeyProtection: options.secretKeyProtection });
+  const server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir: options.dataDir, onInternalError, secretKeyProtection: options.secretKeyProtection, dataDirLock: options.dataDirLock });
   return {
     url: server.url,
     token: server.token ?? '',

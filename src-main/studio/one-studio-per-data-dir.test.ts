@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataDirInUseError } from '../platform/data-dir-lock.ts';
+import { DataDirInUseError } from '../platform/index.ts';
 import { startStudioBackend } from './studio-backend.ts';
 import { startStudioHarness, type StudioHarness } from './testing/studio-harness.ts';
 

@@ -19,7 +19,7 @@ import { writeConnectorPort } from './connector-port-edit.ts';
 import { StudioError } from './studio-error.ts';
 import { HistorySettingsStore } from './state/history-settings.ts';
 import { openStudioDb } from './state/studio-db.ts';
-import { lockDataDir, type DataDirLock } from '../platform/data-dir-lock.ts';
+import { lockDataDir, type DataDirLock } from '../platform/index.ts';
 
 export interface StudioBackendOptions {
   workspaceDir: string;
@@ -66,7 +66,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
   const lock = options.dataDirLock ?? (await lockDataDir(options.dataDir, options.shell));
   let backend: StudioBackend;
   try {
-    backend = await startOnLockedDataDir(options);
+    backend = await startOnLockedDataDir(options, lock);
   } catch (err) {
     lock.release();
     throw err;
@@ -75,7 +75,7 @@ export async function startStudioBackend(options: StudioBackendOptions): Promise
   return Object.assign(backend, { close: () => close().finally(() => lock.release()) });
 }
 
-async function startOnLockedDataDir(options: StudioBackendOptions): Promise<StudioBackend> {
+async function startOnLockedDataDir(options: StudioBackendOptions, dataDirLock: DataDirLock): Promise<StudioBackend> {
   const log = options.log ?? createLogger({ level: 'warn' });
   const registry = options.registry ?? (await loadRegistry());
   const workspace = Workspace.open(options.workspaceDir, options.samplesDir);
@@ -85,7 +85,7 @@ async function startOnLockedDataDir(options: StudioBackendOptions): Promise<Stud
   const settings = new HistorySettingsStore(db);
   const session = new IntegrationSession(db);
   const secretBackend = options.secretBackend ?? keyFileSecretBackend(options.dataDir);
-  const platform = options.platform ?? (await startEmbeddedPlatform({ dataDir: options.dataDir, secretKeyProtection: secretBackend.protection }));
+  const platform = options.platform ?? (await startEmbeddedPlatform({ dataDir: options.dataDir, secretKeyProtection: secretBackend.protection, dataDirLock }));
   const feed = new LiveFeed();
   const detachPlatformFeed = feed.addSource(platform.feedSource);
   const platformViews = startPlatformViews(platform.views);

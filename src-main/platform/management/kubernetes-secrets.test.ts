@@ -144,12 +144,10 @@ describe('cluster secrets in the Kubernetes Secret flow-secrets (spec 2 §2.11)'
   });
 
   it('reads existing values at start, so a restarted platform resolves bindings', async () => {
-    const again = await startPlatformServer({ dataDir, token: 't', kubernetesSecrets: kubernetes() });
-    try {
-      expect((await again.management.deployments.containerEnv('orders')).env).toEqual({ DB: VALUE });
-    } finally {
-      await again.close();
-    }
+    // Restarted: one platform at a time on a data folder (a second one beside it is refused).
+    await platform.close();
+    platform = await startPlatformServer({ dataDir, token: 't', kubernetesSecrets: kubernetes() });
+    expect((await platform.management.deployments.containerEnv('orders')).env).toEqual({ DB: VALUE });
   });
 
   it('answers 503 naming the Secret, never the value, when the Kubernetes API refuses', async () => {

@@ -95,12 +95,13 @@ describe('cluster secrets (spec 2 §2.11, §4.2)', () => {
   });
 
   it('keeps secrets across a restart of the platform', async () => {
-    const again = await startTestPlatform({ dataDir: platform.dataDir, port: 0 });
-    try {
-      expect(await again.server.management.secrets.reveal('billing-db')).toBe(`${VALUE}-rotated`);
-    } finally {
-      await again.server.close();
-    }
+    // Restarted: one platform at a time on its data folder (a second one beside it is refused).
+    const first = platform;
+    await first.server.close();
+    const again = await startTestPlatform({ dataDir: first.dataDir, port: 0 });
+    // The tests below go on with the restarted one; closing it also removes the first's folder.
+    platform = { ...again, close: () => again.close().then(() => first.close()) };
+    expect(await again.server.management.secrets.reveal('billing-db')).toBe(`${VALUE}-rotated`);
   });
 });
 

@@ -34,7 +34,8 @@ describe('a studio run on the embedded platform', () => {
     temp = mkdtempSync(join(tmpdir(), 'run-env-'));
     mkdirSync(join(temp, 'workspace', 'worker'), { recursive: true });
     writeFileSync(join(temp, 'workspace', 'worker', 'worker.yaml'), worker);
-    const platform = await startEmbeddedPlatform({ dataDir: join(temp, 'data') });
+    // A platform of the test's own beside the studio's data folder (which the backend takes for itself).
+    const platform = await startEmbeddedPlatform({ dataDir: join(temp, 'platform') });
     const events: PlatformEvent[] = [];
     platform.views!.subscribe((e) => events.push(e), { telemetry: true });
     backend = await startStudioBackend({ workspaceDir: join(temp, 'workspace'), dataDir: join(temp, 'data'), shell: 'web', platform });
