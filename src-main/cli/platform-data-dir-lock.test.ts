@@ -18,8 +18,8 @@ interface Started {
   output(): string;
 }
 
-function spawnCli(args: string[]): { child: ChildProcess; output(): string } {
-  const child = spawn(process.execPath, [join(root, 'bin', 'flow-studio.js'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnCli(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; output(): string } {
+  const child = spawn(process.execPath, [join(root, 'bin', 'flow-studio.js'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -29,7 +29,12 @@ function spawnCli(args: string[]): { child: ChildProcess; output(): string } {
 
 /** A command that must start: resolves once it says it serves. */
 function started(args: string[]): Promise<Started> {
-  const { child, output } = spawnCli(args);
+  return startedWith(args, {});
+}
+
+/** The same, with these variables over the environment. */
+function startedWith(args: string[], vars: Record<string, string>): Promise<Started> {
+  const { child, output } = spawnCli(args, { ...process.env, ...vars });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', () => {
       if (READY.test(output())) resolve({ child, pid: child.pid!, output });
@@ -96,6 +101,21 @@ describe('one process per platform data folder', () => {
     const nextToken = readFileSync(join(dataDir, 'platform.token'), 'utf8').trim();
     expect((await fetch(`${nextUrl}/v1/discovery`, { headers: { authorization: `Bearer ${nextToken}` } })).status).toBe(200);
     await killed(next.child);
+  }, 90_000);
+
+  it('tells a run refused by a platform started with --no-token to use that platform without a token, and following that it runs', async () => {
+    const dataDir = join(temp, 'open-platform');
+    const holder = await started(['platform', '--port', '0', '--data-dir', dataDir, '--no-token']);
+    const url = new URL(READY.exec(holder.output())![1]).origin;
+    const run = await refused(runOn(dataDir));
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(`to run flows on that platform, start this run with FLOW_PLATFORM_API_URL=${url} (it asks for no token), or give this run`);
+    expect(run.output).not.toContain('FLOW_PLATFORM_API_TOKEN');
+    // The advice works as given: the same run with that variable starts on the holder's platform.
+    const onHolder = await startedWith(['run', 'examples/json-api'], { FLOW_PLATFORM_API_URL: url });
+    expect(onHolder.output()).toContain(`at ${url}`);
+    await killed(onHolder.child);
+    await killed(holder.child);
   }, 90_000);
 
   it('refuses a second run and a platform on the folder of a run with its embedded platform', async () => {

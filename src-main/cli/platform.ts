@@ -147,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);
     return 1;
   }
-  lock?.announce(server.url, tokenFile);
+  lock?.announce(server.url, token === false ? false : tokenFile);
   console.log(`flow-studio platform listening on ${server.url}`);
   console.log(`  data dir: ${dataDir}`);
   console.log(`  store:    ${store ? `PostgreSQL ${redactStoreUrl(store)}` : 'SQLite in the data dir'}`);

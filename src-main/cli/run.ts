@@ -176,11 +176,12 @@ export async function startEmbeddedPlatform(
 
 /**
  * What a run refused a data folder in use can do instead: with a platform holding it, run on that
- * platform, with the token file it keeps (it names none when it was given --token or --no-token).
+ * platform, with the token file it keeps (none when it was given --token; no token at all with --no-token).
  */
 function runBeside(holder: DataDirHolder | undefined): string {
   const own = 'give this run a data folder of its own (--data-dir <another folder>)';
   if (holder?.shell === 'platform' && holder.url) {
+    if (holder.noToken) return `to run flows on that platform, start this run with FLOW_PLATFORM_API_URL=${holder.url} (it asks for no token), or ${own}`;
     const token = holder.tokenFile ? `FLOW_PLATFORM_API_TOKEN_FILE=${holder.tokenFile}` : 'FLOW_PLATFORM_API_TOKEN set to the token it was given';
     return `to run flows on that platform, start this run with FLOW_PLATFORM_API_URL=${holder.url} and ${token}, or ${own}`;
   }

@@ -35,13 +35,18 @@ export interface DataDirHolder {
   url?: string;
   /** The file the holder's clients read its bearer token from, when it keeps one (`flow-studio platform`). */
   tokenFile?: string;
+  /** The holder asks its clients for no token at all (`flow-studio platform --no-token`). */
+  noToken?: true;
 }
 
 /** A data folder this process uses alone until `release()`. */
 export interface DataDirLock {
   readonly dataDir: string;
-  /** Adds the holder's address (a studio's page, a platform's URL) and the file holding its token to what a second process on this folder is told. */
-  announce(url: string, tokenFile?: string): void;
+  /**
+   * Adds the holder's address (a studio's page, a platform's URL) and how its clients authenticate
+   * (the file holding its token; false: no token at all) to what a second process on this folder is told.
+   */
+  announce(url: string, tokenFile?: string | false): void;
   /** Idempotent; also happens when the process ends. */
   release(): void;
 }
@@ -97,7 +102,8 @@ export async function lockDataDir(dataDir: string, shell: DataDirShell, options:
     announce(url, tokenFile) {
       if (released) return;
       holder.url = new URL(url).origin;
-      if (tokenFile !== undefined) holder.tokenFile = tokenFile;
+      if (tokenFile === false) holder.noToken = true;
+      else if (tokenFile !== undefined) holder.tokenFile = tokenFile;
       writeHolder(holderPath, holder);
     },
     release() {
@@ -141,6 +147,7 @@ function readHolder(path: string): DataDirHolder | undefined {
       shell: parsed.shell,
       ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}),
       ...(typeof parsed.tokenFile === 'string' ? { tokenFile: parsed.tokenFile } : {}),
+      ...(parsed.noToken === true ? { noToken: true as const } : {}),
     };
   } catch {
     return undefined;
