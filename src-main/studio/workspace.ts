@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { IntegrationSummary } from '../../shared/studio-api.ts';
-import { isDefinitionFile, isFlowTestFile } from '../runtime/index.ts';
+import { definitionFilesIn, isDefinitionFile, isFlowTestFile } from '../runtime/index.ts';
 import { StudioError } from './studio-error.ts';
 import { containedPath, filePathProblem, printable } from './workspace-containment.ts';
 
@@ -46,10 +46,7 @@ export class Workspace {
    * integration, as `flow-studio run` takes it, would open empty without saying why.
    */
   definitionsAtRoot(): string[] {
-    return readdirSync(this.root, { withFileTypes: true })
-      .filter((d) => d.isFile() && isDefinitionFile(d.name))
-      .map((d) => d.name)
-      .sort();
+    return definitionFilesIn(this.root).map((path) => basename(path));
   }
 
   summary(id: string): IntegrationSummary {
