@@ -21,9 +21,11 @@ import {
   type Logger,
   type InProcessTelemetry,
   type PlatformConnection,
+  type PlatformServices,
   type Runtime,
 } from '../runtime/index.ts';
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
+import { remoteResourceNotes } from './remote-resource-notes.ts';
 // Types only: the platform's code loads when an embedded platform starts, never for a remote one.
 import type { DataDirHolder } from '../platform/index.ts';
 
@@ -84,6 +86,8 @@ export async function main(argv: string[]): Promise<number> {
     await embedded?.close();
   };
 
+  if (!embedded && platform) await warnOfMissingResources(integrations.map((files) => dirname(files[0])), platform.url, services, env, log);
+
   const runtimes: Runtime[] = [];
   try {
     for (const files of integrations) {
@@ -135,6 +139,21 @@ export async function main(argv: string[]): Promise<number> {
   // Services outlive the runtimes so in-flight acks and the last telemetry still reach the platform.
   await shutdown();
   return 0;
+}
+
+/**
+ * On a platform of its own, warns of the integrations' template and env files the flows will not
+ * get (see remote-resource-notes.ts). Only a warning: the platform may be given them later, and a
+ * failed look-up (the platform briefly away) must not stop a start that would otherwise work.
+ */
+async function warnOfMissingResources(dirs: string[], url: string, services: PlatformServices, env: NodeJS.ProcessEnv, log: Logger): Promise<void> {
+  for (const dir of dirs) {
+    try {
+      for (const note of await remoteResourceNotes(dir, url, services.resources, env)) log.warn(note, { integration: dir });
+    } catch (err) {
+      log.debug('could not check which resources the platform holds', { integration: dir, error: (err as Error).message });
+    }
+  }
 }
 
 /**

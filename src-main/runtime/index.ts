@@ -7,7 +7,7 @@
 // Starting a runtime: one start-up for `run`, a studio run and a local deployment.
 export { connectPlatform, platformFromEnv, startRuntime, type PlatformConnection, type StartedRuntime, type StartRuntimeOptions } from './start-runtime.ts';
 export { identityFromEnv, type Identity } from './services/api-config.ts';
-export { envFilesIn, envResourceNames } from './services/env-resources.ts';
+export { envFilesIn, envResourceNames, resourceFilesIn } from './services/env-resources.ts';
 export { envResourcesToFold } from './services/env-resources-to-fold.ts';
 export { samplingFromEnv, type TraceSampling } from './services/trace-sampling.ts';
 export { saturatedBudgetFromEnv, saturatedRateFromEnv } from './core/trace-admission.ts';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parseEnvFile } from '../../../shared/env-file.ts';
-import type { ResourceStore } from './platform-services.ts';
+import type { ResourceKind, ResourceStore } from './platform-services.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -63,7 +63,15 @@ export async function foldEnvResources(env: Env, resources: ResourceStore, names
  * declared order of a folder, as `run` seeds them into its embedded platform.
  */
 export function envFilesIn(integrationDir: string): string[] {
-  const root = join(integrationDir, 'env');
+  return resourceFilesIn(integrationDir, 'env');
+}
+
+/**
+ * The resources of one kind an integration folder holds, `<dir>/<kind>/**`, by name (the path
+ * below the kind folder, `/`-separated) in path order; none when the folder has no such folder.
+ */
+export function resourceFilesIn(integrationDir: string, kind: ResourceKind): string[] {
+  const root = join(integrationDir, kind);
   try {
     return readdirSync(root, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
