@@ -1,8 +1,11 @@
 import type { VerificationNote } from '../../../shared/request-types.ts';
 import type { HttpExchangeRecord } from '../../runtime/index.ts';
+import { newestLines } from '../state/history-batches.ts';
 import { HistoryWriter } from '../state/history-writer.ts';
 import type { StudioDb } from '../state/studio-db.ts';
 import type { CapturedExchange, CaptureKeeper } from './capture-store.ts';
+
+const KIND = 'captures';
 
 /** A capture as written: the exchange with its bodies in base64, already masked. */
 interface StoredCapture {
@@ -25,27 +28,24 @@ export class CaptureHistory implements CaptureKeeper {
     private readonly db: StudioDb,
     onError: (err: unknown) => void = () => {},
   ) {
-    const upsert = `INSERT INTO captures (id, integration, started_at, record, bytes) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET record = excluded.record`;
-    this.writer = new HistoryWriter<CapturedExchange>(db, { table: 'captures', key: 'id', upsert, row: rowOf }, onError);
+    this.writer = new HistoryWriter<CapturedExchange>(db, { kind: KIND, line: lineOf }, onError);
   }
 
   /** The newest `limit` captures on disk, oldest first, ready for the store. */
   load(limit: number): Array<Omit<CapturedExchange, 'searchable'>> {
-    const rows = this.db.prepare('SELECT id, integration, record FROM captures ORDER BY id DESC LIMIT ?').all(limit) as Array<{ id: number; integration: string; record: string }>;
     const out: Array<Omit<CapturedExchange, 'searchable'>> = [];
-    for (let i = rows.length - 1; i >= 0; i--) {
-      const row = rows[i];
+    for (const { key, meta } of newestLines(this.db, KIND, limit)) {
+      let integration: string;
       let stored: StoredCapture;
       try {
-        stored = JSON.parse(row.record) as StoredCapture;
+        [integration, stored] = JSON.parse(meta) as [string, StoredCapture];
       } catch {
         continue;
       }
       const { requestBody, responseBody, ...rest } = stored.record;
       const record: HttpExchangeRecord = { ...rest, responseBody: Buffer.from(responseBody, 'base64') };
       if (requestBody !== undefined) record.requestBody = Buffer.from(requestBody, 'base64');
-      const capture: Omit<CapturedExchange, 'searchable'> = { id: row.id, integration: row.integration, record, redact: (t) => t };
+      const capture: Omit<CapturedExchange, 'searchable'> = { id: key, integration, record, redact: (t) => t };
       if (stored.verification) capture.verification = stored.verification;
       if (stored.masked) capture.masked = true;
       out.push(capture);
@@ -70,8 +70,8 @@ export class CaptureHistory implements CaptureKeeper {
   }
 }
 
-/** The upsert's parameters, in its order. No closure per capture: a row is made for every request of a studio run. */
-function rowOf(c: CapturedExchange): unknown[] {
+/** The capture's line: its integration and the stored record. No closure per capture: a line is made for every request of a studio run. */
+function lineOf(c: CapturedExchange): { meta: string } {
   const r = c.record;
   const redact = c.redact;
   const target = redact(r.target);
@@ -98,8 +98,7 @@ function rowOf(c: CapturedExchange): unknown[] {
   };
   if (c.verification) stored.verification = c.verification;
   if (masked) stored.masked = true;
-  const json = JSON.stringify(stored);
-  return [c.id, c.integration, Math.round(r.startedAt), json, json.length];
+  return { meta: `[${JSON.stringify(c.integration)},${JSON.stringify(stored)}]` };
 }
 
 /** The pairs with their values masked: the same array when no value held a secret. */

@@ -28,12 +28,11 @@ parentPort!.on('message', (m: HistoryThreadRequest) => {
     try {
       const upsert = prepared(m.upsert);
       db.transaction(() => {
-        if (m.clear) db.exec(`DELETE FROM ${m.table}`);
-        if (m.forget > 0) prepared(`DELETE FROM ${m.table} WHERE ${m.key} <= ?`).run(m.forget);
+        for (const statement of m.before) prepared(statement.sql).run(...statement.params);
         for (const row of m.rows) upsert.run(...row);
       })();
     } catch (err) {
-      const reply: HistoryThreadReply = { table: m.table, error: (err as Error).message };
+      const reply: HistoryThreadReply = { writer: m.writer, error: (err as Error).message };
       parentPort!.postMessage(reply);
     }
     return;

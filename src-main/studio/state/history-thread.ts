@@ -7,20 +7,25 @@ import type { StudioDb } from './studio-db.ts';
 
 /** One transaction of one kind of history, as a HistoryWriter makes it. */
 export interface HistoryBatch {
-  table: string;
-  key: string;
+  /** The writer it comes from: a failed write is reported to it. */
+  writer: string;
+  /** Statements run first, in order: a clear, a retention's deletes. */
+  before: HistoryStatement[];
+  /** The statement each row is written with. */
   upsert: string;
-  /** Delete every row first. */
-  clear: boolean;
-  /** Delete the rows up to this key (0: none). */
-  forget: number;
-  /** Each item's parameters for `upsert`. */
+  /** Each row's parameters for `upsert`. */
   rows: unknown[][];
+}
+
+/** A statement with its parameters (positional, or one object of named ones). */
+export interface HistoryStatement {
+  sql: string;
+  params: unknown[];
 }
 
 export type HistoryThreadRequest = ({ op: 'write' } & HistoryBatch) | { op: 'sync' | 'close'; seq: number };
 /** The thread answers only a failed write; a sync is answered through the shared counter. */
-export type HistoryThreadReply = { table: string; error: string };
+export type HistoryThreadReply = { writer: string; error: string };
 
 /**
  * Rows in one batch from which writing moves to the history thread: at a flush every quarter
@@ -47,7 +52,7 @@ export class HistoryThread {
   private readonly reached: Int32Array;
   private seq = 0;
   private gone: Error | undefined;
-  /** Each table's writer's error report: a failed batch is told to its own writer. */
+  /** Each writer's error report: a failed batch is told to its own writer. */
   private readonly onError = new Map<string, (err: unknown) => void>();
 
   constructor(file: string) {
@@ -63,7 +68,7 @@ export class HistoryThread {
     this.worker = new Worker(target, options);
     // A stopping studio flushes (and so waits for the thread) first; nothing else keeps it alive.
     this.worker.unref();
-    this.worker.on('message', (m: HistoryThreadReply) => this.onError.get(m.table)?.(new Error(m.error)));
+    this.worker.on('message', (m: HistoryThreadReply) => this.onError.get(m.writer)?.(new Error(m.error)));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the studio's history thread exited with ${code}`)));
   }
@@ -75,7 +80,7 @@ export class HistoryThread {
   /** Hands a batch over; false when the thread is gone (the caller writes it itself). */
   write(batch: HistoryBatch, onError: (err: unknown) => void): boolean {
     if (this.gone) return false;
-    this.onError.set(batch.table, onError);
+    this.onError.set(batch.writer, onError);
     const request: HistoryThreadRequest = { op: 'write', ...batch };
     this.worker.postMessage(request);
     return true;

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import { historyThreadOf, type HistoryBatch } from './history-thread.ts';
+import { batchRow, CLEAR_BATCHES, CLEAR_FORGOTTEN, FORGET_BATCHES, INSERT_BATCH, NOTE_FORGOTTEN, type HistoryLog } from './history-batches.ts';
+import { historyThreadOf, type HistoryBatch, type HistoryStatement } from './history-thread.ts';
 import type { StudioDb } from './studio-db.ts';
 
 /** How long a change waits to be written with the others that came meanwhile. */
@@ -20,6 +21,9 @@ export interface HistoryTable<T> {
   /** One item's parameters for `upsert`, in order: text, numbers and nulls only, so a writer thread takes them as they are. */
   row(item: T): unknown[];
 }
+
+/** A table of one row per item (HistoryTable), or batches of items as lines (HistoryLog). */
+export type HistoryTarget<T> = HistoryTable<T> | HistoryLog<T>;
 
 /**
  * Writes one kind of history to studio.db in batches, off the request path: changes wait at most
@@ -48,11 +52,11 @@ export class HistoryWriter<T> {
   private timer: NodeJS.Timeout | undefined;
   /** The next batch of `writing`, in the next turn. */
   private next: NodeJS.Immediate | undefined;
-  private upsert: Statement | undefined;
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     private readonly db: StudioDb,
-    private readonly target: HistoryTable<T>,
+    private readonly target: HistoryTarget<T>,
     private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
@@ -144,19 +148,13 @@ export class HistoryWriter<T> {
       this.dirty = new Map();
       this.cursor = this.writing.entries();
     }
-    const rows: unknown[][] = [];
+    const items: Array<[number, T]> = [];
     const gone = this.gone;
     let more = false;
     for (let entry = this.cursor.next(); !entry.done; entry = this.cursor.next()) {
-      const [key, item] = entry.value;
-      if (key <= gone) continue;
-      try {
-        rows.push(this.target.row(item));
-      } catch (err) {
-        // An item that cannot be written (a value JSON cannot take) is reported, not the batch lost.
-        this.onError(err);
-      }
-      if (rows.length >= BATCH) {
+      if (entry.value[0] <= gone) continue;
+      items.push(entry.value);
+      if (items.length >= BATCH) {
         more = true;
         break;
       }
@@ -169,27 +167,68 @@ export class HistoryWriter<T> {
     const forget = this.forgetUpTo;
     this.clearFirst = false;
     this.forgetUpTo = 0;
+    const rows = this.rowsOf(items);
     if (clear || forget > 0 || rows.length > 0) {
-      const { table, key, upsert } = this.target;
-      const batch: HistoryBatch = { table, key, upsert, clear, forget, rows };
-      const thread = historyThreadOf(this.db, rows.length);
+      const target = this.target;
+      const batch: HistoryBatch =
+        'kind' in target
+          ? { writer: target.kind, before: logDeletes(target.kind, clear, forget), upsert: INSERT_BATCH, rows }
+          : { writer: target.table, before: tableDeletes(target, clear, forget), upsert: target.upsert, rows };
+      const thread = historyThreadOf(this.db, items.length);
       if (!thread?.write(batch, this.onError)) this.writeHere(batch);
     }
     return more;
   }
 
+  /** The rows of a batch's items: one per item, or one for all of them. */
+  private rowsOf(items: Array<[number, T]>): unknown[][] {
+    const target = this.target;
+    if ('kind' in target) {
+      const row = items.length > 0 ? batchRow(target, items, this.onError) : undefined;
+      return row ? [row] : [];
+    }
+    const rows: unknown[][] = [];
+    for (const [, item] of items) {
+      try {
+        rows.push(target.row(item));
+      } catch (err) {
+        // An item that cannot be written (a value JSON cannot take) is reported, not the batch lost.
+        this.onError(err);
+      }
+    }
+    return rows;
+  }
+
   /** The batch's transaction on this thread's connection. */
-  private writeHere({ table, key, clear, forget, rows }: HistoryBatch): void {
+  private writeHere({ before, upsert, rows }: HistoryBatch): void {
     try {
-      this.upsert ??= this.db.prepare(this.target.upsert);
-      const upsert = this.upsert;
+      const insert = this.prepared(upsert);
       this.db.transaction(() => {
-        if (clear) this.db.exec(`DELETE FROM ${table}`);
-        if (forget > 0) this.db.prepare(`DELETE FROM ${table} WHERE ${key} <= ?`).run(forget);
-        for (const row of rows) upsert.run(...row);
+        for (const statement of before) this.prepared(statement.sql).run(...statement.params);
+        for (const row of rows) insert.run(...row);
       })();
     } catch (err) {
       this.onError(err);
     }
   }
+
+  private prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+}
+
+function tableDeletes<T>({ table, key }: HistoryTable<T>, clear: boolean, forget: number): HistoryStatement[] {
+  const out: HistoryStatement[] = [];
+  if (clear) out.push({ sql: `DELETE FROM ${table}`, params: [] });
+  if (forget > 0) out.push({ sql: `DELETE FROM ${table} WHERE ${key} <= ?`, params: [forget] });
+  return out;
+}
+
+function logDeletes(kind: string, clear: boolean, forget: number): HistoryStatement[] {
+  const out: HistoryStatement[] = [];
+  if (clear) out.push({ sql: CLEAR_BATCHES, params: [kind] }, { sql: CLEAR_FORGOTTEN, params: [kind] });
+  if (forget > 0) out.push({ sql: FORGET_BATCHES, params: [kind, forget] }, { sql: NOTE_FORGOTTEN, params: [{ kind, upTo: forget }] });
+  return out;
 }

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { HISTORY_BATCHES_MIGRATION } from './history-batches.ts';
 
 export const STUDIO_DB_FILE = 'studio.db';
 
@@ -64,6 +65,8 @@ export const STUDIO_MIGRATIONS: readonly Migration[] = [
     id: 'definition-versions-1',
     sql: `CREATE TABLE definition_versions (integration TEXT NOT NULL, digest TEXT NOT NULL, generation INTEGER NOT NULL, loaded_at INTEGER NOT NULL, files TEXT NOT NULL, PRIMARY KEY (integration, digest))`,
   },
+  // Runs and captures as batches of lines; the rows of runs-1 and captures-1 move into them.
+  HISTORY_BATCHES_MIGRATION,
 ];
 
 /**

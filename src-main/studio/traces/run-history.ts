@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { RunSummary } from '../../../shared/trace-types.ts';
+import { detailLine, newestLines } from '../state/history-batches.ts';
 import { HistoryWriter } from '../state/history-writer.ts';
 import type { StudioDb } from '../state/studio-db.ts';
 import type { RestoredRun, RunKeeper, RunRecord } from './run-record.ts';
@@ -10,42 +10,39 @@ interface Dirty {
   detailText: string | undefined;
 }
 
+/** A run's meta line: its summary, search texts and bytes, as written and read. */
+type RunMeta = [summary: RunSummary, searchText: string, stepText: string | null, bytes: number];
+
+const KIND = 'runs';
+
 /**
- * The run store's runs in studio.db, so a restart lists them again with their steps. A run's
- * steps are written once, when it is added (a later change writes its summary), and read back
- * only when it is opened.
+ * The run store's runs in studio.db, so a restart lists them again with their steps. Runs are
+ * written in batches (history-batches.ts): a run's summary and search texts as its meta line, its
+ * steps as its detail line, written when it is added (a later change writes its meta again) and
+ * read back only when it is opened.
  */
 export class RunHistory implements RunKeeper {
   private readonly writer: HistoryWriter<Dirty>;
-  private readonly readDetail: Statement;
 
   constructor(
     private readonly db: StudioDb,
     onError: (err: unknown) => void = () => {},
   ) {
-    const upsert = `INSERT INTO runs (seq, run_id, integration, started_at, summary, search_text, step_text, detail, bytes)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (seq) DO UPDATE SET summary = excluded.summary, search_text = excluded.search_text,
-        step_text = COALESCE(excluded.step_text, runs.step_text), detail = COALESCE(excluded.detail, runs.detail), bytes = excluded.bytes`;
-    this.writer = new HistoryWriter<Dirty>(db, { table: 'runs', key: 'seq', upsert, row: (d) => rowOf(d.record, d.detailText) }, onError);
-    this.readDetail = db.prepare('SELECT detail FROM runs WHERE run_id = ? ORDER BY seq DESC LIMIT 1');
+    this.writer = new HistoryWriter<Dirty>(db, { kind: KIND, line: (d) => lineOf(d.record, d.detailText) }, onError);
   }
 
   /** The newest `limit` runs on disk, oldest first, without their steps. */
   load(limit: number): RestoredRun[] {
-    const rows = this.db
-      .prepare('SELECT seq, summary, search_text AS searchText, step_text AS stepText, bytes FROM runs ORDER BY seq DESC LIMIT ?')
-      .all(limit) as Array<{ seq: number; summary: string; searchText: string; stepText: string | null; bytes: number }>;
     const out: RestoredRun[] = [];
-    for (let i = rows.length - 1; i >= 0; i--) {
-      const row = rows[i];
-      let summary: RunSummary;
+    for (const { key, meta } of newestLines(this.db, KIND, limit)) {
+      let parsed: RunMeta;
       try {
-        summary = JSON.parse(row.summary) as RunSummary;
+        parsed = JSON.parse(meta) as RunMeta;
       } catch {
         continue;
       }
-      out.push({ seq: row.seq, summary, searchText: row.searchText, stepText: row.stepText ?? undefined, bytes: row.bytes });
+      const [summary, searchText, stepText, bytes] = parsed;
+      out.push({ seq: key, summary, searchText, stepText: stepText ?? undefined, bytes });
     }
     return out;
   }
@@ -62,12 +59,12 @@ export class RunHistory implements RunKeeper {
     this.writer.clear();
   }
 
-  detailTextOf(runId: string): string | undefined {
-    for (const d of this.writer.pendingItems()) if (d.record.summary.runId === runId && d.detailText !== undefined) return d.detailText;
+  detailTextOf(seq: number): string | undefined {
+    const pending = this.writer.pending(seq)?.detailText;
+    if (pending !== undefined) return pending;
     // Handed to the history thread and maybe not in the file yet: waits for it.
     this.writer.flush();
-    const row = this.readDetail.get(runId) as { detail: string | null } | undefined;
-    return row?.detail ?? undefined;
+    return detailLine(this.db, KIND, seq);
   }
 
   flush(): void {
@@ -75,18 +72,8 @@ export class RunHistory implements RunKeeper {
   }
 }
 
-/** The upsert's parameters, in its order. */
-function rowOf(record: RunRecord, detailText: string | undefined): unknown[] {
-  const s = record.summary;
-  return [
-    record.seq,
-    s.runId,
-    s.integration,
-    Math.round(s.startedAt),
-    JSON.stringify(s),
-    record.searchText,
-    record.stepText ?? null,
-    detailText ?? null,
-    record.bytes,
-  ];
+/** The run's lines: its detail only when known (a run changed after its steps left memory has none). */
+function lineOf(record: RunRecord, detailText: string | undefined): { meta: string; detail?: string } {
+  const meta: RunMeta = [record.summary, record.searchText, record.stepText ?? null, record.bytes];
+  return detailText === undefined ? { meta: JSON.stringify(meta) } : { meta: JSON.stringify(meta), detail: detailText };
 }

@@ -75,8 +75,8 @@ export interface RunKeeper {
   /** The runs up to `seq` left the store (retention). */
   forgotUpTo(seq: number): void;
   cleared(): void;
-  /** Steps and messages of a run whose detail is no longer in memory, as the JSON text it was stored as. */
-  detailTextOf(runId: string): string | undefined;
+  /** Steps and messages of the run under `seq` whose detail is no longer in memory, as the JSON text it was stored as. */
+  detailTextOf(seq: number): string | undefined;
 }
 
 /** Steps and calls of a run not yet ended. */

@@ -319,11 +319,10 @@ export class RunStore {
 
   private detailOf(r: RunRecord | undefined): { summary: RunSummary; detail: StoredDetail | undefined } | undefined {
     if (!r) return undefined;
-    const runId = r.summary.runId;
     let text = r.detailText;
     if (text === undefined && this.keeper) {
       try {
-        text = this.keeper.detailTextOf(runId);
+        text = this.keeper.detailTextOf(r.seq);
       } catch {
         text = undefined;
       }
