@@ -1,4 +1,5 @@
 import { expect, test } from './studio-fixture.ts';
+import { screenshotsAtBothSizes } from './page-health.ts';
 import { cursorToLineEnd, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
 
 const ROUTED = `connectors:
@@ -25,8 +26,35 @@ flows:
       - set: {body: '{"kind": body.kind, "stamped": true}'}
 `;
 
+const WORKERS = `flows:
+  work:
+    source: {type: queue, subject: jobs}
+    steps:
+      - log: {message: body.job}
+  tick:
+    source: {type: schedule, interval: 1h}
+    steps:
+      - queue-publish: {subject: jobs}
+`;
+
 test.describe('the flow graph', () => {
-  test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-graph', { 'route.yaml': ROUTED }));
+  test.beforeAll(({ studio }) => {
+    writeIntegration(studio.workspaceDir, 'e2e-graph', { 'route.yaml': ROUTED });
+    writeIntegration(studio.workspaceDir, 'e2e-workers-graph', { 'workers.yaml': WORKERS });
+  });
+
+  test('says in an empty error chain what becomes of a failed run, as its source does it', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    await openFile(page, 'e2e-workers-graph', 'workers.yaml');
+    const chainOf = (flow: string) => page.getByRole('region', { name: `Flow graph of ${flow}` }).getByRole('group', { name: 'Error chain' });
+    await expect(chainOf('work')).toContainText('none: the message is handed back and comes again after nackDelay');
+    await screenshotsAtBothSizes(page, 'graph-unhandled-failure');
+    await page.getByLabel('Flow shown in the graph').selectOption('tick');
+    await expect(chainOf('tick')).toContainText('none: the run is over, and the next tick runs the flow again');
+    await openFile(page, 'e2e-graph', 'route.yaml');
+    await page.getByLabel('Flow shown in the graph').selectOption('stamp');
+    await expect(chainOf('stamp')).toContainText('none: the failure goes back to the flow-ref step that called this flow');
+  });
 
   test('shows a switch with two branches and lights the branch the last real request took', async ({ page, studio }) => {
     await openStudio(page, studio.url);

@@ -40,6 +40,8 @@ export interface DesignComponent {
   example?: string;
   /** For a source: the connector type it attaches to. */
   connectorType?: string;
+  /** For a source: what becomes of the message when its run fails unhandled. */
+  onFailure?: string;
   settings: DesignSettings;
 }
 

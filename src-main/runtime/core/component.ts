@@ -42,6 +42,11 @@ export interface SourceDef<S extends SettingsSpec = SettingsSpec> extends DefBas
   kind: 'source';
   /** The connector type this source attaches to (its `connector` setting names one), if any. */
   connectorType?: string;
+  /**
+   * What becomes of the message when its run fails and no error chain handles it, as a phrase
+   * (the reference and the graph's empty error chain say it).
+   */
+  onFailure: string;
 }
 
 export type ComponentDef = BlockDef | ConnectorDef | SourceDef;

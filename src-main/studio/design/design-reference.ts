@@ -16,6 +16,7 @@ function component(def: ComponentDef): DesignComponent {
     ...(def.description ? { description: def.description } : {}),
     ...(def.example ? { example: def.example } : {}),
     ...(def.kind === 'source' && def.connectorType ? { connectorType: def.connectorType } : {}),
+    ...(def.kind === 'source' ? { onFailure: def.onFailure } : {}),
     settings: settings(def.settings),
   };
 }

@@ -2,6 +2,7 @@ import { defineSource } from '../../core/component.ts';
 
 export const queueSourceDef = defineSource({
   type: 'queue',
+  onFailure: 'the message is handed back and comes again after `nackDelay`; a request waiting for its reply gets `{error}` instead',
   summary: 'Runs the flow for each message on a platform queue subject, shared by the replicas of the deployment.',
   description: [
     'All replicas of one deployment receive as one consumer group (the deployment id), so each message is handled once; another deployment receiving the same subject sees every message too.',

@@ -2,6 +2,7 @@ import { defineSource } from '../../core/component.ts';
 
 export const scheduleSourceDef = defineSource({
   type: 'schedule',
+  onFailure: 'the run is over, and the next tick runs the flow again',
   summary: 'Runs the flow on a fixed interval or a cron schedule.',
   description: [
     'Give exactly one of `interval` or `cron`. Each run gets `body` (the `body` setting) and `vars.scheduledAt`, the time it was due (ISO 8601).',

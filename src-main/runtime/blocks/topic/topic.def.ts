@@ -2,6 +2,7 @@ import { defineSource } from '../../core/component.ts';
 
 export const topicSourceDef = defineSource({
   type: 'topic',
+  onFailure: 'the delivery is acknowledged all the same (a topic has no redelivery)',
   summary: 'Runs the flow for every message published on a platform topic subject after the flow started.',
   description: [
     'Each running flow holds its own subscription, created when the flow starts (at the end of the stream) and deleted when it stops, so every instance sees every message: use a topic for fan-out and a `queue` for work shared between replicas.',

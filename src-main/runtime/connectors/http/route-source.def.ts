@@ -7,6 +7,7 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const routeSourceDef = defineSource({
   type: 'http',
   connectorType: 'http',
+  onFailure: 'the caller gets 500 `{error}` (a stream already open gets an `event: error` frame)',
   summary: 'Serves a route on an http connector; each request runs the flow and its final message is the response.',
   description: `The request becomes the message: path parameters, \`method\`, \`query\` (first value per key, always present) and the listed \`headers\` land in \`vars\`; a JSON body in \`body\` (an empty body stays null, malformed JSON, or JSON nesting arrays and objects deeper than 128 levels, answers 400 before the flow runs). A multipart/form-data body (whatever \`rawBody\` says) gives \`body\` the keys \`contentType\`, \`rawData\` (both as received) and \`parts\`, which maps each part name to \`{name, filename, contentType, encoding, size, data, headers}\` (a list when the name repeats): a part with a filename is a file, \`encoding: base64\`; a part without one is a plain field, \`filename: null\` and \`encoding: text\`, whatever its Content-Type; \`size\` is the decoded byte length. A body that will not parse answers 400.
 

@@ -25,6 +25,7 @@ export function componentsMarkdown(registry: ComponentRegistry): string {
     for (const def of [...defs].sort((a, b) => a.type.localeCompare(b.type))) {
       out.push(`### ${def.type}`, '', def.description ?? def.summary, '');
       if (def.kind === 'source' && def.connectorType) out.push(`Attaches to a \`${def.connectorType}\` connector.`, '');
+      if (def.kind === 'source') out.push(`**A failed run** (its error chain does not handle it): ${def.onFailure}.`, '');
       const rows = flatten(def.settings, '');
       if (rows.length === 0) out.push('No settings.', '');
       else {

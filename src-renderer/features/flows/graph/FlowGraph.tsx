@@ -48,6 +48,8 @@ export function FlowGraph() {
   const integration = openFile?.integration ?? '';
   const flowKey = statsKey(integration, flow?.name ?? '');
   const lastOutcome = useStudio((s) => s.runStats.lastRun[flowKey]?.outcome);
+  const sourceType = flow?.source?.type;
+  const onFailure = useStudio((s) => s.designReference?.components.find((c) => c.kind === 'source' && c.type === sourceType)?.onFailure);
   const runs = useStudio((s) => s.runStats.runs[flowKey]);
   const testRun = useStudio((s) => s.testRuns[integration]);
   const coverage = useMemo(() => (testRun ? new Map(testRun.coverage.steps.map((c) => [c.path, c.hits])) : undefined), [testRun]);
@@ -179,12 +181,19 @@ export function FlowGraph() {
           >
             on error
           </button>
-          <GraphChain chain={`flows.${flow.name}.onError`} steps={flow.onError} ctx={ctx} empty="none: a failure answers with its status" />
+          <GraphChain chain={`flows.${flow.name}.onError`} steps={flow.onError} ctx={ctx} empty={`none: ${unhandledFailure(flow.source?.type, onFailure)}`} />
         </div>
       </GraphCanvas>
       <StepSettings flow={flow} outline={current} />
     </div>
   );
+}
+
+/** What the empty error chain says: what the source does with a failed run (its spec's words). */
+function unhandledFailure(sourceType: string | undefined, onFailure: string | undefined): string {
+  if (sourceType === undefined) return 'the failure goes back to the flow-ref step that called this flow';
+  // Markdown's code marks read as noise in a one-line label.
+  return onFailure?.replaceAll('`', '') ?? 'the run ends failed';
 }
 
 /** A graph step dropped at a place moves there; a palette block dropped there is inserted. */
