@@ -17,6 +17,8 @@ export interface MessageError {
   message: string;
   /** The step path where it happened, e.g. `flows.orders.steps[2]`. */
   step?: string;
+  /** That step's block type (`template`, `http-call`…), for a log line a person reads. */
+  block?: string;
   /**
    * The HTTP status the failure calls for (409 for a conflict, 404 for a required miss, 502 for a
    * failed upstream call…), 500 when it has no obvious one. An error chain can answer with it.

@@ -36,6 +36,7 @@ export class Consumer {
   private loop: Promise<void> | undefined;
   private inFlight = 0;
   private wake: (() => void) | undefined;
+  private readonly idleWaiters: Array<() => void> = [];
 
   constructor(private readonly o: ConsumerOptions) {}
 
@@ -55,6 +56,12 @@ export class Consumer {
     await this.loop;
     this.controller = undefined;
     this.loop = undefined;
+  }
+
+  /** Resolves once no message is running (each settled): what a source waits for before its last word on them. */
+  idle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
   }
 
   private async run(signal: AbortSignal): Promise<void> {
@@ -105,6 +112,7 @@ export class Consumer {
         const wake = this.wake;
         this.wake = undefined;
         wake?.();
+        if (this.inFlight === 0) for (const r of this.idleWaiters.splice(0)) r();
       });
   }
 }

@@ -7,7 +7,7 @@ export const scheduleSourceDef = defineSource({
   description: [
     'Give exactly one of `interval` or `cron`. Each run gets `body` (the `body` setting) and `vars.scheduledAt`, the time it was due (ISO 8601).',
     'Every instance of a deployment runs its own schedule; set `leader: true` on the flow so only the elected instance does, with another taking over when it dies.',
-    'A tick that comes while the previous run is still going is skipped (unless `overlap: true`), so a slow run never piles up.',
+    'A tick that comes while the previous run is still going is skipped (unless `overlap: true`), so a slow run never piles up. A failed run is said in a `warn` line of the run’s log (its step, block and error; each distinct failure once a minute, the rest counted in one summary line).',
   ].join('\n\n'),
   settings: {
     interval: { type: 'duration', description: 'Run every this long, the first time one interval after the start.', example: '30s' },

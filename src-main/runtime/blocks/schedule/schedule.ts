@@ -2,6 +2,7 @@ import type { ClockTimer } from '../../../../shared/clock.ts';
 import { implementSource } from '../../core/component.ts';
 import { deepCopy, Message } from '../../core/message.ts';
 import { runHolds } from '../../core/run-hold.ts';
+import { RunFailureLog } from '../../core/run-failure-log.ts';
 import { parseCron, type CronSchedule } from './cron.ts';
 import { scheduleSourceDef } from './schedule.def.ts';
 
@@ -17,6 +18,9 @@ export const scheduleSource = implementSource(
     /** Runs of this schedule paused in a debugger, and whether a skipped tick said so since the last pause. */
     let paused = 0;
     let toldOfPause = false;
+    // No caller gets a scheduled run's error: this line is the only place it shows.
+    const failures = new RunFailureLog({ log: ctx.log, clock });
+    const named = { source: 'schedule', schedule: s.cron ?? `every ${s.interval} ms` };
 
     const dueAfter = (t: number): number => (cron ? cron.next(new Date(t)).getTime() : t + s.interval!);
 
@@ -51,7 +55,16 @@ export const scheduleSource = implementSource(
           },
         });
       }
-      void ctx.submit(msg).finally(() => running--);
+      const scheduledAt = new Date(due).toISOString();
+      void ctx
+        .submit(msg)
+        .then((result) => {
+          if (result.outcome === 'failed') failures.report(result.error, { source: { ...named, scheduledAt }, next: 'dropped' });
+        })
+        .finally(() => {
+          // A run that ends after stop is counted in the summary stop leaves for the last one.
+          if (--running === 0 && !active) failures.flush();
+        });
     };
 
     return {
@@ -62,6 +75,7 @@ export const scheduleSource = implementSource(
       async stop() {
         active = false;
         clock.clearTimeout(timer);
+        if (running === 0) failures.flush();
       },
       describe: () => ({ schedule: s.cron ?? `every ${s.interval} ms`, timezone: cron ? s.timezone : undefined }),
     };

@@ -5,6 +5,7 @@ import { deadlineHold } from '../queue/deadline-hold.ts';
 import { Consumer } from '../queue/queue-consumer.ts';
 import { deliveryMessage } from '../queue/wire-message.ts';
 import { topicSourceDef } from './topic.def.ts';
+import { RunFailureLog } from '../../core/run-failure-log.ts';
 
 export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
   const refusal = ctx.host.services.refusalAtLoad('topics', 'a topic source');
@@ -12,6 +13,7 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
   const topics = ctx.host.services.topics;
   let subscription: TopicSubscription | undefined;
   let consumer: Consumer | undefined;
+  const failures = new RunFailureLog({ log: ctx.log, clock: ctx.host.clock });
 
   return {
     async start() {
@@ -26,7 +28,10 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
         toMessage: (d) => deliveryMessage(d, s.subject),
         submit: (msg) => ctx.submit(msg),
         // No nack on a topic (spec 1 §4.4): the delivery is acknowledged whatever the flow did.
-        settle: (d) => acks.add(d.handle),
+        settle: (d, result) => {
+          if (result.outcome === 'failed') failures.report(result.error, { source: { source: 'topic', subject: s.subject }, next: 'dropped', deliveryCount: d.deliveryCount });
+          return acks.add(d.handle);
+        },
         log: ctx.log,
         clock: ctx.host.clock,
         // A run paused in a debugger keeps its delivery: the subscription's deadline is pushed on while it waits.
@@ -35,7 +40,10 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
       consumer.start();
     },
     async stop() {
-      await consumer?.stop();
+      const stopped = consumer;
+      await stopped?.stop();
+      // Messages still running finish and settle after stop: the summary waits to count them too.
+      void stopped?.idle().then(() => failures.flush());
       await subscription?.close();
       consumer = undefined;
       subscription = undefined;

@@ -157,7 +157,7 @@ export class Chain {
   /** A debugger paused the run before step `i`: go on from it as the person says, with the message as they left it. */
   private async afterPause(i: number, paused: Promise<DebugResume>, current: Message, run: RunContext, rest: ChainRest | undefined): Promise<FlowResult> {
     const resumed = await paused;
-    if (resumed.abort !== undefined) return { outcome: 'failed', message: current, error: { message: resumed.abort, step: this.steps[i].path, status: 500 } };
+    if (resumed.abort !== undefined) return { outcome: 'failed', message: current, error: { message: resumed.abort, step: this.steps[i].path, block: this.steps[i].type, status: 500 } };
     return this.runFrom(i, resumed.message, run, rest, i);
   }
 
@@ -199,7 +199,7 @@ export function settled(start: () => FlowResult | Promise<FlowResult>): Promise<
 }
 
 function failedAt(run: RunContext, step: Step, msg: Message, started: number, t0: number, input: unknown, err: unknown): FlowResult {
-  const error: MessageError = { message: errorMessage(err), step: step.path, status: errorStatus(err) };
+  const error: MessageError = { message: errorMessage(err), step: step.path, block: step.type, status: errorStatus(err) };
   if (run.trace) emitStep(run, step, msg, started, t0, 'failed', input, error.message);
   return { outcome: 'failed', message: msg, error };
 }

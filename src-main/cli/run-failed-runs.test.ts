@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const temp = mkdtempSync(join(tmpdir(), 'flow-run-failed-runs-'));
+const children: ChildProcess[] = [];
+const SECRET = 'sk-live-5a4b3c2d1e0f9a8b';
+
+/** `flow-studio run` of a folder on its own embedded platform; its output (stdout and stderr) grows as it runs. */
+function run(app: string): { child: ChildProcess; output(): string } {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('FLOW_') || k === 'RUNTIME_SERVICES_MODULE' || k === 'LOG_LEVEL') delete env[k];
+  const child = spawn(process.execPath, ['bin/flow-studio.js', 'run', app, '--data-dir', join(temp, 'platform')], {
+    cwd: process.cwd(),
+    env: { ...env, API_KEY: SECRET },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  return { child, output: () => output };
+}
+
+/** Resolves once the output satisfies `ready`; rejects with it if the command exits first. */
+function outputWhere(p: { child: ChildProcess; output(): string }, ready: (out: string) => boolean, what: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const check = (): void => {
+      if (ready(p.output())) resolvePromise(p.output());
+    };
+    p.child.stdout!.on('data', check);
+    p.child.stderr!.on('data', check);
+    p.child.once('exit', (code) => reject(new Error(`exited ${code} before ${what}:\n${p.output()}`)));
+    check();
+  });
+}
+
+const records = (out: string): Array<Record<string, unknown>> =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(temp, { recursive: true, force: true });
+});
+
+describe('flow-studio run, a queue worker whose every job fails', () => {
+  it('logs the failure as a warn naming the step, block, masked error and redelivery, once, then one summary of the flood', async () => {
+    const app = join(temp, 'app');
+    mkdirSync(app, { recursive: true });
+    // A feeder floods the queue; each job fails at a template whose name holds a secret, and a
+    // failed job comes back after 100ms, so the failures outnumber the jobs.
+    writeFileSync(
+      join(app, 'app.yaml'),
+      `env:
+  API_KEY: {required: true, secret: true}
+flows:
+  feed:
+    source: {type: schedule, interval: 20ms}
+    steps:
+      - set: {body: '{"due": vars.scheduledAt}'}
+      - queue-publish: {subject: report-jobs}
+  work:
+    workers: 4
+    source: {type: queue, subject: report-jobs, nackDelay: 100ms}
+    steps:
+      - log: {message: '"working on a job"'}
+      - template: {name: 'reports/\${API_KEY}.txt'}
+  tick:
+    source: {type: schedule, interval: 50ms}
+    steps:
+      - template: {name: missing.txt}
+`,
+    );
+    const worker = run(app);
+    const runs = (out: string): number => records(out).filter((r) => r.msg === 'working on a job').length;
+    const workWarnings = (out: string): Array<Record<string, unknown>> => records(out).filter((r) => r.flow === 'work' && r.level === 'warn');
+    const during = await outputWhere(worker, (out) => runs(out) >= 60, '60 runs of the work flow');
+    // The same step and error every time: one line in full while the flood goes on, the rest held back.
+    expect(workWarnings(during)).toHaveLength(1);
+    worker.child.kill('SIGTERM');
+    const out = await outputWhere(worker, (o) => o.includes('"msg":"runtime stopped"'), 'the runtime stopped');
+    await new Promise((r) => worker.child.once('exit', r));
+    const all = worker.output();
+
+    expect(all).not.toContain(SECRET);
+    const failed = workWarnings(all);
+    const error = 'template resource "reports/[redacted].txt" does not exist; add it to the integration\'s resources';
+    expect(failed[0]).toMatchObject({
+      msg: `run failed at flows.work.steps[1] (template) (delivery 1): ${error}; the message was nacked and is redelivered in 0.1s`,
+      source: 'queue',
+      subject: 'report-jobs',
+      step: 'flows.work.steps[1]',
+      block: 'template',
+      error,
+      deliveryCount: 1,
+      next: 'redelivered',
+      retryInSeconds: 0.1,
+    });
+    // Stopping says what was held back: the runs seen before the stop (less the few still
+    // running then) less the one logged in full, all at the one step.
+    expect(failed).toHaveLength(2);
+    expect(failed[1]).toMatchObject({ failures: [{ step: 'flows.work.steps[1]', block: 'template', error }] });
+    expect(failed[1].suppressed).toBeGreaterThanOrEqual(runs(during) - 1 - 4);
+    expect(failed[1].suppressed).toBeLessThanOrEqual(runs(all) - 1);
+
+    const lines = records(out);
+    const ticks = lines.filter((r) => r.flow === 'tick' && r.level === 'warn');
+    expect(ticks[0]).toMatchObject({
+      source: 'schedule',
+      schedule: 'every 50 ms',
+      step: 'flows.tick.steps[0]',
+      block: 'template',
+      next: 'dropped',
+      msg: 'run failed at flows.tick.steps[0] (template): template resource "missing.txt" does not exist; add it to the integration\'s resources; the tick is dropped; the next one runs as usual',
+    });
+    expect(ticks.length).toBeLessThanOrEqual(2);
+  }, 90_000);
+});

@@ -1,0 +1,141 @@
+import type { Clock, ClockTimer } from '../../../shared/clock.ts';
+import type { Logger } from './logger.ts';
+import type { MessageError } from './message.ts';
+
+/**
+ * What becomes of the message whose run failed, in the platform spec's terms: `redelivered` (a
+ * queue source nacks it and it is waiting again after `delaySeconds`) or `dropped` (a schedule
+ * tick, or a topic delivery, which is acknowledged whatever the flow did: there is no nack).
+ * Nothing dead-letters: the spec has no delivery limit.
+ */
+export type AfterFailure = 'redelivered' | 'dropped';
+
+/** The source side of one failed run: where it came from and what happens to it next. */
+export interface UnansweredFailure {
+  /** The source's type and what names it, e.g. `{source: 'queue', subject: 'report-jobs'}`. */
+  source: { source: string } & Record<string, unknown>;
+  next: AfterFailure;
+  /** The platform's delivery count (1 on the first delivery), when the source knows it. */
+  deliveryCount?: number;
+  /** For `redelivered`: how long the message waits before it comes again. */
+  retryInMs?: number;
+}
+
+export interface RunFailureLogOptions {
+  log: Logger;
+  clock: Clock;
+  /** The window in which each failure is logged once in full; the rest of it is one summary line. */
+  intervalMs?: number;
+  /** Distinct failures logged in full per window, and kept for its summary: the bound under a flood of different errors. */
+  maxDistinct?: number;
+}
+
+interface Counted {
+  step: string | undefined;
+  block: string | undefined;
+  error: string;
+  count: number;
+}
+
+const DEFAULT_INTERVAL_MS = 60_000;
+const DEFAULT_MAX_DISTINCT = 20;
+/** Failures a summary names one by one (the most frequent); the rest are in its total. */
+const SUMMARY_NAMES = 5;
+
+/**
+ * Says in the run's log that a run nobody waits on failed (a queue, topic or schedule run: no
+ * caller gets its error), as one `warn` line naming the step, its block, the error and what
+ * happens to the message next. Before, such a run failed silently and its message came again.
+ *
+ * Bounded under a flood: within a window of `intervalMs` (from its first failure) each distinct
+ * (step, error) of the flow is logged once, and the failures not logged are counted into one
+ * summary line when the window ends. The error text reaches the log through the logger, whose
+ * redactor masks secret values as in every other line.
+ */
+export class RunFailureLog {
+  private readonly intervalMs: number;
+  private readonly maxDistinct: number;
+  /** This window's failures by (step, error), each logged in full once. */
+  private readonly seen = new Map<string, Counted>();
+  private suppressed = 0;
+  private timer: ClockTimer | undefined;
+  private windowStart = 0;
+
+  constructor(private readonly o: RunFailureLogOptions) {
+    this.intervalMs = o.intervalMs ?? DEFAULT_INTERVAL_MS;
+    this.maxDistinct = o.maxDistinct ?? DEFAULT_MAX_DISTINCT;
+  }
+
+  report(error: MessageError | undefined, about: UnansweredFailure): void {
+    const message = error?.message ?? 'the flow failed';
+    const key = `${error?.step ?? ''}\u0000${message}`;
+    if (this.timer === undefined) {
+      this.windowStart = this.o.clock.now();
+      this.timer = this.o.clock.setTimeout(() => this.endWindow(), this.intervalMs, { unref: true });
+    }
+    const known = this.seen.get(key);
+    if (known) {
+      known.count++;
+      this.suppressed++;
+      return;
+    }
+    if (this.seen.size >= this.maxDistinct) {
+      this.suppressed++;
+      return;
+    }
+    this.seen.set(key, {
+      step: error?.step,
+      block: error?.block,
+      error: message,
+      count: 0,
+    });
+    this.o.log.warn(sentence(message, error, about), {
+      ...about.source,
+      step: error?.step,
+      block: error?.block,
+      error: message,
+      deliveryCount: about.deliveryCount,
+      next: about.next,
+      retryInSeconds: about.retryInMs === undefined ? undefined : about.retryInMs / 1000,
+    });
+  }
+
+  /** Says what the window held back now (a source stopping), instead of when it ends. */
+  flush(): void {
+    this.o.clock.clearTimeout(this.timer);
+    this.endWindow();
+  }
+
+  private endWindow(): void {
+    this.timer = undefined;
+    if (this.suppressed > 0) {
+      const top = [...this.seen.values()].filter((c) => c.count > 0).sort((a, b) => b.count - a.count);
+      // A flush (the source stopping) ends the window early: the line names the time it covered.
+      const seconds = Math.max(1, Math.round((this.o.clock.now() - this.windowStart) / 1000));
+      this.o.log.warn(`${this.suppressed} more failed ${this.suppressed === 1 ? 'run was' : 'runs were'} not logged one by one in the last ${seconds}s`, {
+        suppressed: this.suppressed,
+        seconds,
+        failures: top.slice(0, SUMMARY_NAMES).map((c) => ({
+          step: c.step,
+          block: c.block,
+          error: c.error,
+          count: c.count,
+        })),
+      });
+    }
+    this.seen.clear();
+    this.suppressed = 0;
+  }
+}
+
+function sentence(message: string, error: MessageError | undefined, about: UnansweredFailure): string {
+  const where = error?.step ? ` at ${error.step}${error.block ? ` (${error.block})` : ''}` : '';
+  const delivery = about.deliveryCount === undefined ? '' : ` (delivery ${about.deliveryCount})`;
+  const next =
+    about.next === 'redelivered'
+      ? `the message was nacked and is redelivered${about.retryInMs === undefined ? '' : ` in ${about.retryInMs / 1000}s`}`
+      : about.source.source === 'schedule'
+        ? 'the tick is dropped; the next one runs as usual'
+        : 'the message is dropped (acknowledged, not redelivered)';
+  return `run failed${where}${delivery}: ${message}; ${next}`;
+}
