@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../runtime/index.ts';
 import { RunHistory } from '../traces/run-history.ts';
@@ -105,6 +107,44 @@ describe('the studio history thread', () => {
     logs.flush();
     expect(countIn(dir, 'logs')).toBe(6);
   });
+
+  it('does not keep the process alive: a process that never closes it ends when its work is done', async () => {
+    const { dir } = studioDb();
+    const script = join(dir, 'leaves-thread-open.mts');
+    const here = (name: string): string => JSON.stringify(new URL(name, import.meta.url).pathname);
+    writeFileSync(
+      script,
+      `import { openStudioDb } from ${here('./studio-db.ts')};
+import { startHistoryThread } from ${here('./history-thread.ts')};
+import { RunHistory } from ${here('../traces/run-history.ts')};
+import { RunStore } from ${here('../traces/run-store.ts')};
+const db = openStudioDb(${JSON.stringify(join(dir, 'child'))});
+startHistoryThread(db);
+const history = new RunHistory(db);
+const store = new RunStore();
+store.keepWith(history);
+for (let i = 0; i < 300; i++) store.record('shop', { kind: 'run', flow: 'orders', correlationId: 'c' + i, runId: 'r' + i, startedAt: 1, durationMs: 1, outcome: 'completed' });
+history.flush();
+console.log('written');
+`,
+    );
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../../../bin/run-ts.js', import.meta.url)), script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    // Ends by itself at once; the bound is only how long a loaded machine may take to start tsx.
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(null);
+      }, 60_000);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(out).toContain('written');
+    expect(code).toBe(0);
+  }, 90_000);
 
   it('hands writing back to the studio connection once closed', () => {
     const { dir, db } = studioDb();

@@ -66,11 +66,12 @@ export class HistoryThread {
       { file, reached: shared },
     );
     this.worker = new Worker(target, options);
-    // A stopping studio flushes (and so waits for the thread) first; nothing else keeps it alive.
-    this.worker.unref();
     this.worker.on('message', (m: HistoryThreadReply) => this.onError.get(m.writer)?.(new Error(m.error)));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the studio's history thread exited with ${code}`)));
+    // A stopping studio flushes (and so waits for the thread) first; nothing else keeps it alive.
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    this.worker.unref();
   }
 
   get available(): boolean {
