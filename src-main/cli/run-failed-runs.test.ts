@@ -48,7 +48,7 @@ afterAll(() => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-describe('flow-studio run, a queue worker whose every job fails', () => {
+describe('flow-studio run, runs that fail', () => {
   it('logs the failure as a warn naming the step, block, masked error and redelivery, once, then one summary of the flood', async () => {
     const app = join(temp, 'app');
     mkdirSync(app, { recursive: true });
@@ -119,5 +119,57 @@ flows:
       msg: 'run failed at flows.tick.steps[0] (template): template resource "missing.txt" does not exist; add it to the integration\'s resources; the tick is dropped; the next one runs as usual',
     });
     expect(ticks.length).toBeLessThanOrEqual(2);
+  }, 90_000);
+
+  it('logs an HTTP run that failed once with the status its caller got, while the caller gets the error as before', async () => {
+    const app = join(temp, 'web');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(
+      join(app, 'app.yaml'),
+      `env:
+  API_KEY: {required: true, secret: true}
+connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  report:
+    source: {type: http, path: /report, methods: [GET]}
+    steps:
+      - template: {name: 'reports/\${API_KEY}.txt'}
+  busy:
+    source: {type: http, path: /busy, methods: [GET]}
+    steps:
+      - template: {name: missing.txt}
+    onError:
+      - set: {body: '{"busy": true}', vars: {httpStatus: '503'}}
+`,
+    );
+    const web = run(app);
+    const ready = await outputWhere(web, (out) => out.includes('"msg":"connector web ready"'), 'the http connector');
+    const url = records(ready).find((r) => r.msg === 'connector web ready')!.url as string;
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${url}/report`);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ error: 'template resource "reports/[redacted].txt" does not exist; add it to the integration\'s resources' });
+    }
+    const busy = await fetch(`${url}/busy`);
+    expect(busy.status).toBe(503);
+    await busy.text();
+    const out = await outputWhere(web, (o) => records(o).some((r) => r.flow === 'busy' && r.level === 'warn'), "the busy flow's warning");
+    expect(out).not.toContain(SECRET);
+    const report = records(out).filter((r) => r.flow === 'report' && r.level === 'warn');
+    expect(report).toHaveLength(1);
+    expect(report[0]).toMatchObject({
+      source: 'http',
+      route: 'GET /report',
+      step: 'flows.report.steps[0]',
+      block: 'template',
+      error: 'template resource "reports/[redacted].txt" does not exist; add it to the integration\'s resources',
+      next: 'answered',
+      status: 500,
+    });
+    expect(records(out).find((r) => r.flow === 'busy' && r.level === 'warn')).toMatchObject({
+      msg: 'run failed at flows.busy.steps[0] (template): template resource "missing.txt" does not exist; add it to the integration\'s resources; the caller was answered 503',
+      status: 503,
+    });
   }, 90_000);
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.ts';
 import { createLogger, SecretRedactor, type LogRecord } from './logger.ts';
-import { RunFailureLog, type UnansweredFailure } from './run-failure-log.ts';
+import { RunFailureLog, type FailedRunSource } from './run-failure-log.ts';
 
-const fromQueue: UnansweredFailure = {
+const fromQueue: FailedRunSource = {
   source: { source: 'queue', subject: 'jobs' },
   next: 'redelivered',
   deliveryCount: 1,
@@ -146,5 +146,7 @@ describe('RunFailureLog', () => {
     );
     expect(lines[0].msg).toMatch(/; the tick is dropped; the next one runs as usual$/);
     expect(lines[1].msg).toMatch(/; the message is dropped \(acknowledged, not redelivered\)$/);
+    failures.report({ ...atTemplate, message: 'y' }, { source: { source: 'http', route: 'GET /report' }, next: 'answered', status: 502 });
+    expect(lines[2]).toMatchObject({ msg: 'run failed at flows.work.steps[2] (template): y; the caller was answered 502', route: 'GET /report', status: 502 });
   });
 });

@@ -4,14 +4,15 @@ import type { MessageError } from './message.ts';
 
 /**
  * What becomes of the message whose run failed, in the platform spec's terms: `redelivered` (a
- * queue source nacks it and it is waiting again after `delaySeconds`) or `dropped` (a schedule
- * tick, or a topic delivery, which is acknowledged whatever the flow did: there is no nack).
- * Nothing dead-letters: the spec has no delivery limit.
+ * queue source nacks it and it is waiting again after `delaySeconds`), `dropped` (a schedule
+ * tick, or a topic delivery, which is acknowledged whatever the flow did: there is no nack) or
+ * `answered` (an HTTP caller got the failure's status). Nothing dead-letters: the spec has no
+ * delivery limit.
  */
-export type AfterFailure = 'redelivered' | 'dropped';
+export type AfterFailure = 'redelivered' | 'dropped' | 'answered';
 
 /** The source side of one failed run: where it came from and what happens to it next. */
-export interface UnansweredFailure {
+export interface FailedRunSource {
   /** The source's type and what names it, e.g. `{source: 'queue', subject: 'report-jobs'}`. */
   source: { source: string } & Record<string, unknown>;
   next: AfterFailure;
@@ -19,6 +20,8 @@ export interface UnansweredFailure {
   deliveryCount?: number;
   /** For `redelivered`: how long the message waits before it comes again. */
   retryInMs?: number;
+  /** For `answered`: the status the caller got. */
+  status?: number;
 }
 
 export interface RunFailureLogOptions {
@@ -43,9 +46,10 @@ const DEFAULT_MAX_DISTINCT = 20;
 const SUMMARY_NAMES = 5;
 
 /**
- * Says in the run's log that a run nobody waits on failed (a queue, topic or schedule run: no
- * caller gets its error), as one `warn` line naming the step, its block, the error and what
- * happens to the message next. Before, such a run failed silently and its message came again.
+ * Says in the run's log that a run failed, as one `warn` line naming the step, its block, the
+ * error and what happens to the message next: for a queue, topic or schedule run nobody waits
+ * on, the only place the failure shows (before, a failed job was nacked silently); for an HTTP
+ * run, the server's side of the error its caller got.
  *
  * Bounded under a flood: within a window of `intervalMs` (from its first failure) each distinct
  * (step, error) of the flow is logged once, and the failures not logged are counted into one
@@ -66,7 +70,7 @@ export class RunFailureLog {
     this.maxDistinct = o.maxDistinct ?? DEFAULT_MAX_DISTINCT;
   }
 
-  report(error: MessageError | undefined, about: UnansweredFailure): void {
+  report(error: MessageError | undefined, about: FailedRunSource): void {
     const message = error?.message ?? 'the flow failed';
     const key = `${error?.step ?? ''}\u0000${message}`;
     if (this.timer === undefined) {
@@ -97,6 +101,7 @@ export class RunFailureLog {
       deliveryCount: about.deliveryCount,
       next: about.next,
       retryInSeconds: about.retryInMs === undefined ? undefined : about.retryInMs / 1000,
+      status: about.status,
     });
   }
 
@@ -128,14 +133,16 @@ export class RunFailureLog {
   }
 }
 
-function sentence(message: string, error: MessageError | undefined, about: UnansweredFailure): string {
+function sentence(message: string, error: MessageError | undefined, about: FailedRunSource): string {
   const where = error?.step ? ` at ${error.step}${error.block ? ` (${error.block})` : ''}` : '';
   const delivery = about.deliveryCount === undefined ? '' : ` (delivery ${about.deliveryCount})`;
   const next =
-    about.next === 'redelivered'
-      ? `the message was nacked and is redelivered${about.retryInMs === undefined ? '' : ` in ${about.retryInMs / 1000}s`}`
-      : about.source.source === 'schedule'
-        ? 'the tick is dropped; the next one runs as usual'
-        : 'the message is dropped (acknowledged, not redelivered)';
+    about.next === 'answered'
+      ? `the caller was answered ${about.status ?? 500}`
+      : about.next === 'redelivered'
+        ? `the message was nacked and is redelivered${about.retryInMs === undefined ? '' : ` in ${about.retryInMs / 1000}s`}`
+        : about.source.source === 'schedule'
+          ? 'the tick is dropped; the next one runs as usual'
+          : 'the message is dropped (acknowledged, not redelivered)';
   return `run failed${where}${delivery}: ${message}; ${next}`;
 }

@@ -4,6 +4,10 @@ import { HttpRoute } from './http-route.ts';
 import { DEFAULT_HEARTBEAT_MS, routeSourceDef } from './route-source.def.ts';
 import { joinBasePath, parseRoutePattern } from '../../../../shared/route-pattern.ts';
 import { hasLineBreak } from './sse-frame.ts';
+import { statusOf } from './response-writer.ts';
+import type { FlowResult } from '../../core/engine/chain.ts';
+import type { Message } from '../../core/message.ts';
+import { RunFailureLog } from '../../core/run-failure-log.ts';
 
 type RouteSettings = Settings<typeof routeSourceDef.settings>;
 
@@ -21,6 +25,18 @@ export const routeSource = implementSource(
       responseHeaders: (s.responseHeaders ?? []).filter((h) => h.toLowerCase() !== 'content-type'),
       closeConnection: connector.closeConnection,
       redact,
+    };
+    // The caller gets the failure; the server's log said nothing of it, so whoever runs the
+    // service only learnt of failing runs from their callers.
+    const failures = new RunFailureLog({ log: ctx.log, clock: ctx.host.clock });
+    const where = { source: 'http', route: `${s.methods?.join(',') ?? '*'} ${s.path}` };
+    const noted = (result: FlowResult): FlowResult => {
+      if (result.outcome === 'failed') {
+        // The status sendResult answers a failure with: what an error chain set, else 500.
+        const status = (result.recovered && statusOf(result.message.vars.httpStatus)) ?? 500;
+        failures.report(result.error, { source: where, next: 'answered', status });
+      }
+      return result;
     };
     const route = new HttpRoute({
       flowName: ctx.flowName,
@@ -50,8 +66,11 @@ export const routeSource = implementSource(
             registry: connector.streams,
           }
         : undefined,
-      submit: ctx.submit,
-      start: ctx.start,
+      submit: (msg: Message) => ctx.submit(msg).then(noted),
+      start: (msg: Message) => {
+        const started = ctx.start(msg);
+        return started instanceof Promise ? started.then(noted) : noted(started);
+      },
       traces: ctx.traces,
       log: ctx.log,
     });
