@@ -89,6 +89,12 @@ export interface StartRuntimeOptions {
    * Default the system clock; flow tests pass a virtual one (shared/clock.ts).
    */
   clock?: Clock;
+  /**
+   * False: a failed run writes no `warn` line of its own (RunFailureLog) — for a caller that logs
+   * every failed run itself, as the studio does (one line per run, linked to it), so a failure is
+   * not said twice. Default true: `flow-studio run`'s log is where a failure nobody waits on shows.
+   */
+  logFailedRuns?: boolean;
 }
 
 export interface StartedRuntime {
@@ -139,6 +145,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Starte
       sandbox: options.sandbox,
       clock: options.clock,
       traces,
+      logFailedRuns: options.logFailedRuns,
     });
     if (options.start !== false) await runtime.start();
     return {

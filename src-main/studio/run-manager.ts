@@ -351,6 +351,9 @@ export class RunManager {
       // Records go to the Logs panel and the platform, a captured webhook token masked in both.
       logSinks: [logSink(id, feed, this.opts.keepLog)],
       wrapLogSink: maskCapturedTokens,
+      // Every failed run gets its own Logs line from the studio, linked to the run (a failure is
+      // always traced here, even one shed under load): the runtime's warn line would say it twice.
+      logFailedRuns: false,
       start: false,
     });
     const detachTraces = feed.addSource(traceSource(id, runtime.traces));

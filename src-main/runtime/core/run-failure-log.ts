@@ -1,6 +1,7 @@
 import type { Clock, ClockTimer } from '../../../shared/clock.ts';
 import type { Logger } from './logger.ts';
 import type { MessageError } from './message.ts';
+import type { RuntimeHost } from './runtime-host.ts';
 
 /**
  * What becomes of the message whose run failed, in the platform spec's terms: `redelivered` (a
@@ -131,6 +132,15 @@ export class RunFailureLog {
     this.seen.clear();
     this.suppressed = 0;
   }
+}
+
+/**
+ * A source's RunFailureLog, or none when the runtime's caller logs every failed run itself
+ * (`logFailedRuns: false`, the studio): then a source adds nothing to its runs, not even a
+ * wrapper around an HTTP run's result.
+ */
+export function runFailureLogFor(ctx: { log: Logger; host: Pick<RuntimeHost, 'clock' | 'logFailedRuns'> }): RunFailureLog | undefined {
+  return ctx.host.logFailedRuns === false ? undefined : new RunFailureLog({ log: ctx.log, clock: ctx.host.clock });
 }
 
 function sentence(message: string, error: MessageError | undefined, about: FailedRunSource): string {

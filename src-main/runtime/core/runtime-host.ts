@@ -26,4 +26,9 @@ export interface RuntimeHost {
    * one. Components that wait for time (schedule, http-client, queue, lock, route timeouts) use it.
    */
   readonly clock: Clock;
+  /**
+   * False: sources write no `warn` line for a failed run (RunFailureLog), as the caller logs each
+   * failed run itself (the studio, one line linked to the run). Absent: they do.
+   */
+  readonly logFailedRuns?: boolean;
 }

@@ -6,7 +6,7 @@ import { Consumer } from './queue-consumer.ts';
 import { queueSourceDef } from './queue.def.ts';
 import { deliveryMessage, toWire } from './wire-message.ts';
 import { deadlineHold } from './deadline-hold.ts';
-import { RunFailureLog } from '../../core/run-failure-log.ts';
+import { runFailureLogFor } from '../../core/run-failure-log.ts';
 
 /** The reply header that tells a `queue-request` how the consumer's flow ended. */
 export const OUTCOME_HEADER = 'x-flow-outcome';
@@ -17,7 +17,7 @@ export const queueSource = implementSource(queueSourceDef, (s, ctx) => {
   const queues = ctx.host.services.queues;
   const acks = new AckBatcher((handles) => queues.ack(s.subject, handles), Math.max(1, queues.maxBatch));
   // Nobody waits on a plain message's run: without this line its failure is only a nack.
-  const failures = new RunFailureLog({ log: ctx.log, clock: ctx.host.clock });
+  const failures = runFailureLogFor(ctx);
 
   const settle = async (d: Delivery, result: FlowResult): Promise<void> => {
     if (d.replyTo !== undefined) {
@@ -34,7 +34,7 @@ export const queueSource = implementSource(queueSourceDef, (s, ctx) => {
       return;
     }
     if (result.outcome !== 'failed') return acks.add(d.handle);
-    failures.report(result.error, { source: { source: 'queue', subject: s.subject }, next: 'redelivered', deliveryCount: d.deliveryCount, retryInMs: s.nackDelay });
+    failures?.report(result.error, { source: { source: 'queue', subject: s.subject }, next: 'redelivered', deliveryCount: d.deliveryCount, retryInMs: s.nackDelay });
     await queues.nack(s.subject, [d.handle], s.nackDelay);
   };
 
@@ -57,7 +57,7 @@ export const queueSource = implementSource(queueSourceDef, (s, ctx) => {
     async stop() {
       await consumer.stop();
       // Messages still running finish and settle after stop: the summary waits to count them too.
-      void consumer.idle().then(() => failures.flush());
+      if (failures) void consumer.idle().then(() => failures.flush());
     },
     describe: () => ({ subject: s.subject, consumerGroup: ctx.host.services.identity.deploymentId }),
   };

@@ -2,7 +2,7 @@ import type { ClockTimer } from '../../../../shared/clock.ts';
 import { implementSource } from '../../core/component.ts';
 import { deepCopy, Message } from '../../core/message.ts';
 import { runHolds } from '../../core/run-hold.ts';
-import { RunFailureLog } from '../../core/run-failure-log.ts';
+import { runFailureLogFor } from '../../core/run-failure-log.ts';
 import { parseCron, type CronSchedule } from './cron.ts';
 import { scheduleSourceDef } from './schedule.def.ts';
 
@@ -19,7 +19,7 @@ export const scheduleSource = implementSource(
     let paused = 0;
     let toldOfPause = false;
     // No caller gets a scheduled run's error: this line is the only place it shows.
-    const failures = new RunFailureLog({ log: ctx.log, clock });
+    const failures = runFailureLogFor(ctx);
     const named = { source: 'schedule', schedule: s.cron ?? `every ${s.interval} ms` };
 
     const dueAfter = (t: number): number => (cron ? cron.next(new Date(t)).getTime() : t + s.interval!);
@@ -59,11 +59,11 @@ export const scheduleSource = implementSource(
       void ctx
         .submit(msg)
         .then((result) => {
-          if (result.outcome === 'failed') failures.report(result.error, { source: { ...named, scheduledAt }, next: 'dropped' });
+          if (result.outcome === 'failed') failures?.report(result.error, { source: { ...named, scheduledAt }, next: 'dropped' });
         })
         .finally(() => {
           // A run that ends after stop is counted in the summary stop leaves for the last one.
-          if (--running === 0 && !active) failures.flush();
+          if (--running === 0 && !active) failures?.flush();
         });
     };
 
@@ -75,7 +75,7 @@ export const scheduleSource = implementSource(
       async stop() {
         active = false;
         clock.clearTimeout(timer);
-        if (running === 0) failures.flush();
+        if (running === 0) failures?.flush();
       },
       describe: () => ({ schedule: s.cron ?? `every ${s.interval} ms`, timezone: cron ? s.timezone : undefined }),
     };

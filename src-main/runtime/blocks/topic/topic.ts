@@ -5,7 +5,7 @@ import { deadlineHold } from '../queue/deadline-hold.ts';
 import { Consumer } from '../queue/queue-consumer.ts';
 import { deliveryMessage } from '../queue/wire-message.ts';
 import { topicSourceDef } from './topic.def.ts';
-import { RunFailureLog } from '../../core/run-failure-log.ts';
+import { runFailureLogFor } from '../../core/run-failure-log.ts';
 
 export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
   const refusal = ctx.host.services.refusalAtLoad('topics', 'a topic source');
@@ -13,7 +13,7 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
   const topics = ctx.host.services.topics;
   let subscription: TopicSubscription | undefined;
   let consumer: Consumer | undefined;
-  const failures = new RunFailureLog({ log: ctx.log, clock: ctx.host.clock });
+  const failures = runFailureLogFor(ctx);
 
   return {
     async start() {
@@ -29,7 +29,7 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
         submit: (msg) => ctx.submit(msg),
         // No nack on a topic (spec 1 §4.4): the delivery is acknowledged whatever the flow did.
         settle: (d, result) => {
-          if (result.outcome === 'failed') failures.report(result.error, { source: { source: 'topic', subject: s.subject }, next: 'dropped', deliveryCount: d.deliveryCount });
+          if (result.outcome === 'failed') failures?.report(result.error, { source: { source: 'topic', subject: s.subject }, next: 'dropped', deliveryCount: d.deliveryCount });
           return acks.add(d.handle);
         },
         log: ctx.log,
@@ -43,7 +43,7 @@ export const topicSource = implementSource(topicSourceDef, (s, ctx) => {
       const stopped = consumer;
       await stopped?.stop();
       // Messages still running finish and settle after stop: the summary waits to count them too.
-      void stopped?.idle().then(() => failures.flush());
+      if (failures) void stopped?.idle().then(() => failures.flush());
       await subscription?.close();
       consumer = undefined;
       subscription = undefined;

@@ -1,4 +1,4 @@
-import { implementSource, type Settings } from '../../core/component.ts';
+import { implementSource, type Settings, type SourceContext } from '../../core/component.ts';
 import { HttpConnector } from './http.ts';
 import { HttpRoute } from './http-route.ts';
 import { DEFAULT_HEARTBEAT_MS, routeSourceDef } from './route-source.def.ts';
@@ -7,7 +7,7 @@ import { hasLineBreak } from './sse-frame.ts';
 import { statusOf } from './response-writer.ts';
 import type { FlowResult } from '../../core/engine/chain.ts';
 import type { Message } from '../../core/message.ts';
-import { RunFailureLog } from '../../core/run-failure-log.ts';
+import { runFailureLogFor, type FailedRunSource, type RunFailureLog } from '../../core/run-failure-log.ts';
 
 type RouteSettings = Settings<typeof routeSourceDef.settings>;
 
@@ -27,17 +27,10 @@ export const routeSource = implementSource(
       redact,
     };
     // The caller gets the failure; the server's log said nothing of it, so whoever runs the
-    // service only learnt of failing runs from their callers.
-    const failures = new RunFailureLog({ log: ctx.log, clock: ctx.host.clock });
+    // service only learnt of failing runs from their callers. Where the runtime's caller logs
+    // failed runs itself (the studio), runs go to the flow untouched.
+    const failures = runFailureLogFor(ctx);
     const where = { source: 'http', route: `${s.methods?.join(',') ?? '*'} ${s.path}` };
-    const noted = (result: FlowResult): FlowResult => {
-      if (result.outcome === 'failed') {
-        // The status sendResult answers a failure with: what an error chain set, else 500.
-        const status = (result.recovered && statusOf(result.message.vars.httpStatus)) ?? 500;
-        failures.report(result.error, { source: where, next: 'answered', status });
-      }
-      return result;
-    };
     const route = new HttpRoute({
       flowName: ctx.flowName,
       pattern: parseRoutePattern(joinBasePath(connector.basePath, s.path)),
@@ -66,11 +59,7 @@ export const routeSource = implementSource(
             registry: connector.streams,
           }
         : undefined,
-      submit: (msg: Message) => ctx.submit(msg).then(noted),
-      start: (msg: Message) => {
-        const started = ctx.start(msg);
-        return started instanceof Promise ? started.then(noted) : noted(started);
-      },
+      ...(failures ? noting(ctx, failures, where) : { submit: ctx.submit, start: ctx.start }),
       traces: ctx.traces,
       log: ctx.log,
     });
@@ -99,3 +88,22 @@ export const routeSource = implementSource(
     return problems;
   },
 );
+
+/** submit and start that report a failed run's result to `failures`, the result unchanged. */
+function noting(ctx: Pick<SourceContext, 'submit' | 'start'>, failures: RunFailureLog, where: FailedRunSource['source']): Pick<SourceContext, 'submit' | 'start'> {
+  const noted = (result: FlowResult): FlowResult => {
+    if (result.outcome === 'failed') {
+      // The status sendResult answers a failure with: what an error chain set, else 500.
+      const status = (result.recovered && statusOf(result.message.vars.httpStatus)) ?? 500;
+      failures.report(result.error, { source: where, next: 'answered', status });
+    }
+    return result;
+  };
+  return {
+    submit: (msg: Message) => ctx.submit(msg).then(noted),
+    start: (msg: Message) => {
+      const started = ctx.start(msg);
+      return started instanceof Promise ? started.then(noted) : noted(started);
+    },
+  };
+}

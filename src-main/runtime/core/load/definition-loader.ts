@@ -39,6 +39,8 @@ export interface LoadOptions {
   sandbox?: RuntimeSandbox;
   /** What the components' timers and timestamps run on; default the system clock. */
   clock?: Clock;
+  /** False: sources do not log failed runs (the caller does); see RuntimeHost.logFailedRuns. */
+  logFailedRuns?: boolean;
 }
 
 export interface LoadedConnector {
@@ -113,6 +115,7 @@ function createLoadState(files: readonly YamlFile[], options: LoadOptions): Load
     exchanges,
     sandbox: options.sandbox,
     clock: options.clock ?? systemClock,
+    logFailedRuns: options.logFailedRuns,
     runFlow: (name: string, msg: Message, parent: RunContext): Promise<FlowResult> => {
       const flow = flows.get(name);
       if (!flow) return Promise.resolve({ outcome: 'failed', message: msg, error: { message: `no flow named "${name}"` } });
