@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildElectron } from './build-electron.ts';
+import type { HistoryThreadRequest } from '../studio/state/history-thread.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repository so the bundle's external packages resolve from its node_modules.
@@ -125,7 +126,8 @@ describe('the bundled Electron main process (run under Node with a stand-in for 
     const reached = new SharedArrayBuffer(4);
     const worker = new Worker(join(app, 'dist-electron', 'history-thread-worker.js'), { workerData: { file, reached } });
     try {
-      worker.postMessage({ op: 'write', table: 'logs', key: 'seq', upsert: 'INSERT INTO logs (seq, msg) VALUES (?, ?)', clear: false, forget: 0, rows: [[1, 'one']] });
+      const write: HistoryThreadRequest = { op: 'write', writer: 'logs', before: [], upsert: 'INSERT INTO logs (seq, msg) VALUES (?, ?)', rows: [[1, 'one']] };
+      worker.postMessage(write);
       worker.postMessage({ op: 'sync', seq: 1 });
       expect(Atomics.wait(new Int32Array(reached), 0, 0, 10_000)).not.toBe('timed-out');
       expect(db.prepare('SELECT msg FROM logs').all()).toEqual([{ msg: 'one' }]);
