@@ -38,7 +38,7 @@ async function problemLines(api: StudioApi): Promise<LogFeedEvent[]> {
 }
 
 describe("the studio's Logs panel, a run that fails", () => {
-  it('says each failed run once, in the line linked to the run: an HTTP run and a queue run', async () => {
+  it('says each failed run once, in the line linked to the run, with its step, block and delivery: an HTTP run and a queue run', async () => {
     harness = await startStudioHarness({ jobs: { 'jobs.yaml': jobs } });
     const api = harness.backend.api;
     const { routes } = await api.startIntegration('jobs');
@@ -61,9 +61,11 @@ describe("the studio's Logs panel, a run that fails", () => {
       () => problemLines(api),
       (l) => l.filter((x) => x.log.fields.runId !== undefined).length >= 2,
     );
+    // One line each, saying what the runtime's own line would have: the step, its block, the delivery.
     expect(lines.map((l) => [l.log.level, l.log.msg, l.log.fields.runId])).toEqual([
-      ['error', `run failed: ${http.error}`, http.runId],
-      ['error', `run failed: ${queued.error}`, queued.runId],
+      ['error', `run failed at flows.price.steps[0] (template): ${http.error}`, http.runId],
+      ['error', `run failed at flows.work.steps[0] (template) (delivery 1): ${queued.error}`, queued.runId],
     ]);
+    expect(lines[1].log.fields).toMatchObject({ flow: 'work', step: 'flows.work.steps[0]', block: 'template', deliveryCount: 1 });
   });
 });

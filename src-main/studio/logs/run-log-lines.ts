@@ -1,11 +1,14 @@
 import type { LogFeedEvent } from '../../../shared/feed-events.ts';
 import type { RunSummary } from '../../../shared/trace-types.ts';
+import type { RunFailureNote } from '../traces/run-failure-note.ts';
 
 /**
  * The Logs panel's line for a run that failed (an error) or whose request a verification step
- * turned away (a warning), so a failure shows where people look for one, linked to its run.
+ * turned away (a warning), so a failure shows where people look for one, linked to its run. A
+ * failure names its step and block, and a queue or topic message's delivery, as `flow-studio
+ * run`'s own line does (the studio turns that one off: one line per failure).
  */
-export function runEndLine(s: RunSummary): LogFeedEvent {
+export function runEndLine(s: RunSummary, failure: RunFailureNote = {}): LogFeedEvent {
   const fields: Record<string, unknown> = { runId: s.runId, flow: s.flow };
   if (s.route !== undefined) fields.route = s.route;
   if (s.status !== undefined) fields.status = s.status;
@@ -15,5 +18,10 @@ export function runEndLine(s: RunSummary): LogFeedEvent {
     fields.step = s.rejection?.step;
     return { kind: 'log', at, integration: s.integration, log: { time, level: 'warn', msg: `request rejected by ${s.rejection?.block ?? 'a verification step'}: ${s.rejection?.reason ?? ''}`, fields } };
   }
-  return { kind: 'log', at, integration: s.integration, log: { time, level: 'error', msg: `run failed: ${s.error ?? 'no error was given'}`, fields } };
+  if (failure.step !== undefined) fields.step = failure.step;
+  if (failure.block !== undefined) fields.block = failure.block;
+  if (failure.deliveryCount !== undefined) fields.deliveryCount = failure.deliveryCount;
+  const where = failure.step === undefined ? '' : ` at ${failure.step}${failure.block === undefined ? '' : ` (${failure.block})`}`;
+  const delivery = failure.deliveryCount === undefined ? '' : ` (delivery ${failure.deliveryCount})`;
+  return { kind: 'log', at, integration: s.integration, log: { time, level: 'error', msg: `run failed${where}${delivery}: ${s.error ?? 'no error was given'}`, fields } };
 }

@@ -105,8 +105,8 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
   const history = new RequestHistory(options.db, retention.requests, options.dataDir, onWriteError);
   const logs = new LogHistory(options.db, retention.logs, onWriteError);
   // A failed or rejected run writes a line to Logs, kept with the runtimes' own lines.
-  const stopLoggingEnds = runs.onBadEnd((summary) => {
-    const line = runEndLine(summary);
+  const stopLoggingEnds = runs.onBadEnd((summary, failure) => {
+    const line = runEndLine(summary, failure);
     logs.add(line);
     options.pushFeed(line);
   });

@@ -4,6 +4,7 @@ import { type TraceRecord, type TraceSpan } from '../../runtime/index.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
 import { STEP_FIELDS } from '../../../shared/trace-record.ts';
 import { GroupIndex } from '../../../shared/group-index.ts';
+import { failureNoteOf, type RunFailureNote } from './run-failure-note.ts';
 import { lastVerifyStep, rejectionInOutput, VERIFY_BLOCK } from './run-rejection.ts';
 import { matchesText, messageText, originOf, statusTest, stepTextOf, TextQuery } from './run-matching.ts';
 import { SEARCH_TEXT_CHARS, type RunKeeper, type RunRecord, type RunRequestInfo, type RestoredRun, type StoredDetail, type StoredStep, type Pending, type VerifyStepNote } from './run-record.ts';
@@ -73,7 +74,7 @@ export class RunStore {
   private readonly maxDetailedRuns: number;
   private readonly maxDetailBytes: number;
   private readonly listeners = new Set<() => void>();
-  private readonly endListeners = new Set<(summary: RunSummary) => void>();
+  private readonly endListeners = new Set<(summary: RunSummary, failure?: RunFailureNote) => void>();
   private readonly runListeners = new Set<(now: RunSummary, before?: RunSummary) => void>();
   private readonly clearListeners = new Set<() => void>();
   /** Each running runtime's count of runs it left untraced, with its value when counting began. */
@@ -168,8 +169,11 @@ export class RunStore {
     return () => this.clearListeners.delete(listener);
   }
 
-  /** Called once per run that ends failed or rejected (as soon as it is known), for its log line. */
-  onBadEnd(listener: (summary: RunSummary) => void): () => void {
+  /**
+   * Called once per run that ends failed or rejected (as soon as it is known), for its log line;
+   * a failed run's `failure` says where it failed and which delivery of its message it was.
+   */
+  onBadEnd(listener: (summary: RunSummary, failure?: RunFailureNote) => void): () => void {
     this.endListeners.add(listener);
     return () => this.endListeners.delete(listener);
   }
@@ -218,7 +222,7 @@ export class RunStore {
       applyRequest(record, request);
       this.byCapture.set(request.captureId, record);
     }
-    this.add(record);
+    this.add(record, e.outcome === 'failed' ? failureNoteOf(steps, e.input) : undefined);
   }
 
   /** Takes a call a step made; it is placed under its step when the run is read. */
@@ -394,7 +398,7 @@ export class RunStore {
     return out;
   }
 
-  private add(record: RunRecord): void {
+  private add(record: RunRecord, failure?: RunFailureNote): void {
     record.seq = this.nextSeq++;
     record.bytes = recordBytes(record);
     this.index(record);
@@ -405,7 +409,7 @@ export class RunStore {
     }
     this.keeper?.kept(record);
     for (const l of this.runListeners) l(record.summary);
-    this.endedBadly(record.summary);
+    this.endedBadly(record.summary, failure);
     // Up to a tenth more is let in before the oldest go, so eviction costs one array copy per
     // 10,000 runs, not one per run; then the store is back within its bounds.
     if (this.runs.length > this.maxRuns + Math.floor(this.maxRuns / 10) || this.bytes > this.maxBytes * 1.1) this.evictOverBounds();
@@ -505,9 +509,9 @@ export class RunStore {
     return p;
   }
 
-  private endedBadly(summary: RunSummary): void {
+  private endedBadly(summary: RunSummary, failure?: RunFailureNote): void {
     if (summary.outcome !== 'failed' && summary.outcome !== 'rejected') return;
-    for (const l of this.endListeners) l(summary);
+    for (const l of this.endListeners) l(summary, failure);
   }
 
   private changed(): void {
