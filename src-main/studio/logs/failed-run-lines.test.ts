@@ -63,8 +63,8 @@ describe("the studio's Logs panel, a run that fails", () => {
     );
     // One line each, saying what the runtime's own line would have: the step, its block, the delivery.
     expect(lines.map((l) => [l.log.level, l.log.msg, l.log.fields.runId])).toEqual([
-      ['error', `run failed at flows.price.steps[0] (template): ${http.error}`, http.runId],
-      ['error', `run failed at flows.work.steps[0] (template) (delivery 1): ${queued.error}`, queued.runId],
+      ['error', `run failed: ${http.error} — at flows.price.steps[0] (template)`, http.runId],
+      ['error', `run failed: ${queued.error} — at flows.work.steps[0] (template), delivery 1`, queued.runId],
     ]);
     expect(lines[1].log.fields).toMatchObject({ flow: 'work', step: 'flows.work.steps[0]', block: 'template', deliveryCount: 1 });
   });

@@ -21,7 +21,11 @@ export function runEndLine(s: RunSummary, failure: RunFailureNote = {}): LogFeed
   if (failure.step !== undefined) fields.step = failure.step;
   if (failure.block !== undefined) fields.block = failure.block;
   if (failure.deliveryCount !== undefined) fields.deliveryCount = failure.deliveryCount;
-  const where = failure.step === undefined ? '' : ` at ${failure.step}${failure.block === undefined ? '' : ` (${failure.block})`}`;
-  const delivery = failure.deliveryCount === undefined ? '' : ` (delivery ${failure.deliveryCount})`;
-  return { kind: 'log', at, integration: s.integration, log: { time, level: 'error', msg: `run failed${where}${delivery}: ${s.error ?? 'no error was given'}`, fields } };
+  // The error first: the Logs panel cuts a long message at its column's edge, and it is what a person reads for.
+  const where = [
+    failure.step === undefined ? undefined : `at ${failure.step}${failure.block === undefined ? '' : ` (${failure.block})`}`,
+    failure.deliveryCount === undefined ? undefined : `delivery ${failure.deliveryCount}`,
+  ].filter((part) => part !== undefined);
+  const after = where.length > 0 ? ` — ${where.join(', ')}` : '';
+  return { kind: 'log', at, integration: s.integration, log: { time, level: 'error', msg: `run failed: ${s.error ?? 'no error was given'}${after}`, fields } };
 }
