@@ -123,7 +123,10 @@ const LogRow = memo(function LogRow({ line, onRun }: { line: LogLine; onRun(runI
       <span className="cell time">{clockTime(line.at)}</span>
       <span className="cell level">{line.level}</span>
       <span className="cell origin muted">{line.origin}</span>
-      <span className="cell msg">{line.msg}</span>
+      {/* The column cuts a long message (a failed run's error and where it failed): hovering shows it whole. */}
+      <span className="cell msg" title={line.msg}>
+        {line.msg}
+      </span>
       {line.runId ? (
         <button type="button" className="link cell run-link" onClick={() => onRun(line.runId!)} title="Open the run that wrote this line">
           run {line.runId}
