@@ -19,14 +19,14 @@ flows:
 `;
 
 test.describe('Logs, runs that fail', () => {
-  test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-failing-jobs', { 'jobs.yaml': JOBS }));
+  test.beforeAll(({ studio }) => writeIntegration(studio.workspaceDir, 'e2e-jobs-that-fail', { 'jobs.yaml': JOBS }));
 
   test('an HTTP run and a queue run that fail are one error line each, the error first, where it failed on hover', async ({ page, studio }) => {
     const health = collectPageErrors(page);
     await openStudio(page, studio.url);
-    const card = page.getByRole('listitem', { name: 'e2e-failing-jobs' });
-    await card.getByRole('button', { name: 'Run e2e-failing-jobs' }).click();
-    await expect(card.getByRole('status', { name: 'e2e-failing-jobs is running' })).toBeVisible({ timeout: 15_000 });
+    const card = page.getByRole('listitem', { name: 'e2e-jobs-that-fail' });
+    await card.getByRole('button', { name: 'Run e2e-jobs-that-fail' }).click();
+    await expect(card.getByRole('status', { name: 'e2e-jobs-that-fail is running' })).toBeVisible({ timeout: 15_000 });
     const url = (await card.locator('.route-url').first().textContent())!;
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"count": 3}' });
     expect(res.status).toBe(500);
@@ -34,7 +34,7 @@ test.describe('Logs, runs that fail', () => {
     expect(published.ok()).toBe(true);
 
     await page.getByRole('tab', { name: 'Logs' }).click();
-    await page.getByRole('searchbox', { name: 'Search logs' }).fill('e2e-failing-jobs');
+    await page.getByRole('searchbox', { name: 'Search logs' }).fill('e2e-jobs-that-fail');
     await page.getByRole('combobox', { name: 'Level' }).selectOption('warn');
     const rows = page.locator('.log-row');
     const error = 'run failed: template resource "missing.txt" does not exist';
