@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,9 @@ import { RequestHistory } from '../requests/request-history.ts';
 import { RunHistory } from '../traces/run-history.ts';
 import { RunStore } from '../traces/run-store.ts';
 import { HistorySettingsStore } from './history-settings.ts';
-import { openStudioDb, type StudioDb } from './studio-db.ts';
+import { HISTORY_BATCHES_MIGRATION, newestLines } from './history-batches.ts';
+import { HistoryWriter } from './history-writer.ts';
+import { migrate, openStudioDb, STUDIO_DB_FILE, STUDIO_MIGRATIONS, type StudioDb } from './studio-db.ts';
 
 const dirs: string[] = [];
 const open: StudioDb[] = [];
@@ -216,5 +219,198 @@ describe('the studio history on disk', () => {
     expect(again.retention.logs.count).toBe(2_000);
     expect(again.retention.runs.count).toBe(100_000);
     expect(again.restoreRunning).toBe(false);
+  });
+});
+
+const batchRun = (runId: string, extra: Partial<TraceRecord> = {}): TraceRecord => ({
+  kind: 'run',
+  flow: 'orders',
+  correlationId: `c-${runId}`,
+  runId,
+  startedAt: 1_000,
+  durationMs: 1,
+  outcome: 'completed',
+  input: { body: { runId }, vars: {} },
+  ...extra,
+});
+
+const runIds = (store: RunStore): string[] =>
+  store.query({ offset: 0, limit: 1_000 }).rows.map((r) => r.runId);
+
+describe('runs and captures in batches', () => {
+  it('reads back a run as it was last changed, with the steps written before the change', () => {
+    const dir = dataDir();
+    const first = runsOn(dir, { count: 10, bytes: 512 * 1024 * 1024 });
+    first.store.record('shop', batchRun('r1'));
+    first.history.flush();
+    // Enough runs that r1's steps leave memory, then a change to r1 written in a later batch.
+    for (let i = 2; i <= 5; i++) first.store.record('shop', batchRun(`r${i}`));
+    first.history.flush();
+    first.store.markRun('r1', { test: 'prices an order' });
+    first.history.flush();
+    open.pop()!.close();
+
+    const second = runsOn(dir, { count: 10, bytes: 512 * 1024 * 1024 });
+    expect(runIds(second.store)).toEqual(['r5', 'r4', 'r3', 'r2', 'r1']);
+    expect(second.store.summary('r1')?.test).toBe('prices an order');
+    expect(second.store.detail('r1')?.detail?.input).toEqual({
+      body: { runId: 'r1' },
+      vars: {},
+    });
+    expect(
+      second.store
+        .query({ offset: 0, limit: 10, origin: 'test' })
+        .rows.map((r) => r.runId),
+    ).toEqual(['r1']);
+  });
+
+  it('does not bring back runs retention dropped from a batch that still holds newer ones', () => {
+    const dir = dataDir();
+    const first = runsOn(dir, { count: 100, bytes: 512 * 1024 * 1024 });
+    for (let i = 1; i <= 100; i++) first.store.record('shop', batchRun(`r${i}`));
+    first.history.flush();
+    // The oldest of that written batch go; the batch stays for the newer ones it holds.
+    for (let i = 101; i <= 111; i++) first.store.record('shop', batchRun(`r${i}`));
+    first.history.flush();
+    const kept = runIds(first.store);
+    expect(kept).toHaveLength(100);
+    expect(kept.at(-1)).toBe('r12');
+    open.pop()!.close();
+    expect(runIds(runsOn(dir, { count: 1_000, bytes: 512 * 1024 * 1024 }).store)).toEqual(kept);
+  });
+
+  it('hides forgotten keys only in the batches written before they were forgotten', () => {
+    const dir = dataDir();
+    const studio = db(dir);
+    const log = { kind: 'test', line: (n: number) => ({ meta: JSON.stringify(n) }) };
+    const first = new HistoryWriter<number>(studio, log);
+    for (let i = 1; i <= 10; i++) first.put(i, i);
+    first.flush();
+    first.forget(10);
+    first.flush();
+    expect(newestLines(studio, 'test', 100)).toEqual([]);
+    // Another start numbers from 1 again: what it writes is not hidden by the earlier note.
+    const second = new HistoryWriter<number>(studio, log);
+    for (let i = 1; i <= 3; i++) second.put(i, i * 100);
+    second.flush();
+    expect(newestLines(studio, 'test', 100)).toEqual([1, 2, 3].map((key) => ({ key, meta: String(key * 100) })));
+  });
+
+  it('lists the runs of a new start after a clear, though their numbers begin again', () => {
+    const dir = dataDir();
+    const first = runsOn(dir, { count: 100, bytes: 512 * 1024 * 1024 });
+    for (let i = 1; i <= 300; i++) first.store.record('shop', batchRun(`old${i}`));
+    first.history.flush();
+    first.store.clear();
+    first.history.flush();
+    open.pop()!.close();
+    const second = runsOn(dir, { count: 100, bytes: 512 * 1024 * 1024 });
+    expect(second.store.size).toBe(0);
+    second.store.record('shop', batchRun('new1'));
+    second.history.flush();
+    open.pop()!.close();
+    expect(runIds(runsOn(dir, { count: 100, bytes: 512 * 1024 * 1024 }).store)).toEqual(['new1']);
+  });
+
+  it('moves the runs and captures of a studio.db from before batches into them, skipping a damaged row', () => {
+    const dir = dataDir();
+    const file = join(dir, STUDIO_DB_FILE);
+    const old = new Database(file);
+    migrate(
+      old,
+      STUDIO_MIGRATIONS.filter((m) => m.id !== HISTORY_BATCHES_MIGRATION.id),
+    );
+    const summary = (runId: string) =>
+      JSON.stringify({
+        runId,
+        integration: 'shop',
+        flow: 'orders',
+        correlationId: `c-${runId}`,
+        outcome: 'completed',
+        startedAt: 1_000,
+        durationMs: 1,
+        steps: 0,
+      });
+    const insertRun = old.prepare(
+      'INSERT INTO runs (seq, run_id, integration, started_at, summary, search_text, step_text, detail, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    old.transaction(() => {
+      for (let i = 1; i <= 600; i++)
+        insertRun.run(
+          i,
+          `r${i}`,
+          'shop',
+          1_000,
+          summary(`r${i}`),
+          `lamp-${i}-lit`,
+          null,
+          JSON.stringify({
+            steps: [],
+            calls: [],
+            input: { n: i },
+            snapshots: true,
+          }),
+          400,
+        );
+      insertRun.run(
+        601,
+        'r601',
+        'shop',
+        1_000,
+        '{not json',
+        '',
+        null,
+        null,
+        400,
+      );
+    })();
+    const record = {
+      connector: 'web',
+      flow: 'orders',
+      method: 'GET',
+      target: '/orders/1',
+      requestHeaders: [],
+      correlationId: 'c-r1',
+      status: 200,
+      responseHeaders: [],
+      responseBody: Buffer.from('{"ok":true}').toString('base64'),
+      responseBytes: 11,
+      startedAt: 999,
+      durationMs: 2,
+      ended: 'finished',
+    };
+    old
+      .prepare(
+        'INSERT INTO captures (id, integration, started_at, record, bytes) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(7, 'shop', 999, JSON.stringify({ record }), 100);
+    old.close();
+
+    const { store } = runsOn(dir, { count: 1_000, bytes: 512 * 1024 * 1024 });
+    const opened = db(dir);
+    expect(store.size).toBe(600);
+    expect(runIds(store).slice(0, 2)).toEqual(['r600', 'r599']);
+    expect(
+      store
+        .query({ offset: 0, limit: 10, text: 'lamp-42-lit' })
+        .rows.map((r) => r.runId),
+    ).toEqual(['r42']);
+    expect(store.detail('r42')?.detail?.input).toEqual({ n: 42 });
+    const captures = new CaptureHistory(opened).load(100);
+    expect(
+      captures.map((c) => [
+        c.id,
+        c.integration,
+        c.record.target,
+        Buffer.from(c.record.responseBody).toString(),
+      ]),
+    ).toEqual([[7, 'shop', '/orders/1', '{"ok":true}']]);
+    const tables = (
+      opened
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all() as Array<{ name: string }>
+    ).map((t) => t.name);
+    expect(tables).not.toContain('runs');
+    expect(tables).not.toContain('captures');
   });
 });
