@@ -15,9 +15,10 @@
  * and RSS.
  *
  * usage: npm run bench:http [-- --seconds 10 --warmup 10 --round-warmup 2 --rounds 5 --streams 1000 --no-node-red --no-benthos --no-sse
- *        --only bare,bareAgain,runtime,run,runAll,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,studioAll,studioAllFrom,benthos,red
+ *        --only bare,bareAgain,runtime,run,runAll,runAllFrom,otel,runSpare,otelSpare,runSpareAll,otelSpareAll,remote,studio,studioAll,studioAllFrom,benthos,red
  *        --retention-requests 1000000 --no-retention --at-once-rounds 3]
- *        (BENCH_STUDIO_FROM=<another checkout>: its studio too, every run traced, as studioAllFrom)
+ *        (BENCH_STUDIO_FROM=<another checkout>: its studio too, every run traced, as studioAllFrom;
+ *        BENCH_RUN_FROM=<another checkout>: its `flow-studio run`, every run traced, as runAllFrom)
  *
  * Then the target lines again with each contender loaded at the same time as bare node:http on
  * the server core (bench/http/at-once.ts): on a shared machine its speed moves within seconds,
@@ -218,6 +219,8 @@ function median(runs: Measured[]): Measured {
 
 /** Another checkout whose studio runs beside this one's (BENCH_STUDIO_FROM). */
 const studioFrom = process.env.BENCH_STUDIO_FROM;
+/** Another checkout whose `flow-studio run` runs beside this one's, every run traced (BENCH_RUN_FROM). */
+const runFrom = process.env.BENCH_RUN_FROM;
 
 const NAMES = {
   bare: 'bare node:http',
@@ -225,6 +228,7 @@ const NAMES = {
   runtime: 'runtime alone (no platform, nothing traced)',
   run: 'flow-studio run (embedded platform, traced)',
   runAll: 'same, every run traced however busy (FLOW_TRACE_SATURATED_RATE=all)',
+  runAllFrom: 'same, the build in BENCH_RUN_FROM (a change weighed in one run)',
   remote: 'flow-studio run → platform in another process',
   studio: 'studio run + live-feed subscriber',
   studioAll: 'studio run + live-feed subscriber, every run traced however busy',
@@ -282,6 +286,7 @@ function printTable(rows: Row[]): void {
     // Issue 53: every run traced, whatever the load, nearly free — `flow-studio run` and the
     // studio's run with the live feed attached, against the same targets.
     const everyRunRows = [['flow-studio run', runsOf(NAMES.runAll)], ['studio run + live feed', runsOf(NAMES.studioAll)]] as Array<[string, ReturnType<typeof runsOf>]>;
+    if (runFrom) everyRunRows.splice(1, 0, [`flow-studio run, ${runFrom}`, runsOf(NAMES.runAllFrom)]);
     if (studioFrom) everyRunRows.push([`studio run + live feed, ${studioFrom}`, runsOf(NAMES.studioAllFrom)]);
     for (const [who, runs] of everyRunRows) {
       line(`${who}, every run traced: req/s vs bare`, vsBare(runs, rps), EVERY_RUN_TARGETS.rps, 'at least');
@@ -373,7 +378,7 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   const floorServer = serverOf(NAMES.bareAgain);
   if (atOnceRounds <= 0 || !baseline || !floorServer) return;
   // The runtime alone too: what of the traced run's distance from bare is the engine's, what tracing's.
-  const measured = [floorServer, serverOf(NAMES.runtime), serverOf(NAMES.run), serverOf(NAMES.runAll), serverOf(NAMES.studio), serverOf(NAMES.studioAll), serverOf(NAMES.studioAllFrom), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
+  const measured = [floorServer, serverOf(NAMES.runtime), serverOf(NAMES.run), serverOf(NAMES.runAll), serverOf(NAMES.runAllFrom), serverOf(NAMES.studio), serverOf(NAMES.studioAll), serverOf(NAMES.studioAllFrom), serverOf(NAMES.benthos)].filter((s): s is AtOnceServer => s !== undefined);
   const half = Math.round(CONNECTIONS / 2);
   console.log(`\nLoaded at once with bare node:http: both on core ${SERVER_CORE}, a wrk -t1 -c${half} each on core ${LOAD_CORE}, ${atOnceRounds} rounds of ${seconds}s each after ${roundWarmup}s unmeasured`);
   const results = await measureAtOnce(baseline, measured, all, {
@@ -406,6 +411,7 @@ async function atOnceTargets(contenders: Contender[]): Promise<void> {
   line('p99 vs bare p99', of(NAMES.run, p99Ratio), 2, 'at most', p99Ratio, '×');
   line('studio run with live feed, req/s vs bare', of(NAMES.studio, rpsRatio), 0.7, 'at least', rpsRatio);
   const everyRunRows: Array<[string, string]> = [['flow-studio run', NAMES.runAll], ['studio run + live feed', NAMES.studioAll]];
+  if (runFrom) everyRunRows.splice(1, 0, [`flow-studio run, ${runFrom}`, NAMES.runAllFrom]);
   if (studioFrom) everyRunRows.push([`studio run + live feed, ${studioFrom}`, NAMES.studioAllFrom]);
   for (const [who, name] of everyRunRows) {
     const rows = results.get(name);
@@ -531,6 +537,15 @@ try {
   contenders.push(await prepare(NAMES.bareAgain, () => startPinned(SERVER_CORE, process.execPath, [...tsRunner, join('bench', 'http', 'bare-server.ts')])));
   // The same run with tracing's cost whatever the load: what load shedding saves.
   contenders.push(await prepare(NAMES.runAll, flowStudioRun('run-all-data', everyRun(process.env))));
+  // Another checkout's `flow-studio run` beside this one's: a change to tracing's cost, or the
+  // machine's drift from an earlier day's figures, weighed in one run.
+  if (runFrom) {
+    contenders.push(
+      await prepare(NAMES.runAllFrom, () =>
+        startPinned(SERVER_CORE, process.execPath, [join(runFrom, 'bin', 'flow-studio.js'), 'run', integration, '--data-dir', join(work, 'run-from-data')], everyRun(process.env), connectorReady),
+      ),
+    );
+  }
   // The same run also exporting every span over OTLP/HTTP protobuf to a local receiver.
   const otlp = await startOtlpSink();
   const otlpEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bench', OTEL_BSP_MAX_QUEUE_SIZE: '65536', OTEL_BSP_SCHEDULE_DELAY: '200' };
