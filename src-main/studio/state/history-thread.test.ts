@@ -9,7 +9,7 @@ import type { TraceRecord } from '../../runtime/index.ts';
 import { RunHistory } from '../traces/run-history.ts';
 import { RunStore } from '../traces/run-store.ts';
 import { newestLines } from './history-batches.ts';
-import { closeHistoryThread, HISTORY_THREAD_AFTER_ROWS, historyThreadOf, startHistoryThread } from './history-thread.ts';
+import { closeHistoryThread, HISTORY_THREAD_AFTER_ITEMS, historyThreadOf, startHistoryThread } from './history-thread.ts';
 import { HistoryWriter } from './history-writer.ts';
 import { openStudioDb, STUDIO_DB_FILE, type StudioDb } from './studio-db.ts';
 
@@ -63,10 +63,10 @@ describe('the studio history thread', () => {
     history.flush();
     // A small batch is written on the studio's own connection: no thread for a few runs.
     expect(historyThreadOf(db)).toBeUndefined();
-    for (let i = 1; i <= HISTORY_THREAD_AFTER_ROWS; i++) store.record('shop', run(i));
+    for (let i = 1; i <= HISTORY_THREAD_AFTER_ITEMS; i++) store.record('shop', run(i));
     history.flush();
     expect(historyThreadOf(db)).toBeDefined();
-    expect(countIn(dir, 'runs')).toBe(HISTORY_THREAD_AFTER_ROWS + 1);
+    expect(countIn(dir, 'runs')).toBe(HISTORY_THREAD_AFTER_ITEMS + 1);
     // Steps of a run whose detail left memory are read back from what the thread wrote.
     expect(JSON.parse(new RunHistory(db).detailTextOf(8) ?? '{}').input).toEqual({ body: { n: 7 }, vars: {} });
   });

@@ -28,12 +28,13 @@ export type HistoryThreadRequest = ({ op: 'write' } & HistoryBatch) | { op: 'syn
 export type HistoryThreadReply = { writer: string; error: string };
 
 /**
- * Rows in one batch from which writing moves to the history thread: at a flush every quarter
- * second, 200 rows is 800 items a second, where the transaction is milliseconds of the request
- * thread each time. Below it a write is a fraction of a millisecond, and a studio that runs a
- * few requests keeps the 10-odd MB and the start-up CPU of a thread with SQLite in it.
+ * Items in one flush (runs, captures, log lines) from which writing moves to the history thread:
+ * at a flush every quarter second, 200 items is 800 a second, where the transaction is
+ * milliseconds of the request thread each time (a kind kept as batches writes them as one row,
+ * a table kind as one row each). Below it a write is a fraction of a millisecond, and a studio
+ * that runs a few requests keeps the 10-odd MB and the start-up CPU of a thread with SQLite in it.
  */
-export const HISTORY_THREAD_AFTER_ROWS = 200;
+export const HISTORY_THREAD_AFTER_ITEMS = 200;
 /** How long a flush waits for the thread to write what it was given. */
 const SYNC_TIMEOUT_MS = 10_000;
 
@@ -124,14 +125,14 @@ export class HistoryThread {
 const threads = new WeakMap<StudioDb, HistoryThread | 'closed'>();
 
 /**
- * The history thread of `db`, when it runs: started by the first batch of HISTORY_THREAD_AFTER_ROWS
- * rows or more (`rows`), never for an in-memory database or after closeHistoryThread.
+ * The history thread of `db`, when it runs: started by the first flush of HISTORY_THREAD_AFTER_ITEMS
+ * items or more (`items`), never for an in-memory database or after closeHistoryThread.
  */
-export function historyThreadOf(db: StudioDb, rows = 0): HistoryThread | undefined {
+export function historyThreadOf(db: StudioDb, items = 0): HistoryThread | undefined {
   const thread = threads.get(db);
   if (thread === 'closed') return undefined;
   if (thread) return thread.available ? thread : undefined;
-  if (rows < HISTORY_THREAD_AFTER_ROWS) return undefined;
+  if (items < HISTORY_THREAD_AFTER_ITEMS) return undefined;
   return startHistoryThread(db);
 }
 

@@ -28,7 +28,7 @@ export type HistoryTarget<T> = HistoryTable<T> | HistoryLog<T>;
 /**
  * Writes one kind of history to studio.db in batches, off the request path: changes wait at most
  * a quarter second and go in one transaction, as do the oldest items retention drops and a clear.
- * Under load (a batch of HISTORY_THREAD_AFTER_ROWS rows or more) the transaction runs on the
+ * Under load (a flush of HISTORY_THREAD_AFTER_ITEMS items or more) the transaction runs on the
  * studio's history thread (history-thread.ts), which gets the batch's rows as text: what stays
  * on this thread, the request thread of the studio's runs, is making the rows.
  * A failed write (a full disk) is reported and lost, never thrown at the work that made it.
