@@ -136,6 +136,28 @@ describe('flow-studio debug --dap over real stdio', () => {
     }
   });
 
+  it('reports a breakpoint that cannot work when it is set before the program starts, as DAP clients set them', async () => {
+    const dap = await launched({});
+    try {
+      const set = await dap.request('setBreakpoints', {
+        source: { path: flowFile },
+        breakpoints: [{ line: 7, condition: 'body.(' }, { line: 8, hitCondition: 'often' }, { line: 8, condition: '1 + "a"' }],
+      });
+      const bps = set.body!.breakpoints as Array<{ id: number; verified: boolean; message?: string }>;
+      expect(bps.map((b) => b.verified)).toEqual([false, false, true]);
+      expect(bps[0].message).toMatch(/^condition: .*\(at \d+\)/);
+      expect(bps[1].message).toMatch(/hit condition "often" is not a count/);
+      // What only the program's own CEL environment can tell (types, functions) is told once it is loaded.
+      expect((await dap.request('configurationDone')).success).toBe(true);
+      const changed = await dap.event('breakpoint', (e) => (e.body?.breakpoint as { id?: number } | undefined)?.id === bps[2].id);
+      expect(changed.body).toMatchObject({ reason: 'changed', breakpoint: { id: bps[2].id, verified: false, message: expect.stringMatching(/^condition: /) } });
+      await dap.request('disconnect', {});
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
+
   it('refuses a launch without a usable program, saying what to pass', async () => {
     const dap = new DapClient();
     try {

@@ -71,6 +71,10 @@ export class FlowDebugAdapter {
         if (result.outcome === 'failed') this.output('stderr', `a run failed: ${result.error?.message ?? 'failed'}\n`);
       },
       output: (o) => this.event('output', { category: o.category, output: `${o.text}\n`, ...this.sourceOf(o.step) }),
+      // Checked again in the program's CEL environment once it is loaded: tell the client of those that cannot work after all.
+      checked: (checks) => {
+        for (const c of checks) if (!c.verified) this.event('breakpoint', { reason: 'changed', breakpoint: { id: c.id, verified: false, message: c.message } });
+      },
     });
   }
 

@@ -1,7 +1,7 @@
 import type { DebugOutput, MessageEdit, PausedRunView, PauseReason, StepAction } from '../../../shared/debugger-types.ts';
 import { stepFrames } from '../../../shared/step-paths.ts';
 import { activationOf } from '../core/activation.ts';
-import { isTrue, type CelActivation } from '../core/cel.ts';
+import { createCelEnvironment, isTrue, type CelActivation, type CelEnvironment } from '../core/cel.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { FlowResult, RunContext, Step } from '../core/engine/chain.ts';
 import type { DebugResume, DebugRun } from '../core/engine/debug-hook.ts';
@@ -20,6 +20,11 @@ export interface DebugListener {
   /** A run that had a thread (it paused at least once) ended. */
   ended?(thread: number, result: FlowResult): void;
   output?(output: DebugOutput): void;
+  /**
+   * A runtime attached and the breakpoints were checked again in its CEL environment (types and
+   * functions, which setBreakpoints cannot check before one is attached): every breakpoint's verdict.
+   */
+  checked?(checks: BreakpointCheck[]): void;
 }
 
 /** A failure of a debugger call a person made (no such thread, an expression that does not compile): its message says what to do. */
@@ -63,6 +68,8 @@ export class DebugSession {
   private readonly nextThread: () => number;
   private readonly listeners = new Set<DebugListener>();
   private readonly targets = new Set<DebugTarget>();
+  /** Checks breakpoints set before any runtime is attached (as DAP clients set them): syntax, hit counts, log messages. */
+  private readonly unattachedCel: CelEnvironment = createCelEnvironment([], undefined, { checkCalls: false });
 
   /** `nextThread`: thread ids unique beyond this session (the studio has one session per integration); default 2, 3, … */
   constructor(options: { nextThread?: () => number } = {}) {
@@ -75,6 +82,11 @@ export class DebugSession {
     const target = new DebugTarget(this, runtime, options);
     this.targets.add(target);
     const detach = runtime.attachDebugger(target);
+    const all = [...this.breakpoints.values()].flat();
+    if (all.length > 0) {
+      const checks = all.map((bp) => checkBreakpoint(bp, target.cel));
+      for (const l of this.listeners) l.checked?.(checks);
+    }
     return () => {
       detach();
       this.targets.delete(target);
@@ -94,9 +106,9 @@ export class DebugSession {
   setBreakpoints(list: readonly StepBreakpoint[]): BreakpointCheck[] {
     const byStep = new Map<string, StepBreakpoint[]>();
     const checks: BreakpointCheck[] = [];
-    const cel = [...this.targets].at(-1)?.cel;
+    const cel = [...this.targets].at(-1)?.cel ?? this.unattachedCel;
     for (const bp of list) {
-      const check = cel ? checkBreakpoint(bp, cel) : { id: bp.id, verified: true };
+      const check = checkBreakpoint(bp, cel);
       checks.push(check);
       const same = byStep.get(bp.step) ?? [];
       same.push(bp);

@@ -18,7 +18,7 @@ flows:
 
 let h: StudioHarness;
 beforeAll(async () => {
-  h = await startStudioHarness({ greet: { 'greet.yaml': GREET } });
+  h = await startStudioHarness({ greet: { 'greet.yaml': GREET }, 'not-started': { 'quiet.yaml': GREET.replace(/greet/g, 'quiet') } });
   await h.backend.api.startIntegration('greet');
 });
 afterAll(() => h?.close());
@@ -79,6 +79,16 @@ describe('the studio debugger', () => {
     h = await h.restart();
     expect((await api().debuggerState()).breakpoints).toContainEqual(expect.objectContaining({ id: bp.id, step: 'flows.greet.steps[2]', line: 12 }));
     writeFileSync(join(dir, 'greet.yaml'), GREET);
+  });
+
+  it('says at once that a breakpoint cannot work, also on an integration that is not running', async () => {
+    const bp = await api().addBreakpoint({ integration: 'not-started', file: 'quiet.yaml', line: 10, condition: 'body.(' });
+    expect(bp).toMatchObject({ step: 'flows.quiet.steps[1]', verified: false, message: expect.stringMatching(/^condition: /) });
+    const hits = await api().addBreakpoint({ integration: 'not-started', file: 'quiet.yaml', line: 8, hitCondition: 'often' });
+    expect(hits).toMatchObject({ verified: false, message: expect.stringMatching(/hit condition "often" is not a count/) });
+    expect((await api().debuggerState()).breakpoints.filter((b) => b.integration === 'not-started').map((b) => b.verified)).toEqual([false, false]);
+    await api().removeBreakpoint(bp.id);
+    await api().removeBreakpoint(hits.id);
   });
 
   it('refuses a breakpoint on a line outside every step, saying so', async () => {

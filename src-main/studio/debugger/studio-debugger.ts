@@ -62,7 +62,8 @@ export function startStudioDebugger(o: StudioDebuggerOptions): StudioDebugger {
   /** Sends the integration's breakpoints, followed to their steps, to its session; answers their views. */
   const sync = (integration: string, session = sessions.get(integration)): StudioBreakpoint[] => {
     const list = breakpoints.follow(integration);
-    if (session) breakpoints.checked(session.setBreakpoints(breakpoints.forSession(list)));
+    // Checked also while the integration is not running, so a condition that cannot work says so at once.
+    if (session || list.length > 0) breakpoints.checked((session ?? sessionOf(integration)).setBreakpoints(breakpoints.forSession(list)));
     return list.map((b) => breakpoints.view(b));
   };
   const changed = (integration: string): void => {
