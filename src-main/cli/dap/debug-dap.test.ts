@@ -158,6 +158,47 @@ describe('flow-studio debug --dap over real stdio', () => {
     }
   });
 
+  it('answers requests with missing or mistyped arguments with an error naming the argument, and acts on none of them', async () => {
+    const dap = await launched({});
+    const refused = async (command: string, args: unknown, message: RegExp) => {
+      const answer = await dap.request(command, args);
+      expect(answer.success, `${command} ${JSON.stringify(args)}`).toBe(false);
+      expect(answer.message).toMatch(message);
+    };
+    try {
+      await refused('setBreakpoints', {}, /^setBreakpoints needs "source": \{"path": /);
+      await refused('setBreakpoints', { source: { path: flowFile }, breakpoints: [null] }, /^"breakpoints\[0\]" must be \{"line": <number>/);
+      await refused('setBreakpoints', { source: { path: flowFile }, breakpoints: [{ line: '7' }] }, /^"breakpoints\[0\]\.line" must be a line number/);
+      await refused('setBreakpoints', { source: { path: flowFile }, breakpoints: [{ line: 7, condition: 42 }] }, /^"breakpoints\[0\]\.condition" must be text/);
+      await dap.request('setBreakpoints', { source: { path: flowFile }, breakpoints: [{ line: 7 }] });
+      await dap.request('configurationDone');
+      const listening = await dap.event('output', (e) => /^connector http listening on /.test(String(e.body?.output)));
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(String(listening.body!.output))![1];
+      const dan = greet(url, 'dan');
+      const threadId = Number((await dap.event('stopped')).body!.threadId);
+      const frameId = ((await dap.request('stackTrace', { threadId })).body!.stackFrames as Array<{ id: number }>)[0].id;
+
+      await refused('scopes', {}, /^scopes needs "frameId"/);
+      await refused('stackTrace', { threadId: String(threadId) }, /^"threadId" must be a number/);
+      await refused('continue', { threadId: String(threadId) }, /^"threadId" must be a number/);
+      await refused('evaluate', { frameId }, /^evaluate needs "expression"/);
+      await refused('evaluate', { frameId, expression: 42 }, /^"expression" must be text/);
+      await refused('setExpression', { frameId, value: '1' }, /^setExpression needs "expression"/);
+      await refused('setExpression', { frameId, expression: 'vars.y' }, /^setExpression needs "value"/);
+      await refused('variables', { variablesReference: 9999 }, /variablesReference 9999 .*(went on|no longer)/);
+      // A thread that is no run: refused, rather than pausing the next step of whichever run comes.
+      await refused('pause', { threadId: 77 }, /thread 77/);
+
+      expect((await dap.request('continue', { threadId })).success).toBe(true);
+      expect(await dan).toEqual({ greeting: 'hello dan' });
+      expect(dap.events.filter((e) => e.event === 'stopped')).toHaveLength(1);
+      await dap.request('disconnect', {});
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
+
   it('refuses a launch without a usable program, saying what to pass', async () => {
     const dap = new DapClient();
     try {
@@ -165,6 +206,9 @@ describe('flow-studio debug --dap over real stdio', () => {
       const launch = await dap.request('launch', { program: join(root, 'missing'), dataDir });
       expect(launch.success).toBe(false);
       expect(launch.message).toMatch(/is not a folder/);
+      const env = await dap.request('launch', { program, dataDir, env: 'API_URL=x' });
+      expect(env.success).toBe(false);
+      expect(env.message).toMatch(/^"env" is an object of variables with text values/);
       await dap.request('disconnect', {});
       expect(await dap.exited).toBe(0);
     } finally {

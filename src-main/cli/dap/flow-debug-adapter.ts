@@ -4,6 +4,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { PausedRunView } from '../../../shared/debugger-types.ts';
 import { stepAtLine } from '../../../shared/step-paths.ts';
 import { DebugSession, errorMessage, FRAMES_PER_THREAD, LoadError, formatProblem, type LogRecord, type StepBreakpoint } from '../../runtime/index.ts';
+import { DapArguments, optionalText } from './dap-arguments.ts';
 import type { DapWire } from './dap-wire.ts';
 import { pathOfExpression, preview, typeName, VariableHandles } from './dap-variables.ts';
 import { FlowProgram, type LaunchArguments } from './flow-program.ts';
@@ -91,15 +92,15 @@ export class FlowDebugAdapter {
   }
 
   private async dispatch(request: DebugProtocol.Request): Promise<unknown> {
-    const args = (request.arguments ?? {}) as Record<string, unknown>;
+    const args = new DapArguments(request.command, request.arguments);
     switch (request.command) {
       case 'initialize':
-        this.clientName = String((args as unknown as DebugProtocol.InitializeRequestArguments).clientName ?? (args as unknown as DebugProtocol.InitializeRequestArguments).clientID ?? this.clientName);
+        this.clientName = String(args.values.clientName ?? args.values.clientID ?? this.clientName);
         return CAPABILITIES;
       case 'launch':
-        return this.launch(args as unknown as LaunchArguments);
+        return this.launch(args.values as unknown as LaunchArguments);
       case 'setBreakpoints':
-        return this.setBreakpoints(args as unknown as DebugProtocol.SetBreakpointsArguments);
+        return this.setBreakpoints(args);
       case 'setExceptionBreakpoints':
         return { breakpoints: [] };
       case 'configurationDone':
@@ -107,27 +108,24 @@ export class FlowDebugAdapter {
       case 'threads':
         return this.threads();
       case 'stackTrace':
-        return this.stackTrace(args as unknown as DebugProtocol.StackTraceArguments);
+        return this.stackTrace(args.number('threadId'), args.optionalNumber('startFrame'), args.optionalNumber('levels'));
       case 'scopes':
-        return this.scopes(args as unknown as DebugProtocol.ScopesArguments);
+        return this.scopes(args.number('frameId'));
       case 'variables':
-        return { variables: this.handles.children(Number((args as unknown as DebugProtocol.VariablesArguments).variablesReference)) };
+        return { variables: this.variables(args.number('variablesReference')) };
       case 'evaluate':
-        return this.evaluate(args as unknown as DebugProtocol.EvaluateArguments);
+        return this.evaluate(args.text('expression'), args.optionalNumber('frameId'));
       case 'setVariable':
-        return this.setVariable(args as unknown as DebugProtocol.SetVariableArguments);
+        return this.setVariable(args.number('variablesReference'), args.text('name'), args.text('value'));
       case 'setExpression':
-        return this.setExpression(args as unknown as DebugProtocol.SetExpressionArguments);
+        return this.setExpression(args.text('expression'), args.text('value'), args.optionalNumber('frameId'));
       case 'continue':
-        return this.resume(args as unknown as DebugProtocol.ContinueArguments, 'continue');
       case 'next':
-        return this.resume(args as unknown as DebugProtocol.NextArguments, 'next');
       case 'stepIn':
-        return this.resume(args as unknown as DebugProtocol.StepInArguments, 'stepIn');
       case 'stepOut':
-        return this.resume(args as unknown as DebugProtocol.StepOutArguments, 'stepOut');
+        return this.resume(args.number('threadId'), request.command);
       case 'pause': {
-        const thread = Number((args as unknown as DebugProtocol.PauseArguments).threadId);
+        const thread = args.number('threadId');
         this.session.requestPause(thread === ALL_RUNS ? undefined : thread);
         return undefined;
       }
@@ -179,29 +177,31 @@ export class FlowDebugAdapter {
     this.terminated();
   }
 
-  private setBreakpoints(args: DebugProtocol.SetBreakpointsArguments): DebugProtocol.SetBreakpointsResponse['body'] {
+  private setBreakpoints(args: DapArguments): DebugProtocol.SetBreakpointsResponse['body'] {
     const program = this.requireProgram();
-    const path = args.source.path !== undefined ? resolve(args.source.path) : undefined;
-    const wanted: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
-    const steps = path !== undefined ? program.steps.of(path) : [];
+    const source = args.values.source as DebugProtocol.Source | undefined;
+    if (source === null || typeof source !== 'object' || typeof source.path !== 'string') throw new Error('setBreakpoints needs "source": {"path": "<definition file>"}');
+    const path = resolve(source.path);
+    const wanted = sourceBreakpoints(args.values);
+    const steps = program.steps.of(path);
     const answers: DebugProtocol.Breakpoint[] = [];
     const set: StepBreakpoint[] = [];
     for (const b of wanted) {
       const id = this.nextBreakpoint++;
-      if (path === undefined || !program.texts.some((t) => t.file === path)) {
-        answers.push({ id, verified: false, line: b.line, message: `${args.source.name ?? path ?? 'this file'} is not a definition file of ${program.integration}` });
+      if (!program.texts.some((t) => t.file === path)) {
+        answers.push({ id, verified: false, line: b.line, message: `${source.name ?? path} is not a definition file of ${program.integration}` });
         continue;
       }
       const step = stepAtLine(steps, b.line);
       if (!step) {
-        answers.push({ id, verified: false, line: b.line, source: args.source, message: `line ${b.line} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)` });
+        answers.push({ id, verified: false, line: b.line, source, message: `line ${b.line} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)` });
         continue;
       }
       const bp: StepBreakpoint = { id, step: step.path, ...optional('condition', b.condition), ...optional('hitCondition', b.hitCondition), ...optional('logMessage', b.logMessage) };
       set.push(bp);
-      answers.push({ id, verified: true, line: step.line, source: args.source, message: step.path });
+      answers.push({ id, verified: true, line: step.line, source, message: step.path });
     }
-    if (path !== undefined) this.bySource.set(path, set);
+    this.bySource.set(path, set);
     const checks = this.session.setBreakpoints([...this.bySource.values()].flat());
     for (const c of checks) {
       const answer = answers.find((a) => a.id === c.id);
@@ -216,9 +216,9 @@ export class FlowDebugAdapter {
     return { threads };
   }
 
-  private stackTrace(args: DebugProtocol.StackTraceArguments): DebugProtocol.StackTraceResponse['body'] {
-    if (args.threadId === ALL_RUNS) return { stackFrames: [], totalFrames: 0 };
-    const run = this.session.pausedRun(args.threadId);
+  private stackTrace(threadId: number, startFrame = 0, levels = 0): DebugProtocol.StackTraceResponse['body'] {
+    if (threadId === ALL_RUNS) return { stackFrames: [], totalFrames: 0 };
+    const run = this.session.pausedRun(threadId);
     const all = run.frames.map((f): DebugProtocol.StackFrame => ({
       id: f.id,
       name: `${f.block ?? 'step'}${f.name ? ` ${f.name}` : ''} — ${f.step}`,
@@ -226,12 +226,11 @@ export class FlowDebugAdapter {
       column: 1,
       ...(f.file !== undefined ? { source: { path: f.file, name: basename(f.file) } } : {}),
     }));
-    const start = args.startFrame ?? 0;
-    return { stackFrames: all.slice(start, args.levels ? start + args.levels : undefined), totalFrames: all.length };
+    return { stackFrames: all.slice(startFrame, levels > 0 ? startFrame + levels : undefined), totalFrames: all.length };
   }
 
-  private scopes(args: DebugProtocol.ScopesArguments): DebugProtocol.ScopesResponse['body'] {
-    const run = this.runOfFrame(args.frameId);
+  private scopes(frameId: number): DebugProtocol.ScopesResponse['body'] {
+    const run = this.runOfFrame(frameId);
     const scope = (name: string, path: Array<string | number> | undefined, value: unknown): DebugProtocol.Scope => ({
       name,
       presentationHint: 'locals',
@@ -243,41 +242,47 @@ export class FlowDebugAdapter {
     return { scopes };
   }
 
-  private async evaluate(args: DebugProtocol.EvaluateArguments): Promise<DebugProtocol.EvaluateResponse['body']> {
-    const run = args.frameId !== undefined ? this.runOfFrame(args.frameId) : this.session.pausedRuns().at(-1);
+  /** A reference the client got from scopes, variables or evaluate; refused once its run went on. */
+  private variables(ref: number): DebugProtocol.Variable[] {
+    if (this.handles.get(ref) === undefined) throw new Error(`variablesReference ${ref} is no longer valid: its run went on (references last until a run continues or steps); ask for its scopes again`);
+    return this.handles.children(ref);
+  }
+
+  private async evaluate(expression: string, frameId: number | undefined): Promise<DebugProtocol.EvaluateResponse['body']> {
+    const run = frameId !== undefined ? this.runOfFrame(frameId) : this.session.pausedRuns().at(-1);
     if (!run) throw new Error('no run is paused: evaluate runs CEL in a paused run (body, vars, headers)');
-    const value = await this.session.evaluate(run.thread, args.expression);
+    const value = await this.session.evaluate(run.thread, expression);
     return { result: preview(value), type: typeName(value), variablesReference: this.handles.refOf(run.thread, undefined, value) };
   }
 
-  private async setVariable(args: DebugProtocol.SetVariableArguments): Promise<DebugProtocol.SetVariableResponse['body']> {
-    const container = this.handles.get(args.variablesReference);
+  private async setVariable(ref: number, name: string, text: string): Promise<DebugProtocol.SetVariableResponse['body']> {
+    const container = this.handles.get(ref);
     if (!container?.path) throw new Error('only the message’s body and vars can be edited (headers and evaluation results cannot)');
-    const key: string | number = Array.isArray(container.value) ? Number(args.name.replace(/^\[|\]$/g, '')) : args.name;
+    const key: string | number = Array.isArray(container.value) ? Number(name.replace(/^\[|\]$/g, '')) : name;
     const path = container.path[0] === 'body' && isWrapped(container.value) ? ['body'] : [...container.path, key];
-    const value = await this.valueOf(container.thread, args.value);
+    const value = await this.valueOf(container.thread, text);
     this.session.edit(container.thread, path, value, this.who());
     this.handles.forget(container.thread);
     return { value: preview(value), type: typeName(value), variablesReference: 0 };
   }
 
-  private async setExpression(args: DebugProtocol.SetExpressionArguments): Promise<DebugProtocol.SetExpressionResponse['body']> {
-    const run = args.frameId !== undefined ? this.runOfFrame(args.frameId) : this.session.pausedRuns().at(-1);
+  private async setExpression(expression: string, text: string, frameId: number | undefined): Promise<DebugProtocol.SetExpressionResponse['body']> {
+    const run = frameId !== undefined ? this.runOfFrame(frameId) : this.session.pausedRuns().at(-1);
     if (!run) throw new Error('no run is paused');
-    const path = pathOfExpression(args.expression);
-    if (!path) throw new Error(`${args.expression} is not a field of the message; write body.customer, vars.items[0].qty or body["odd key"]`);
-    const value = await this.valueOf(run.thread, args.value);
+    const path = pathOfExpression(expression);
+    if (!path) throw new Error(`${expression} is not a field of the message; write body.customer, vars.items[0].qty or body["odd key"]`);
+    const value = await this.valueOf(run.thread, text);
     this.session.edit(run.thread, path, value, this.who());
     this.handles.forget(run.thread);
     return { value: preview(value), type: typeName(value), variablesReference: 0 };
   }
 
-  private resume(args: { threadId: number }, action: 'continue' | 'next' | 'stepIn' | 'stepOut'): DebugProtocol.ContinueResponse['body'] {
-    if (args.threadId === ALL_RUNS) {
+  private resume(threadId: number, action: 'continue' | 'next' | 'stepIn' | 'stepOut'): DebugProtocol.ContinueResponse['body'] {
+    if (threadId === ALL_RUNS) {
       for (const p of this.session.pausedRuns()) this.session.resume(p.thread, action, this.who());
       return { allThreadsContinued: true };
     }
-    this.session.resume(args.threadId, action, this.who());
+    this.session.resume(threadId, action, this.who());
     return { allThreadsContinued: false };
   }
 
@@ -362,6 +367,23 @@ export class FlowDebugAdapter {
   private respond(request: DebugProtocol.Request, success: boolean, body?: unknown, message?: string): void {
     this.wire.send({ type: 'response', request_seq: request.seq, command: request.command, success, ...(message !== undefined ? { message } : {}), ...(body !== undefined ? { body } : {}) } as DebugProtocol.Response);
   }
+}
+
+/** setBreakpoints' `breakpoints` (or the older `lines`), each checked: a line number, and text for the rest. */
+function sourceBreakpoints(values: Record<string, unknown>): DebugProtocol.SourceBreakpoint[] {
+  const list = values.breakpoints ?? (Array.isArray(values.lines) ? values.lines.map((line: unknown) => ({ line })) : []);
+  if (!Array.isArray(list)) throw new Error(`"breakpoints" must be a list of {"line": <number>}, not ${JSON.stringify(list)}`);
+  return list.map((b: unknown, i) => {
+    if (b === null || typeof b !== 'object') throw new Error(`"breakpoints[${i}]" must be {"line": <number>, …}, not ${JSON.stringify(b)}`);
+    const { line, condition, hitCondition, logMessage } = b as Record<string, unknown>;
+    if (typeof line !== 'number' || !Number.isInteger(line)) throw new Error(`"breakpoints[${i}].line" must be a line number, not ${JSON.stringify(line)}`);
+    const text = (name: string, value: unknown) => optionalText(value, `"breakpoints[${i}].${name}"`);
+    return { line, ...dropUndefined({ condition: text('condition', condition), hitCondition: text('hitCondition', hitCondition), logMessage: text('logMessage', logMessage) }) };
+  });
+}
+
+function dropUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

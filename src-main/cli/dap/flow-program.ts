@@ -70,6 +70,10 @@ export class FlowProgram {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`program ${dir} is not a folder; point it at an integration folder (its *.yaml files are the definitions)`);
     if (definitionFilesIn(dir).length === 0) throw new Error(`program ${dir} has no definition files (*.yaml) at its root`);
     if (args.replay !== undefined && (typeof args.replay !== 'string' || args.replay === '')) throw new Error('"replay" is the run id (or trace id) of a recorded run, e.g. "r5"');
+    if (args.dataDir !== undefined && (typeof args.dataDir !== 'string' || args.dataDir === '')) throw new Error('"dataDir" is a folder, e.g. "${workspaceFolder}/.flow-studio"; leave it out for the studio\'s');
+    if (args.env !== undefined && (args.env === null || typeof args.env !== 'object' || Array.isArray(args.env) || Object.values(args.env).some((v) => typeof v !== 'string'))) {
+      throw new Error('"env" is an object of variables with text values, e.g. {"API_URL": "http://localhost:9000"}');
+    }
     const dataDir = resolve(args.dataDir ?? defaultDataDir());
     const log = createLogger({ sinks: [onLog] });
     const platform = await startEmbeddedPlatform(join(dataDir, 'debug-platform'), [dir], process.env, log, 'debug');

@@ -122,9 +122,10 @@ export class DebugSession {
     return checks;
   }
 
-  /** Pauses the next step any run takes (DAP `pause` with no run paused), or the next step of one run. */
+  /** Pauses the next step any run takes (no thread), or the next step of one run (a thread it had); a thread of no run is refused. */
   requestPause(thread?: number): void {
     const runId = thread === undefined ? undefined : [...this.threads].find(([, t]) => t === thread)?.[0];
+    if (thread !== undefined && runId === undefined) throw new DebugError(`no run has thread ${thread}; it ended (or never paused)`);
     if (runId !== undefined) this.stepping.set(runId, { action: 'stepIn', depth: 0 });
     else this.pauseNext = true;
     this.rearm();
