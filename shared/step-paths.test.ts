@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainShapesOf, flowOfStep, followStep, isStepPath, stepAt, stepAtLine, stepFrames, stepLocations } from './step-paths.ts';
+import { chainShapesOf, flowOfStep, followStep, innermostFailedStep, isStepPath, stepAt, stepAtLine, stepFrames, stepLocations } from './step-paths.ts';
 
 const shapes = chainShapesOf([
   {
@@ -87,5 +87,27 @@ describe('step paths and their place in the YAML', () => {
   it('reads half-typed YAML without throwing', () => {
     expect(stepLocations('flows:\n  f:\n    steps:\n      - set: {body: [\n', shapes)).toEqual(expect.any(Array));
     expect(stepLocations('', shapes)).toEqual([]);
+  });
+});
+
+describe('innermostFailedStep', () => {
+  it('names the failed step inside the containers that failed with it, not the first container', () => {
+    const steps = [
+      { step: 'flows.orders.steps[0]', outcome: 'completed' },
+      { step: 'flows.orders.steps[1]', outcome: 'failed' },
+      { step: 'flows.orders.steps[1].switch.cases[0].steps[0]', outcome: 'completed' },
+      { step: 'flows.orders.steps[1].switch.cases[0].steps[1]', outcome: 'failed' },
+      { step: 'flows.orders.steps[1].switch.cases[0].steps[1].lock.steps[0]', outcome: 'failed' },
+    ];
+    expect(innermostFailedStep(steps)?.step).toBe('flows.orders.steps[1].switch.cases[0].steps[1].lock.steps[0]');
+  });
+
+  it('does not take steps[1] for a container of steps[10], and gives nothing for a run with no failed step', () => {
+    const steps = [
+      { step: 'flows.orders.steps[1]', outcome: 'failed' },
+      { step: 'flows.orders.steps[10]', outcome: 'failed' },
+    ];
+    expect(innermostFailedStep(steps)?.step).toBe('flows.orders.steps[1]');
+    expect(innermostFailedStep([{ step: 'flows.orders.steps[0]', outcome: 'completed' }])).toBeUndefined();
   });
 });

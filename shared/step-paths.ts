@@ -180,6 +180,15 @@ export function flowOfStep(path: string): string | undefined {
   return parseStepPath(path)?.flow;
 }
 
+/**
+ * Of a run's traced steps, where it failed: the failed step none of whose inner steps (a branch's,
+ * a lock's, an error chain's) failed too, not the containers that failed with it. What a failed
+ * run's detail opens on and its Logs line names.
+ */
+export function innermostFailedStep<S extends { step: string; outcome: string }>(steps: readonly S[]): S | undefined {
+  return steps.find((s) => s.outcome === 'failed' && !steps.some((inner) => inner.outcome === 'failed' && inner.step.startsWith(`${s.step}.`)));
+}
+
 /** True for a path that names a step (not a chain or a setting): it ends in an item of a chain. Without the block shapes a trailing `cases[0]` reads as a step too. */
 export function isStepPath(path: string): boolean {
   const parsed = parseStepPath(path);

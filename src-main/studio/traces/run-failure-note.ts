@@ -1,3 +1,4 @@
+import { innermostFailedStep } from '../../../shared/step-paths.ts';
 import type { StoredStep } from './run-record.ts';
 
 /** Where a failed run failed, and which delivery of its message it was: what its Logs line says beside the error. */
@@ -11,8 +12,7 @@ export interface RunFailureNote {
 
 /** Read off a failed run's steps and input, which the store holds anyway: nothing is asked of a run that completes. */
 export function failureNoteOf(steps: readonly StoredStep[], input: unknown): RunFailureNote {
-  // As the run's detail picks it: the innermost failed step, not the containers that failed with it.
-  const failed = steps.find((s) => s.outcome === 'failed' && !steps.some((c) => c.outcome === 'failed' && c.step.startsWith(`${s.step}.`)));
+  const failed = innermostFailedStep(steps);
   const vars = isRecord(input) && isRecord(input.vars) ? input.vars : undefined;
   const note: RunFailureNote = {};
   if (failed) {

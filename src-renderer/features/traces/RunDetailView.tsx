@@ -1,6 +1,7 @@
 import { replayUnderDebugger } from '../debugger/debugger-actions.ts';
 import { useEffect, useState } from 'react';
 import type { RunDetail, RunStep } from '../../../shared/trace-types.ts';
+import { innermostFailedStep } from '../../../shared/step-paths.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
@@ -29,7 +30,7 @@ export function RunDetailView({ runId }: { runId: string }) {
         if (!live) return;
         setRun(d);
         // Open on the failed step, if any: that is what a person looks for first.
-        const failed = d?.steps.find((s) => s.outcome === 'failed' && !d.steps.some((c) => c.step.startsWith(s.step + '.') && c.outcome === 'failed'));
+        const failed = d ? innermostFailedStep(d.steps) : undefined;
         setSelected(failed ? failed.index : undefined);
       },
       () => live && setRun(null),
