@@ -1,4 +1,5 @@
-import type { Clock, ClockTimer } from '../../../shared/clock.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { FailureWindow } from '../../../shared/failure-window.ts';
 import type { Logger } from './logger.ts';
 import type { MessageError } from './message.ts';
 import type { RuntimeHost } from './runtime-host.ts';
@@ -38,11 +39,8 @@ interface Counted {
   step: string | undefined;
   block: string | undefined;
   error: string;
-  count: number;
 }
 
-const DEFAULT_INTERVAL_MS = 60_000;
-const DEFAULT_MAX_DISTINCT = 20;
 /** Failures a summary names one by one (the most frequent); the rest are in its total. */
 const SUMMARY_NAMES = 5;
 
@@ -52,48 +50,38 @@ const SUMMARY_NAMES = 5;
  * on, the only place the failure shows (before, a failed job was nacked silently); for an HTTP
  * run, the server's side of the error its caller got.
  *
- * Bounded under a flood: within a window of `intervalMs` (from its first failure) each distinct
- * (step, error) of the flow is logged once, and the failures not logged are counted into one
- * summary line when the window ends. The error text reaches the log through the logger, whose
- * redactor masks secret values as in every other line.
+ * Bounded under a flood (a FailureWindow, as the studio's Logs lines are): within a window of
+ * `intervalMs` (from its first failure) each distinct (step, error) of the flow is logged once,
+ * and the failures not logged are counted into one summary line when the window ends. The error
+ * text reaches the log through the logger, whose redactor masks secret values as in every other
+ * line.
  */
 export class RunFailureLog {
-  private readonly intervalMs: number;
-  private readonly maxDistinct: number;
-  /** This window's failures by (step, error), each logged in full once. */
-  private readonly seen = new Map<string, Counted>();
-  private suppressed = 0;
-  private timer: ClockTimer | undefined;
-  private windowStart = 0;
+  private readonly window: FailureWindow<Counted>;
 
   constructor(private readonly o: RunFailureLogOptions) {
-    this.intervalMs = o.intervalMs ?? DEFAULT_INTERVAL_MS;
-    this.maxDistinct = o.maxDistinct ?? DEFAULT_MAX_DISTINCT;
+    this.window = new FailureWindow<Counted>({
+      clock: o.clock,
+      intervalMs: o.intervalMs,
+      maxDistinct: o.maxDistinct,
+      onSummary: ({ suppressed, seconds, failures }) =>
+        this.o.log.warn(`${suppressed} more failed ${suppressed === 1 ? 'run was' : 'runs were'} not logged one by one in the last ${seconds}s`, {
+          suppressed,
+          seconds,
+          failures: failures.slice(0, SUMMARY_NAMES).map(({ first, count }) => ({
+            step: first.step,
+            block: first.block,
+            error: first.error,
+            count,
+          })),
+        }),
+    });
   }
 
   report(error: MessageError | undefined, about: FailedRunSource): void {
     const message = error?.message ?? 'the flow failed';
     const key = `${error?.step ?? ''}\u0000${message}`;
-    if (this.timer === undefined) {
-      this.windowStart = this.o.clock.now();
-      this.timer = this.o.clock.setTimeout(() => this.endWindow(), this.intervalMs, { unref: true });
-    }
-    const known = this.seen.get(key);
-    if (known) {
-      known.count++;
-      this.suppressed++;
-      return;
-    }
-    if (this.seen.size >= this.maxDistinct) {
-      this.suppressed++;
-      return;
-    }
-    this.seen.set(key, {
-      step: error?.step,
-      block: error?.block,
-      error: message,
-      count: 0,
-    });
+    if (!this.window.admit(key, { step: error?.step, block: error?.block, error: message })) return;
     this.o.log.warn(sentence(message, error, about), {
       ...about.source,
       step: error?.step,
@@ -108,29 +96,7 @@ export class RunFailureLog {
 
   /** Says what the window held back now (a source stopping), instead of when it ends. */
   flush(): void {
-    this.o.clock.clearTimeout(this.timer);
-    this.endWindow();
-  }
-
-  private endWindow(): void {
-    this.timer = undefined;
-    if (this.suppressed > 0) {
-      const top = [...this.seen.values()].filter((c) => c.count > 0).sort((a, b) => b.count - a.count);
-      // A flush (the source stopping) ends the window early: the line names the time it covered.
-      const seconds = Math.max(1, Math.round((this.o.clock.now() - this.windowStart) / 1000));
-      this.o.log.warn(`${this.suppressed} more failed ${this.suppressed === 1 ? 'run was' : 'runs were'} not logged one by one in the last ${seconds}s`, {
-        suppressed: this.suppressed,
-        seconds,
-        failures: top.slice(0, SUMMARY_NAMES).map((c) => ({
-          step: c.step,
-          block: c.block,
-          error: c.error,
-          count: c.count,
-        })),
-      });
-    }
-    this.seen.clear();
-    this.suppressed = 0;
+    this.window.flush();
   }
 }
 
