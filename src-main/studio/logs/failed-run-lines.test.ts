@@ -68,4 +68,29 @@ describe("the studio's Logs panel, a run that fails", () => {
     ]);
     expect(lines[1].log.fields).toMatchObject({ flow: 'work', step: 'flows.work.steps[0]', block: 'template', deliveryCount: 1 });
   });
+
+  it('says a flood of one failure once, and how many more there were when the integration stops, linked to one of them', async () => {
+    harness = await startStudioHarness({ jobs: { 'jobs.yaml': jobs } });
+    const api = harness.backend.api;
+    const { routes } = await api.startIntegration('jobs');
+    for (let i = 0; i < 8; i++) expect((await fetch(routes[0].url, { method: 'POST', body: '{}' })).status).toBe(500);
+    const failed = await until(() => api.queryRuns({ offset: 0, limit: 10, flow: 'price', outcome: 'failed' }), (p) => p.total === 8);
+    expect(failed.total).toBe(8);
+    // Well within the minute: the integration stopping ends it.
+    await api.stopIntegration('jobs');
+
+    const lines = await until(
+      () => problemLines(api),
+      (l) => l.length >= 2,
+    );
+    expect(lines.map((l) => [l.log.level, l.log.msg.replace(/last \d+s/, 'last Ns')])).toEqual([
+      ['error', `run failed: ${failed.rows[0].error} — at flows.price.steps[0] (template)`],
+      ['error', '7 more failed runs were not logged one by one in the last Ns — see them all in Traces (flow price, outcome failed)'],
+    ]);
+    expect(lines[1].log.fields).toMatchObject({ flow: 'price', suppressed: 7 });
+    // The first run has its own line; the summary links to one of the others (the newest).
+    const folded = failed.rows.map((r) => r.runId).filter((id) => id !== lines[0].log.fields.runId);
+    expect(folded).toHaveLength(7);
+    expect(folded).toContain(lines[1].log.fields.runId);
+  });
 });

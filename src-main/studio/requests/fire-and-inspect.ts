@@ -7,7 +7,8 @@ import { readDefinitions, type Runtime } from '../../runtime/index.ts';
 import { LogHistory } from '../logs/log-history.ts';
 import { RunMetrics } from '../metrics/run-metrics.ts';
 import type { MetricsQuery } from '../../../shared/metrics-types.ts';
-import { runEndLine } from '../logs/run-log-lines.ts';
+import { RunEndLines } from '../logs/run-log-lines.ts';
+import { systemClock, type Clock } from '../../../shared/clock.ts';
 import type { HistorySettingsStore } from '../state/history-settings.ts';
 import { closeHistoryThread } from '../state/history-thread.ts';
 import type { StudioDb } from '../state/studio-db.ts';
@@ -47,6 +48,8 @@ export interface FireAndInspectOptions {
   secretValueOf(name: string): Promise<string | undefined>;
   /** The secret store's key: sent requests the history shows masked are kept sealed with it, for a re-send. */
   secretKeyProtection?: SecretKeyProtection;
+  /** Times the minute in which a flow's failed runs get a Logs line each (tests move it). */
+  clock?: Clock;
 }
 
 /** The Requests and Traces panels' backend: stores, recorder, sender, and their API methods. */
@@ -104,12 +107,16 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
   captures.setRetention(retention.captures);
   const history = new RequestHistory(options.db, retention.requests, options.dataDir, onWriteError);
   const logs = new LogHistory(options.db, retention.logs, onWriteError);
-  // A failed or rejected run writes a line to Logs, kept with the runtimes' own lines.
-  const stopLoggingEnds = runs.onBadEnd((summary, failure) => {
-    const line = runEndLine(summary, failure);
-    logs.add(line);
-    options.pushFeed(line);
+  // A failed or rejected run writes a line to Logs, kept with the runtimes' own lines; under a
+  // flood, one per distinct failure of a flow a minute and a summary of the rest.
+  const runEndLines = new RunEndLines({
+    clock: options.clock ?? systemClock,
+    write: (line) => {
+      logs.add(line);
+      options.pushFeed(line);
+    },
   });
+  const stopLoggingEnds = runs.onBadEnd((summary, failure) => runEndLines.report(summary, failure));
   const stopFollowingSettings = options.settings.onChange((s) => {
     runs.setRetention(s.retention.runs);
     captures.setRetention(s.retention.captures);
@@ -183,6 +190,8 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
         stopRecording();
         stopObserving();
         stopCounting();
+        // The integration stopped (or reloads): what its flows' minutes held back is said now.
+        runEndLines.flush(integration);
         if (current.get(integration) === runtime) current.delete(integration);
       };
     },
@@ -191,6 +200,7 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
       stopCaptureEvents();
       stopFollowingSettings();
       stopLoggingEnds();
+      runEndLines.flush();
       if (timer) clearTimeout(timer);
       await sender.close();
       history.flush();
