@@ -23,8 +23,8 @@ flows:
 const FLOOD = `connectors:
   web: {type: http, host: 127.0.0.1, port: 0}
 flows:
-  quote:
-    source: {type: http, path: /quote, methods: [POST]}
+  surge:
+    source: {type: http, path: /surge, methods: [POST]}
     steps:
       - template: {name: missing.txt}
 `;
@@ -73,7 +73,7 @@ test.describe('Logs, runs that fail', () => {
     const url = (await card.locator('.route-url').first().textContent())!;
     for (let i = 0; i < 12; i++) expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(500);
     // Every run is in Traces before the integration stops.
-    const failedRuns = async () => (await call<{ total: number }>(page, studio.origin, 'queryRuns', { offset: 0, limit: 1, flow: 'quote', outcome: 'failed' })).total;
+    const failedRuns = async () => (await call<{ total: number }>(page, studio.origin, 'queryRuns', { offset: 0, limit: 1, flow: 'surge', outcome: 'failed' })).total;
     await expect.poll(failedRuns).toBe(12);
 
     await page.getByRole('tab', { name: 'Logs' }).click();
@@ -81,12 +81,12 @@ test.describe('Logs, runs that fail', () => {
     await page.getByRole('combobox', { name: 'Level' }).selectOption('warn');
     const rows = page.locator('.log-row');
     await expect(rows).toHaveCount(1);
-    await expect(rows.locator('.cell.msg')).toHaveAttribute('title', /^run failed: template resource "missing.txt" does not exist.* — at flows\.quote\.steps\[0\] \(template\)$/);
+    await expect(rows.locator('.cell.msg')).toHaveAttribute('title', /^run failed: template resource "missing.txt" does not exist.* — at flows\.surge\.steps\[0\] \(template\)$/);
 
     // Stopping ends the minute: the rest are one line, pointing to Traces and to the newest of them.
     await call(page, studio.origin, 'stopIntegration', 'e2e-flood-of-failures');
     await expect(rows).toHaveCount(2);
-    await expect(rows.nth(1).locator('.cell.msg')).toHaveAttribute('title', /^11 more failed runs were not logged one by one in the last \d+s — see them all in Traces \(flow quote, outcome failed\)$/);
+    await expect(rows.nth(1).locator('.cell.msg')).toHaveAttribute('title', /^11 more failed runs were not logged one by one in the last \d+s — see them all in Traces \(flow surge, outcome failed\)$/);
     await expect(rows.locator('.level')).toHaveText(['error', 'error']);
     await expect(rows.nth(1).locator('.run-link')).toBeVisible();
     await screenshotsAtBothSizes(page, 'logs-failed-runs-flood');
