@@ -34,10 +34,18 @@ export class VariableHandles {
     for (const [ref, h] of this.handles) if (h.thread === thread) this.handles.delete(ref);
   }
 
+  /**
+   * A paused run's message was edited: its references stay valid (the run is still paused, as the
+   * protocol promises) and now show the values at their paths; results of evaluate keep theirs.
+   */
+  refresh(thread: number, valueAt: (path: ReadonlyArray<string | number>) => unknown): void {
+    for (const h of this.handles.values()) if (h.thread === thread && h.path) h.value = valueAt(h.path);
+  }
+
   /** The children of a reference, each with a CEL `evaluateName` when it lies in the message. */
   children(ref: number): DebugProtocol.Variable[] {
     const h = this.handles.get(ref);
-    if (!h) return [];
+    if (!h || !hasChildren(h.value)) return [];
     const entries: Array<[string | number, unknown]> = Array.isArray(h.value) ? h.value.map((v, i) => [i, v]) : Object.entries(h.value as Record<string, unknown>);
     return entries.map(([key, value]) => {
       const path = h.path ? [...h.path, key] : undefined;

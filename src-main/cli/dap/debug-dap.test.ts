@@ -199,6 +199,37 @@ describe('flow-studio debug --dap over real stdio', () => {
     }
   });
 
+  it('keeps the variable references of a paused run valid across an edit, showing the edited value', async () => {
+    const dap = await launched({});
+    try {
+      await dap.request('setBreakpoints', { source: { path: flowFile }, breakpoints: [{ line: 8 }] });
+      await dap.request('configurationDone');
+      const listening = await dap.event('output', (e) => /^connector http listening on /.test(String(e.body?.output)));
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(String(listening.body!.output))![1];
+      const erin = greet(url, 'erin');
+      const threadId = Number((await dap.event('stopped')).body!.threadId);
+      const frameId = ((await dap.request('stackTrace', { threadId })).body!.stackFrames as Array<{ id: number }>)[0].id;
+      const [body, vars] = (await dap.request('scopes', { frameId })).body!.scopes as Array<{ variablesReference: number }>;
+      const shown = async (ref: number) => {
+        const answer = await dap.request('variables', { variablesReference: ref });
+        expect(answer.success, answer.message).toBe(true);
+        return Object.fromEntries((answer.body!.variables as Array<{ name: string; value: string }>).map((v) => [v.name, v.value]));
+      };
+      expect(await shown(vars.variablesReference)).toMatchObject({ greeting: '"hello erin"' });
+      // As a client's Variables view does: edit a value, then ask for the same scope again.
+      expect((await dap.request('setVariable', { variablesReference: vars.variablesReference, name: 'greeting', value: '"hi erin"' })).success).toBe(true);
+      expect(await shown(vars.variablesReference)).toMatchObject({ greeting: '"hi erin"' });
+      expect((await dap.request('setExpression', { frameId, expression: 'body.customer', value: '"erin e."' })).success).toBe(true);
+      expect(await shown(body.variablesReference)).toMatchObject({ customer: '"erin e."' });
+      expect((await dap.request('continue', { threadId })).success).toBe(true);
+      expect(await erin).toEqual({ greeting: 'hi erin' });
+      await dap.request('disconnect', {});
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
+
   it('refuses a launch without a usable program, saying what to pass', async () => {
     const dap = new DapClient();
     try {

@@ -261,8 +261,7 @@ export class FlowDebugAdapter {
     const key: string | number = Array.isArray(container.value) ? Number(name.replace(/^\[|\]$/g, '')) : name;
     const path = container.path[0] === 'body' && isWrapped(container.value) ? ['body'] : [...container.path, key];
     const value = await this.valueOf(container.thread, text);
-    this.session.edit(container.thread, path, value, this.who());
-    this.handles.forget(container.thread);
+    this.edited(container.thread, this.session.edit(container.thread, path, value, this.who()));
     return { value: preview(value), type: typeName(value), variablesReference: 0 };
   }
 
@@ -272,8 +271,7 @@ export class FlowDebugAdapter {
     const path = pathOfExpression(expression);
     if (!path) throw new Error(`${expression} is not a field of the message; write body.customer, vars.items[0].qty or body["odd key"]`);
     const value = await this.valueOf(run.thread, text);
-    this.session.edit(run.thread, path, value, this.who());
-    this.handles.forget(run.thread);
+    this.edited(run.thread, this.session.edit(run.thread, path, value, this.who()));
     return { value: preview(value), type: typeName(value), variablesReference: 0 };
   }
 
@@ -284,6 +282,16 @@ export class FlowDebugAdapter {
     }
     this.session.resume(threadId, action, this.who());
     return { allThreadsContinued: false };
+  }
+
+  /** After an edit, the run's variable references show the message as it is now (the Body scope's scalar wrapped as scopes() wraps it). */
+  private edited(thread: number, view: PausedRunView): void {
+    this.handles.refresh(thread, (path) => {
+      if (path.length === 1 && path[0] === 'body') return wrapScalar(view.message.body);
+      let value: unknown = view.message;
+      for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined;
+      return value;
+    });
   }
 
   /** A value typed in the client: JSON (`"alice"`, `42`, `{"a": 1}`), else CEL evaluated in the paused run (`body.qty * 2`). */
