@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadDefinition } from '../../core/load/definition-loader.ts';
 import { problemsOf } from '../../testing/load-yaml.ts';
 import { HttpConnector } from './http.ts';
-import { testRegistry } from './test-support/test-registry.ts';
+import { heldRuns, testRegistry } from './test-support/test-registry.ts';
 import { LOOPBACK, serveYaml, type Served } from './test-support/serve-yaml.ts';
 
 const open: Served[] = [];
@@ -191,5 +191,34 @@ flows:
     expect(await res.json()).toEqual({ error: 'flow "a" is not running' });
     await s.runtime.quiesce();
     await expect(fetch(`${s.url}/a`)).rejects.toThrow();
+  });
+
+  it('answers a request held across a quiesce (a reload) with Connection: close, so a keep-alive client does not reuse a server that no longer serves', async () => {
+    const s = await serve(`${LOOPBACK}flows:
+  a: {source: {type: http, path: /a}, steps: [{hold: {}}, {set: {body: '1'}}]}
+`);
+    const { port } = new URL(s.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    socket.write('GET /a HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: keep-alive\r\n\r\n');
+    await heldRuns.arrived();
+    await s.runtime.quiesce();
+    heldRuns.releaseAll();
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (/\r\n\r\n1$/.test(received)) resolve();
+        else socket.once('data', check);
+      };
+      check();
+    });
+    socket.on('error', () => {});
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    // And the server ends the connection rather than wait for another request on it.
+    await ended;
+    socket.destroy();
   });
 });

@@ -9,7 +9,7 @@ import { noteExchange, watchExchange } from './exchange-capture.ts';
 import { httpDef, RECEIVE_DEFAULTS } from './http.def.ts';
 import type { HttpRoute } from './http-route.ts';
 import { expectsContinue } from './request-body.ts';
-import { sendError } from './response-writer.ts';
+import { sendError, type ResponseRules } from './response-writer.ts';
 import { BadPathError } from '../../../../shared/route-pattern.ts';
 import { RouteTable } from './route-table.ts';
 import { SseRegistry } from './sse-registry.ts';
@@ -30,7 +30,8 @@ export class HttpConnector implements Connector {
   readonly basePath: string | undefined;
   readonly requestTimeoutMs: number;
   readonly writeTimeoutMs: number | undefined;
-  readonly closeConnection: boolean;
+  /** keepAlive: false on the connector, or the connector is quiescing or stopping: every response closes its connection. */
+  closeConnection: boolean;
   /** How long receiving a request may take, and how many connections are open at once (receiveLimits). */
   readonly limits: ReceiveLimits;
   /** The longest pause between body bytes. */
@@ -43,6 +44,8 @@ export class HttpConnector implements Connector {
   private readonly exchanges: ExchangeHub | undefined;
   private server: Server | undefined;
   private boundPort: number | undefined;
+  /** The rules each route answers by, so quiescing can tell every later response to close its connection. */
+  private readonly responseRules: ResponseRules[] = [];
 
   constructor(
     private readonly s: HttpSettings,
@@ -70,6 +73,16 @@ export class HttpConnector implements Connector {
   /** Where listen() binds, after the settings and `$HTTP_HOST` / `$HTTP_PORT`. */
   get listenAddress(): { host: string; port: number } {
     return { host: this.host, port: this.port };
+  }
+
+  /**
+   * The rules a route's responses follow; their closeConnection turns true when the connector
+   * quiesces, so a keep-alive client's next request is not sent to a server that no longer serves.
+   */
+  rulesFor(rules: Omit<ResponseRules, 'closeConnection'>): ResponseRules {
+    const r: ResponseRules = { ...rules, closeConnection: this.closeConnection };
+    this.responseRules.push(r);
+    return r;
   }
 
   /** Adds a flow's route; throws naming both flows when its method and path are taken. */
@@ -102,10 +115,21 @@ export class HttpConnector implements Connector {
     this.log.info('http connector listening', { connector: this.name, url: this.url() });
   }
 
-  /** Stops listening so a reloaded definition can bind the port at once; open requests finish. */
+  /**
+   * Stops listening so a reloaded definition can bind the port at once; open requests finish. Their
+   * answers close their connections: Node keeps a connection a response leaves idle after close()
+   * open, and a keep-alive client (a webhook sender's pool, a test tool) would send its next
+   * request there, to the stopped flow's 503, instead of to the reloaded one on a new connection.
+   */
   async quiesce(): Promise<void> {
+    this.closeFromNowOn();
     this.server?.close();
     this.server?.closeIdleConnections();
+  }
+
+  private closeFromNowOn(): void {
+    this.closeConnection = true;
+    for (const r of this.responseRules) r.closeConnection = true;
   }
 
   /** Closes every stream, stops listening, and cuts connections still open after a short grace. */
@@ -113,6 +137,7 @@ export class HttpConnector implements Connector {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    this.closeFromNowOn();
     this.streams.closeAll();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

@@ -21,11 +21,10 @@ export const routeSource = implementSource(
     const connector = ctx.connector(s.connector);
     if (!(connector instanceof HttpConnector)) throw new Error(`connector "${s.connector}" is not an http connector`);
     const redact = (text: string): string => ctx.host.redact(text);
-    const response = {
+    const response = connector.rulesFor({
       responseHeaders: (s.responseHeaders ?? []).filter((h) => h.toLowerCase() !== 'content-type'),
-      closeConnection: connector.closeConnection,
       redact,
-    };
+    });
     // The caller gets the failure; the server's log said nothing of it, so whoever runs the
     // service only learnt of failing runs from their callers. Where the runtime's caller logs
     // failed runs itself (the studio), runs go to the flow untouched.

@@ -28,8 +28,37 @@ const fail = implementBlock(failDef, (s) => ({
   },
 }));
 
+const holdDef = defineBlock({
+  type: 'hold',
+  summary: 'Test only: holds the message until the test lets it go (heldRuns), as a run paused in the debugger is.',
+  settings: {},
+});
+
+const waiting: Array<() => void> = [];
+const arrivals: Array<() => void> = [];
+
+/** The runs a `hold` step holds: the test waits for one to arrive, then lets them all go. */
+export const heldRuns = {
+  /** Resolves once a run is held (at once if one is). */
+  arrived(): Promise<void> {
+    return waiting.length > 0 ? Promise.resolve() : new Promise((resolve) => arrivals.push(resolve));
+  },
+  releaseAll(): void {
+    for (const release of waiting.splice(0)) release();
+  },
+};
+
+const hold = implementBlock(holdDef, () => ({
+  process(msg) {
+    return new Promise((resolve) => {
+      waiting.push(() => resolve(msg));
+      for (const arrived of arrivals.splice(0)) arrived();
+    });
+  },
+}));
+
 /** The runtime's registry plus test-only blocks. */
 export const testRegistry: ComponentRegistry = {
   ...registry,
-  blocks: new Map<string, AnyBlockImpl>([...registry.blocks, ['wait', wait as unknown as AnyBlockImpl], ['fail', fail as unknown as AnyBlockImpl]]),
+  blocks: new Map<string, AnyBlockImpl>([...registry.blocks, ['wait', wait as unknown as AnyBlockImpl], ['fail', fail as unknown as AnyBlockImpl], ['hold', hold as unknown as AnyBlockImpl]]),
 };
