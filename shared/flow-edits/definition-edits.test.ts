@@ -69,6 +69,14 @@ describe('setting a step setting', () => {
     expect(r.text.endsWith("      - log:\n          message: '\"x\"'\n          level: debug\n")).toBe(true);
   });
 
+  it('replaces a folded or literal block value, the next setting staying on its own line', () => {
+    const text = `flows:\n  f:\n    steps:\n      - set:\n          body: >-\n            {"a": 1,\n             "b": 2}\n          # the vars come next\n          vars: {x: '1'}\n      - log:\n          message: |\n            "done"\n\n      - log: {message: '"end"'}\n`;
+    const body = setStepSetting(text, 'flows.f.steps[0]', ['body'], '{"a": 3}');
+    expectEdit(text, body, changed(text, ['>-\n            {"a": 1,\n             "b": 2}\n', '\'{"a": 3}\'\n']));
+    const message = setStepSetting(text, 'flows.f.steps[1]', ['message'], '"finished"');
+    expectEdit(text, message, changed(text, ['|\n            "done"\n', '\'"finished"\'\n']));
+  });
+
   it('sets a source setting by its keys, inside the inline source', () => {
     const r = setDefinitionValue(ORDERS, ['flows', 'orders', 'source', 'path'], '/orders/new');
     expectEdit(ORDERS, r, changed(ORDERS, ['path: /orders,', 'path: /orders/new,']));

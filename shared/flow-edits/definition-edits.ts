@@ -113,7 +113,9 @@ function valueAfterColon(d: DefinitionDocument, value: unknown, inline: boolean,
 function replaceNode(d: DefinitionDocument, old: Node, value: unknown, keyCol: number, inFlow = false): Splice[] {
   const t = d.text;
   const start = old.range![0];
-  const end = isCollection(old) && !old.flow ? trimBack(t, old.range![1]) : old.range![1];
+  // A block list or map, and a `|` or `>` scalar, run on to the next line's indentation: the
+  // replacement ends where their text does, so what follows keeps its line.
+  const end = isBlockNode(old) ? trimBack(t, old.range![1]) : old.range![1];
   if (isScalar(old) && !isCollectionValue(value)) return [{ start, end, text: scalarText(value, (old as Scalar).type) }];
   if (inFlow || (isCollection(old) && old.flow) || !isCollectionValue(value)) return [{ start, end, text: scalarOrFlow(value, true) }];
   // A block value: from the colon on, one level deeper than its key.
@@ -156,6 +158,11 @@ function scalarText(value: unknown, type: Scalar['type']): string {
 function scalarOrFlow(value: unknown, inline: boolean): string {
   if (typeof value === 'string' && /\n/.test(value)) return JSON.stringify(value);
   return yamlText(value, inline);
+}
+
+function isBlockNode(node: Node): boolean {
+  if (isCollection(node)) return !node.flow;
+  return isScalar(node) && (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED');
 }
 
 function isCollectionValue(v: unknown): boolean {
