@@ -115,3 +115,54 @@ test.describe('the flow graph', () => {
     await expect(graph.getByRole('button', { name: /^log: / })).toHaveCount(1);
   });
 });
+
+const HALF_TYPED = `flows:
+  half:
+    source: {type: http, path: /half}
+    steps:
+      # greet first
+      - log:
+          message: '"hi"'
+
+      - set: {body: '{"done": true}'}
+`;
+
+test.describe('the flow graph of a file that stops parsing while it is typed', () => {
+  test.beforeAll(({ studio }) => {
+    writeIntegration(studio.workspaceDir, 'e2e-half-typed', { 'half.yaml': HALF_TYPED });
+  });
+
+  test('says where the YAML breaks, goes there, refuses graph edits with the place and keeps the text as typed', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    await openFile(page, 'e2e-half-typed', 'half.yaml');
+    const graph = page.getByRole('region', { name: 'Flow graph of half' });
+    await expect(graph.getByRole('button', { name: /^set:/ })).toBeVisible();
+    await expect(graph.getByRole('alert')).toHaveCount(0);
+
+    // Half-way through typing an inline map on line 7.
+    await cursorToLineEnd(page, 7);
+    await page.keyboard.type(' {oops: ');
+    const notice = graph.getByRole('alert');
+    await expect(notice).toContainText(/^half\.yaml:7:\d+ does not parse as YAML \(.+\): the graph shows only what reads before it/);
+    await screenshotsAtBothSizes(page, 'graph-half-typed');
+
+    // A graph edit is refused with the same place; the text stays as typed.
+    await graph.getByRole('button', { name: 'Add block log', exact: true }).click();
+    await expect(page.locator('.notice')).toContainText(/does not parse as YAML at line 7, column \d+/);
+    await expect(page.locator('.flow-editor .view-lines')).toContainText(`message: '"hi"' {oops:`);
+
+    // The notice leads to the line in the text.
+    await cursorToLineEnd(page, 1);
+    await notice.getByRole('button', { name: 'Go to line 7' }).click();
+    await expect(page.locator('.flow-editor .line-numbers.active-line-number')).toHaveText('7');
+
+    // Fixed text: the notice goes and the graph is whole again.
+    await cursorToLineEnd(page, 7);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.insertText(`message: '"hi!"'`);
+    await expect(notice).toHaveCount(0);
+    await expect(graph.getByRole('button', { name: /^set:/ })).toBeVisible();
+    await expect(graph.getByRole('button', { name: /^log:/ })).toContainText('hi!');
+  });
+});

@@ -49,7 +49,13 @@ export class DefinitionDocument {
   constructor(readonly text: string) {
     this.doc = parsedDefinition(text);
     const broken = this.doc.errors[0];
-    if (broken) throw new FlowEditError(`the file does not parse as YAML (${broken.message.split('\n')[0]}); fix the text first`);
+    if (broken) {
+      // The parse keeps no line positions (prettyErrors off, for speed): say where from the offset.
+      const at = broken.pos[0];
+      const line = text.slice(0, at).split('\n').length;
+      const where = `line ${line}, column ${at - lineStart(text, at) + 1}`;
+      throw new FlowEditError(`the file does not parse as YAML at ${where} (${broken.message.split('\n')[0]}); fix the text there first`);
+    }
     [this.step, this.seqIndent] = this.style();
   }
 

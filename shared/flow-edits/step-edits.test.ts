@@ -138,3 +138,13 @@ describe('the parse an edit reads', () => {
     expect(parsedDefinition(ORDERS).toString()).toBe(doc.toString());
   });
 });
+
+describe('a text that does not parse', () => {
+  it('is refused with the line and column where the YAML breaks, the text left to the person', () => {
+    // Half-typed: an inline map opened after the message on line 13.
+    const typing = ORDERS.replace(`message: '"done"'`, `message: '"done"' {oops: [`);
+    expect(typing.split('\n')[25]).toContain('{oops: [');
+    expect(() => insertStep(typing, { chain: 'flows.orders.steps', index: 1 }, LOG_HI)).toThrow(FlowEditError);
+    expect(() => insertStep(typing, { chain: 'flows.orders.steps', index: 1 }, LOG_HI)).toThrow(/does not parse as YAML at line 26, column \d+ \(/);
+  });
+});

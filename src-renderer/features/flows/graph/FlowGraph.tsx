@@ -20,6 +20,7 @@ import { BLOCK_DRAG, GraphChain, STEP_DRAG, type GraphContext } from './GraphSte
 import { VirtualChain } from './VirtualChain.tsx';
 import { NewFlowForm } from './NewFlowForm.tsx';
 import { StepSettings } from './StepSettings.tsx';
+import { GraphSyntaxNotice } from './GraphSyntaxNotice.tsx';
 
 /** 195080 as `195K`: the note must fit beside the flow picker in a narrow pane; the title has the idea. */
 const COMPACT = new Intl.NumberFormat('en', { notation: 'compact' });
@@ -166,6 +167,7 @@ export function FlowGraph() {
         </button>
       </div>
       {addingFlow ? <NewFlowForm outline={current} onDone={() => setAddingFlow(false)} /> : null}
+      <GraphSyntaxNotice integration={integration} file={openFile.file} />
       <GraphEditBar flow={flow} />
       <GraphPalette flow={flow} />
       <GraphCanvas steps={flowSteps(flow).length} flowName={flow.name}>
