@@ -171,7 +171,11 @@ export class DefinitionDocument {
       const colon = t.indexOf(':', keyNode.range![1]);
       const value = chain.pair.value as Node | null;
       const valueEnd = value?.range ? (isCollection(value) && !value.flow ? trimBack(t, value.range[1]) : value.range[1]) : colon + 1;
-      return [{ start: colon + 1, end: Math.max(colon + 1, valueEnd), text: `\n${reindent(block, keyCol + this.seqIndent)}` }];
+      const end = Math.max(colon + 1, valueEnd);
+      // A comment after `steps: []` is about the key: it stays on the key's line, not after the new list's last line.
+      const rest = lineAt(t, end);
+      const comment = /^\s+#/.test(rest) && !(isCollection(value) && !value.flow) ? rest : '';
+      return [{ start: colon + 1, end: end + comment.length, text: `${comment}\n${reindent(block, keyCol + this.seqIndent)}` }];
     }
     if (!chain.parent) throw new FlowEditError(`there is no place for ${String(key)} in the file`);
     return this.addPair(chain.parent, String(key), `\n${reindent(block, this.seqIndent)}`, block);

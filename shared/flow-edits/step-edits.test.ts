@@ -43,10 +43,12 @@ describe('inserting a step', () => {
     expect(r.select).toBe('flows.orders.onError[0]');
   });
 
-  it('turns an empty list into a block list', () => {
-    const text = 'flows:\n  f:\n    steps: []   # nothing yet\n';
+  it('turns an empty list into a block list, its comment staying on the key’s line', () => {
+    const text = 'flows:\n  f:\n    steps: []   # nothing yet\n    onError: [] # TODO\n';
     const r = insertStep(text, { chain: 'flows.f.steps', index: 0 }, LOG_HI);
-    expectEdit(text, r, "flows:\n  f:\n    steps:\n      - log:\n          message: '\"hi\"'   # nothing yet\n");
+    expectEdit(text, r, "flows:\n  f:\n    steps:   # nothing yet\n      - log:\n          message: '\"hi\"'\n    onError: [] # TODO\n");
+    const onError = insertStep(text, { chain: 'flows.f.onError', index: 0 }, LOG_HI);
+    expectEdit(text, onError, "flows:\n  f:\n    steps: []   # nothing yet\n    onError: # TODO\n      - log:\n          message: '\"hi\"'\n");
   });
 
   it('refuses a place past the end, saying how many steps there are', () => {
