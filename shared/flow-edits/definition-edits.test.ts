@@ -58,6 +58,11 @@ describe('setting a step setting', () => {
     expectEdit(ORDERS, r, changed(ORDERS, ["          reject: {status: 400, body: '\"no items\"'}\n", '']));
   });
 
+  it('removes a step’s name from the line of its dash, the block taking the dash', () => {
+    const r = setStepSetting(ORDERS, 'flows.orders.steps[0]', ['name'], undefined);
+    expectEdit(ORDERS, r, changed(ORDERS, ['      - name: require items\n        filter:\n', '      - filter:\n']));
+  });
+
   it('names a step on the line of its dash', () => {
     const r = setStepSetting(ORDERS, 'flows.orders.steps[3]', ['name'], 'finish');
     expectEdit(ORDERS, r, changed(ORDERS, ["      - log:\n          message: '\"done\"'", "      - name: finish\n        log:\n          message: '\"done\"'"]));

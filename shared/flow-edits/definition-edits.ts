@@ -137,6 +137,11 @@ function removePair(d: DefinitionDocument, parent: Node, key: Node, value: Node 
   }
   const first = lineStart(t, key.range![0]);
   const pairOwner = parent as Node & { items: Array<{ key: unknown }> };
+  const next = pairOwner.items[pairOwner.items.findIndex((p) => p.key === key) + 1]?.key as Node | undefined;
+  if (/-\s*$/.test(t.slice(first, key.range![0])) && next?.range) {
+    // `- name: load` above its block: the line holds the item's dash, which the next key takes.
+    return [{ start: key.range![0], end: next.range[0], text: '' }];
+  }
   if (pairOwner.items.length === 1) {
     // The last setting: the map becomes `{}` rather than a key with nothing under it.
     const colon = t.lastIndexOf(':', first - 1);
