@@ -18,6 +18,11 @@ export function statusOf(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
 }
 
+/** The status a failed run is answered with (spec 2 §2.4): what an error chain set, else 500. */
+export function failureStatus(result: FlowResult): number {
+  return (result.recovered && statusOf(result.message.vars.httpStatus)) ?? 500;
+}
+
 /**
  * Answers with a flow's result (spec 2 §2.4): completed → the body with 200 or vars.httpStatus;
  * dropped → 204; failed → 500 `{error}`, where an error chain may replace the status and the
@@ -34,7 +39,7 @@ export function sendResult(res: ServerResponse, result: FlowResult, rules: Respo
   }
   if (result.outcome === 'failed') {
     // Only what an error chain set answers for a failure: its status, else 500; its body, else {error}.
-    const status = (result.recovered && statusOf(msg.vars.httpStatus)) ?? 500;
+    const status = failureStatus(result);
     if (result.recovered) applyResponseHeaders(res, msg, rules.responseHeaders);
     if (!result.recovered?.bodySet) {
       sendError(res, status, rules.redact(result.error?.message ?? 'the flow failed'), rules.closeConnection);

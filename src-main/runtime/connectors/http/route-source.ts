@@ -4,7 +4,7 @@ import { HttpRoute } from './http-route.ts';
 import { DEFAULT_HEARTBEAT_MS, routeSourceDef } from './route-source.def.ts';
 import { joinBasePath, parseRoutePattern } from '../../../../shared/route-pattern.ts';
 import { hasLineBreak } from './sse-frame.ts';
-import { statusOf } from './response-writer.ts';
+import { failureStatus } from './response-writer.ts';
 import type { FlowResult } from '../../core/engine/chain.ts';
 import type { Message } from '../../core/message.ts';
 import { runFailureLogFor, type FailedRunSource, type RunFailureLog } from '../../core/run-failure-log.ts';
@@ -91,11 +91,7 @@ export const routeSource = implementSource(
 /** submit and start that report a failed run's result to `failures`, the result unchanged. */
 function noting(ctx: Pick<SourceContext, 'submit' | 'start'>, failures: RunFailureLog, where: FailedRunSource['source']): Pick<SourceContext, 'submit' | 'start'> {
   const noted = (result: FlowResult): FlowResult => {
-    if (result.outcome === 'failed') {
-      // The status sendResult answers a failure with: what an error chain set, else 500.
-      const status = (result.recovered && statusOf(result.message.vars.httpStatus)) ?? 500;
-      failures.report(result.error, { source: where, next: 'answered', status });
-    }
+    if (result.outcome === 'failed') failures.report(result.error, { source: where, next: 'answered', status: failureStatus(result) });
     return result;
   };
   return {
