@@ -68,8 +68,12 @@ export class DebugSession {
   private readonly nextThread: () => number;
   private readonly listeners = new Set<DebugListener>();
   private readonly targets = new Set<DebugTarget>();
-  /** Checks breakpoints set before any runtime is attached (as DAP clients set them): syntax, hit counts, log messages. */
-  private readonly unattachedCel: CelEnvironment = createCelEnvironment([], undefined, { checkCalls: false });
+  /**
+   * Checks breakpoints set before any runtime is attached (as DAP clients set them): syntax, hit
+   * counts, log messages. Made on first use: most sessions (one per integration in the studio)
+   * never set a breakpoint.
+   */
+  private unattachedCel: CelEnvironment | undefined;
 
   /** `nextThread`: thread ids unique beyond this session (the studio has one session per integration); default 2, 3, … */
   constructor(options: { nextThread?: () => number } = {}) {
@@ -106,7 +110,7 @@ export class DebugSession {
   setBreakpoints(list: readonly StepBreakpoint[]): BreakpointCheck[] {
     const byStep = new Map<string, StepBreakpoint[]>();
     const checks: BreakpointCheck[] = [];
-    const cel = [...this.targets].at(-1)?.cel ?? this.unattachedCel;
+    const cel = [...this.targets].at(-1)?.cel ?? (this.unattachedCel ??= createCelEnvironment([], undefined, { checkCalls: false }));
     for (const bp of list) {
       const check = checkBreakpoint(bp, cel);
       checks.push(check);
