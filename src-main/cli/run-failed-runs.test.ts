@@ -171,5 +171,11 @@ flows:
       msg: 'run failed at flows.busy.steps[0] (template): template resource "missing.txt" does not exist; add it to the integration\'s resources; the caller was answered 503',
       status: 503,
     });
+    // Stopped within the minute, the four failures not logged one by one are still said.
+    web.child.kill('SIGINT');
+    const stopped = await outputWhere(web, (o) => records(o).some((r) => r.msg === 'runtime stopped'), 'the stop');
+    expect(records(stopped).filter((r) => r.flow === 'report' && r.level === 'warn' && r.suppressed !== undefined)).toMatchObject([
+      { msg: expect.stringMatching(/^4 more failed runs were not logged one by one in the last \d+s$/), suppressed: 4, failures: [{ step: 'flows.report.steps[0]', block: 'template', count: 4 }] },
+    ]);
   }, 90_000);
 });

@@ -29,7 +29,7 @@ export const routeSource = implementSource(
     // service only learnt of failing runs from their callers. Where the runtime's caller logs
     // failed runs itself (the studio), runs go to the flow untouched.
     const failures = runFailureLogFor(ctx);
-    const where = { source: 'http', route: `${s.methods?.join(',') ?? '*'} ${s.path}` };
+    const noted = failures && noting(ctx, failures, { source: 'http', route: `${s.methods?.join(',') ?? '*'} ${s.path}` });
     const route = new HttpRoute({
       flowName: ctx.flowName,
       pattern: parseRoutePattern(joinBasePath(connector.basePath, s.path)),
@@ -58,7 +58,8 @@ export const routeSource = implementSource(
             registry: connector.streams,
           }
         : undefined,
-      ...(failures ? noting(ctx, failures, where) : { submit: ctx.submit, start: ctx.start }),
+      submit: noted?.submit ?? ctx.submit,
+      start: noted?.start ?? ctx.start,
       traces: ctx.traces,
       log: ctx.log,
     });
@@ -66,9 +67,11 @@ export const routeSource = implementSource(
     return {
       async start() {
         route.active = true;
+        noted?.started();
       },
       async stop() {
         route.active = false;
+        noted?.stopped();
       },
       describe() {
         const base = connector.url();
@@ -88,17 +91,39 @@ export const routeSource = implementSource(
   },
 );
 
-/** submit and start that report a failed run's result to `failures`, the result unchanged. */
-function noting(ctx: Pick<SourceContext, 'submit' | 'start'>, failures: RunFailureLog, where: FailedRunSource['source']): Pick<SourceContext, 'submit' | 'start'> {
+/**
+ * submit and start that report a failed run's result to `failures`, the result unchanged; once
+ * the route stops, what the log held back is said when the runs still answering have ended (a
+ * process stopping within the minute would otherwise never say it), as the queue source does.
+ */
+function noting(ctx: Pick<SourceContext, 'submit' | 'start'>, failures: RunFailureLog, where: FailedRunSource['source']) {
+  let running = 0;
+  let stopped = false;
   const noted = (result: FlowResult): FlowResult => {
     if (result.outcome === 'failed') failures.report(result.error, { source: where, next: 'answered', status: failureStatus(result) });
     return result;
   };
+  const ended = (result: FlowResult): FlowResult => {
+    noted(result);
+    if (--running === 0 && stopped) failures.flush();
+    return result;
+  };
+  const later = (run: Promise<FlowResult>): Promise<FlowResult> => {
+    running++;
+    return run.then(ended);
+  };
   return {
-    submit: (msg: Message) => ctx.submit(msg).then(noted),
+    submit: (msg: Message) => later(ctx.submit(msg)),
     start: (msg: Message) => {
       const started = ctx.start(msg);
-      return started instanceof Promise ? started.then(noted) : noted(started);
+      return started instanceof Promise ? later(started) : noted(started);
+    },
+    started(): void {
+      stopped = false;
+    },
+    stopped(): void {
+      stopped = true;
+      if (running === 0) failures.flush();
     },
   };
 }
