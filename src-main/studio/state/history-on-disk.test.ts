@@ -222,17 +222,7 @@ describe('the studio history on disk', () => {
   });
 });
 
-const batchRun = (runId: string, extra: Partial<TraceRecord> = {}): TraceRecord => ({
-  kind: 'run',
-  flow: 'orders',
-  correlationId: `c-${runId}`,
-  runId,
-  startedAt: 1_000,
-  durationMs: 1,
-  outcome: 'completed',
-  input: { body: { runId }, vars: {} },
-  ...extra,
-});
+const batchRun = (runId: string, extra: Partial<TraceRecord> = {}): TraceRecord => event('run', runId, { input: { body: { runId }, vars: {} }, ...extra });
 
 const runIds = (store: RunStore): string[] =>
   store.query({ offset: 0, limit: 1_000 }).rows.map((r) => r.runId);
