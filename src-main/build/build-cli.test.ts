@@ -58,7 +58,7 @@ describe('the built CLI, as an installed package runs it (no sources, no TypeScr
       });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ customer: 'ana', items: 1, lineTotals: [10] });
-      const exit = new Promise<number | null>((r) => child.once('exit', r));
+      const exit = new Promise<number | null>((r) => child.once('close', r));
       child.kill('SIGTERM');
       expect(await exit).toBe(0);
       expect(out).not.toMatch(/error|Unknown file extension/i);

@@ -41,7 +41,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, err })));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out, err })));
 }
 
 type Env = Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;

@@ -23,7 +23,7 @@ describe('flow-studio run', () => {
       expect(out).toContain('Report #2 ');
       expect(out).toMatch(/"msg":"embedded platform listening on http:\/\/127\.0\.0\.1:\d+"/);
       expect(out).toMatch(/"msg":"platform services: api \(flow-studio-platform [^)]*\) at http:\/\/127\.0\.0\.1:\d+"/);
-      const exit = new Promise<number | null>((r) => child.once('exit', r));
+      const exit = new Promise<number | null>((r) => child.once('close', r));
       child.kill('SIGINT');
       expect(await exit).toBe(0);
       // With what tracing took of the thread over the runtime's life.
