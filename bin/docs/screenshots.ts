@@ -3,7 +3,8 @@
  *
  * `flow-studio serve` starts as a newcomer's would (a fresh home, the samples as its workspace),
  * and headless Chromium drives it in the light theme at 1440×900 through the steps of
- * docs/tutorial.md and the README's tour, writing docs/img/<name>.webp. WebP is Chromium's own
+ * docs/tutorial.md, the README's tour, the graph's settings form (docs/flows.md) and a paused run
+ * (docs/debugging.md), writing docs/img/<name>.webp. WebP is Chromium's own
  * encoder (the DevTools protocol's screenshot format), so no image package is needed and a
  * picture of the studio stays around 30–90 KB where a PNG of it is 200–400 KB.
  *
@@ -192,6 +193,54 @@ async function tour(page: Page, s: StudioSession): Promise<void> {
   await shoot(page, 'tour-queues');
 }
 
+/**
+ * docs/flows.md's graph editing and docs/debugging.md's pause, on orders-api (the tour started it):
+ * a step selected with its settings form, then a request paused before that step, with the
+ * message, the stack and an expression evaluated in the run.
+ */
+async function debugging(page: Page, s: StudioSession): Promise<void> {
+  await page.getByRole('tab', { name: 'Flows' }).click();
+  const card = page.getByRole('listitem', { name: 'orders-api' });
+  await card.getByRole('button', { name: /^orders\.yaml/ }).click();
+  await expect(page.locator('.flow-editor .view-lines')).toContainText('price-order', { timeout: 20_000 });
+  const graph = page.getByRole('region', { name: 'Flow graph of price-order' });
+  await expect(graph).toBeVisible();
+  await graph.getByRole('button', { name: /^line totals \(set\)/ }).click();
+  await expect(page.getByRole('region', { name: 'Settings of set (line totals)' })).toBeVisible();
+  await shoot(page, 'graph-settings');
+
+  // A breakpoint on the step that answers, only for bob's orders: ana's go through meanwhile.
+  const toggle = graph.getByRole('button', { name: 'Breakpoint on set' });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('tab', { name: 'Debugger' }).click();
+  const bp = page.getByRole('list', { name: 'Breakpoints' }).getByRole('listitem').filter({ hasText: 'flows.price-order.steps[2]' });
+  const condition = bp.getByPlaceholder('body.customer == "bob"');
+  await condition.fill('body.customer == "bob"');
+  await condition.press('Enter');
+  await expect(bp).toHaveAttribute('data-condition', 'body.customer == "bob"');
+
+  const state = (await s.call<RouteState[]>('runStates')).find((r) => r.routes.some((x) => x.flow === 'price-order'));
+  const route = state?.routes.find((r) => r.flow === 'price-order');
+  if (state?.status !== 'running' || !route) throw new Error(`orders-api is not running: ${JSON.stringify(state)}`);
+  const order = (customer: string): Promise<Response> =>
+    fetch(route.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer, items: [{ price: 2.5, quantity: 4 }, { price: 12, quantity: 1 }] }) });
+  const bob = order('bob');
+  const paused = page.getByRole('list', { name: 'Paused runs' }).getByRole('listitem');
+  await expect(paused).toHaveCount(1, { timeout: 15_000 });
+  const ana = await order('ana');
+  if (ana.status !== 200) throw new Error(`ana's order was answered ${ana.status} while bob's was paused`);
+  await page.getByLabel('CEL expression to evaluate').fill('vars.lines.map(t, t * 2)');
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect(page.getByRole('tree', { name: 'value of vars.lines.map(t, t * 2)' })).toBeVisible();
+  await shoot(page, 'debug-paused');
+
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const answered = await bob;
+  if (answered.status !== 200) throw new Error(`bob's order was answered ${answered.status} after Continue`);
+  await expect(paused).toHaveCount(0);
+}
+
 async function main(): Promise<void> {
   mkdirSync(imgDir, { recursive: true });
   await ensureRendererBuilt(root, (line) => console.log(line));
@@ -209,6 +258,7 @@ async function main(): Promise<void> {
     await expect(page.getByRole('tablist', { name: 'Panels' })).toBeVisible();
     await tutorial(page, session);
     await tour(page, session);
+    await debugging(page, session);
   } finally {
     await browser.close();
     await session.stop();
