@@ -147,6 +147,20 @@ test.describe('the Queues & Topics panel', () => {
     await expect(row(page, 'purge').last()).toContainText('3 messages removed from jobs-worker');
   });
 
+  test('peeks at the messages of a subject that no consumer group has received yet', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    await call(page, studio.origin, 'purgeQueue', 'unclaimed-parcels');
+    await call(page, studio.origin, 'publishQueueMessage', { subject: 'unclaimed-parcels', body: { parcel: 'P-7' }, count: 2 });
+    await page.getByRole('tab', { name: 'Queues & Topics' }).click();
+    await page.getByRole('button', { name: 'unclaimed-parcels · (no group yet)' }).click();
+    await expect(counter(page, 'waiting')).toHaveText('2');
+
+    await page.getByRole('button', { name: 'Peek stored messages' }).click();
+    const peek = page.getByLabel('Messages stored for no group yet');
+    await expect(peek.locator('li[data-state="waiting"]')).toHaveCount(2);
+    await expect(peek).not.toContainText('every message was acked');
+  });
+
   test('shows a topic subscription with its cursor and lag, delivers a test message to it, and deletes it', async ({ page, studio }) => {
     await runIntegration(
       page,

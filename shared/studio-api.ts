@@ -416,7 +416,8 @@ const methodRecord = {
   runSparklines: [],
   queueView: ['query:object'],
   queueMessage: ['subject:name', 'messageId:name'],
-  peekQueue: ['subject:name', 'group:name', 'limit:int?'],
+  // '' is a real group: messages published before any consumer group received the subject.
+  peekQueue: ['subject:name', 'group:text', 'limit:int?'],
   publishQueueMessage: ['input:object'],
   purgeQueue: ['subject:name', 'group:name?'],
   topicView: ['query:object'],

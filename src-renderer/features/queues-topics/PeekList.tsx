@@ -12,7 +12,8 @@ export function PeekList({ subject, group }: { subject: string; group: string })
   const messages = peek.data ?? [];
   return (
     <div className="pv-peek" aria-label={`Messages stored for ${group || 'no group yet'}`}>
-      {messages.length === 0 ? <p className="muted">Nothing stored for this group: every message was acked.</p> : null}
+      {peek.error ? <p className="error">{peek.error}</p> : null}
+      {peek.data && messages.length === 0 ? <p className="muted">Nothing stored for this group: every message was acked.</p> : null}
       <ul>
         {messages.map((m) => (
           <li key={m.messageId} data-state={m.state}>
