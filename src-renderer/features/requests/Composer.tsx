@@ -127,7 +127,8 @@ export function Composer() {
           ))}
         </select>
         <select aria-label="Method" value={composer.method} onChange={(e) => patch({ method: e.target.value })}>
-          {[...new Set([...(route?.methods ?? []), ...METHODS])].map((m) => (
+          {/* The request's own method too: a replayed PROPFIND or PURGE is shown as what is sent, not as GET. */}
+          {[...new Set([...(route?.methods ?? []), ...METHODS, composer.method])].map((m) => (
             <option key={m}>{m}</option>
           ))}
         </select>

@@ -1,0 +1,45 @@
+import { expect, test } from './studio-fixture.ts';
+import { collectPageErrors } from './page-health.ts';
+import { openStudio, startIntegration, writeIntegration } from './requests-helpers.ts';
+
+// A route that takes every method and says which one it got, as WebDAV and cache-purging clients use.
+const ODD = `
+connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  oddtraffic-any:
+    source: {type: http, path: /oddtraffic/any}
+    steps:
+      - set: {body: '{"method": vars.method}'}
+`;
+
+test.describe('requests the composer did not make', () => {
+  test('a captured PROPFIND replays into the composer showing PROPFIND, and sending it again sends PROPFIND', async ({ page, studio }) => {
+    const health = collectPageErrors(page);
+    writeIntegration(studio.workspaceDir, 'oddtraffic-kit', { 'odd.yaml': ODD });
+    await openStudio(page, studio.url);
+    const state = await startIntegration(page, studio.origin, 'oddtraffic-kit');
+    const url = state.routes[0].url;
+    const sent = await fetch(url, { method: 'PROPFIND' });
+    expect(await sent.json()).toEqual({ method: 'PROPFIND' });
+
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    await page.getByRole('tab', { name: 'Captures' }).click();
+    await page.getByRole('searchbox', { name: 'Search captures' }).fill('path:/oddtraffic/any');
+    await page.getByRole('list', { name: 'Captured requests' }).getByRole('button', { name: /PROPFIND/ }).first().click();
+    await page.getByRole('region', { name: /^Capture \d+$/ }).getByRole('button', { name: 'Replay', exact: true }).click();
+
+    const composer = page.getByRole('region', { name: 'Request composer' });
+    const method = composer.getByRole('combobox', { name: 'Method' });
+    await expect(page.getByRole('region', { name: 'Response' }).getByLabel('Response status')).toHaveText('200');
+    // What the composer shows is what it sends: not the first method of its list.
+    await expect(method).toHaveValue('PROPFIND');
+    await expect(method.locator('option:checked')).toHaveText('PROPFIND');
+    await composer.getByRole('button', { name: 'Send' }).click();
+    const response = page.getByRole('region', { name: 'Response' });
+    await expect(response.getByText(/replay of/)).toHaveCount(0);
+    await response.getByRole('button', { name: 'Raw' }).click();
+    await expect(response.getByLabel('Response body')).toHaveText('{"method":"PROPFIND"}');
+    health.expectNone();
+  });
+});
