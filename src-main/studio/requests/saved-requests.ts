@@ -42,10 +42,21 @@ export class SavedRequests {
   save(request: ComposerRequest, file?: string): SavedRequest {
     const clean = normalizeRequest(request);
     if (!clean.name.trim()) throw new StudioError('give the request a name before saving it');
-    const target = file ? this.pathOf(file) : this.pathOf(`${slug(clean.target?.integration ?? 'any')}/${slug(clean.name)}.json`);
+    const target = file ? this.pathOf(file) : this.freshPath(`${slug(clean.target?.integration ?? 'any')}/${slug(clean.name)}`);
     mkdirSync(dirname(target.abs), { recursive: true });
     writeAtomically(target.abs, JSON.stringify(clean, null, 2) + '\n');
     return { file: target.rel, request: clean };
+  }
+
+  /**
+   * Where Save as… writes: the name made from the request, numbered when a saved request already
+   * has it, so saving a second "GET /json" never replaces the first one's file.
+   */
+  private freshPath(stem: string): { rel: string; abs: string } {
+    for (let n = 1; ; n++) {
+      const candidate = this.pathOf(n === 1 ? `${stem}.json` : `${stem}-${n}.json`);
+      if (!existsSync(candidate.abs)) return candidate;
+    }
   }
 
   delete(file: string): void {
