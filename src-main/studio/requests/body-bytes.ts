@@ -77,11 +77,28 @@ export function bodyView(bytes: Uint8Array | undefined, contentType: string | un
     return view;
   }
   const shown = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(total, limit));
-  const text = shown.toString('utf8');
+  const text = decodeText(shown, contentType);
   if ((contentType && TEXT_TYPE.test(contentType)) || (!contentType && !text.includes('\uFFFD'))) view.text = text;
   else if (!text.includes('\uFFFD') && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) view.text = text;
   else view.base64 = shown.toString('base64');
   return view;
+}
+
+/**
+ * Text in the charset its Content-Type names (ISO-8859-1, windows-1251, Shift_JIS…), as a browser
+ * reads it; UTF-8 when none is named or the name is unknown, so a Latin-1 "café" is not shown as
+ * "caf\uFFFD" nor taken for binary.
+ */
+function decodeText(bytes: Buffer, contentType: string | undefined): string {
+  const charset = contentType ? /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] : undefined;
+  if (charset) {
+    try {
+      return new TextDecoder(charset).decode(bytes);
+    } catch {
+      // An unknown label: read as UTF-8 below.
+    }
+  }
+  return bytes.toString('utf8');
 }
 
 /** A header's value from name/value pairs, matched case-insensitively. */
