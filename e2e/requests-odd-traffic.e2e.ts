@@ -42,4 +42,31 @@ test.describe('requests the composer did not make', () => {
     await expect(response.getByLabel('Response body')).toHaveText('{"method":"PROPFIND"}');
     health.expectNone();
   });
+
+  test('at 1024×700 a captured request’s row keeps its path readable beside a long method and the time', async ({ page, studio }) => {
+    writeIntegration(studio.workspaceDir, 'oddtraffic-rows', { 'odd.yaml': ODD.replace('oddtraffic-any', 'oddtraffic-rows').replace('/oddtraffic/any', '/oddtraffic/rows') });
+    await openStudio(page, studio.url);
+    const state = await startIntegration(page, studio.origin, 'oddtraffic-rows');
+    await fetch(state.routes[0].url, { method: 'PROPFIND' });
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    await page.getByRole('tab', { name: 'Captures' }).click();
+    await page.getByRole('searchbox', { name: 'Search captures' }).fill('path:/oddtraffic/rows');
+    const row = page.getByRole('list', { name: 'Captured requests' }).getByRole('button', { name: /PROPFIND/ }).first();
+    await expect(row).toBeVisible();
+    // The path is what tells one capture from another: at least ten characters of it stay on screen.
+    const path = row.locator('.side-main');
+    const tenChars = await path.evaluate((el) => {
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(el).font;
+      probe.textContent = '/oddtraffi';
+      document.body.append(probe);
+      const width = probe.getBoundingClientRect().width;
+      probe.remove();
+      return width;
+    });
+    expect((await path.boundingBox())!.width).toBeGreaterThanOrEqual(tenChars - 1);
+    await expect(row.locator('.side-time')).toBeInViewport();
+    await page.screenshot({ path: 'test-results/e2e-screenshots/requests-capture-rows-1024x700.png' });
+  });
 });
