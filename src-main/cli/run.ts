@@ -6,7 +6,6 @@ import {
   connectPlatform,
   consoleSink,
   createLogger,
-  discoverIntegrations,
   envFilesIn,
   envResourcesToFold,
   formatProblem,
@@ -26,6 +25,7 @@ import {
 } from '../runtime/index.ts';
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
 import { remoteResourceNotes } from './remote-resource-notes.ts';
+import { integrationsUnder } from './integrations-under.ts';
 // Types only: the platform's code loads when an embedded platform starts, never for a remote one.
 import type { DataDirHolder } from '../platform/index.ts';
 
@@ -54,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(RUN_USAGE);
     return 2;
   }
-  const integrations = discoverIntegrations(parsed.positionals[0]);
+  const integrations = integrationsUnder(parsed.positionals[0]);
   const env = process.env;
   const level = logLevelOf(env);
   // Checked before the embedded platform starts; each runtime reads it again from its variables.

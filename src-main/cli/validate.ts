@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { relative } from 'node:path';
-import { discoverIntegrations, formatProblem, loadDefinition, LoadError, loadRegistry, readDefinitions } from '../runtime/index.ts';
+import { integrationsUnder } from './integrations-under.ts';
+import { formatProblem, loadDefinition, LoadError, loadRegistry, readDefinitions } from '../runtime/index.ts';
 
 /** Exit 0 when every definition under the paths loads; else print every problem and exit 1. */
 export async function main(argv: string[]): Promise<number> {
@@ -14,7 +15,7 @@ export async function main(argv: string[]): Promise<number> {
   let flows = 0;
   let files = 0;
   for (const path of positionals) {
-    for (const integration of discoverIntegrations(path)) {
+    for (const integration of integrationsUnder(path)) {
       const texts = readDefinitions(integration).map((t) => ({ ...t, file: relative(process.cwd(), t.file) || t.file }));
       files += texts.length;
       try {
