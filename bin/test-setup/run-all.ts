@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { findBrowser, installPlan, isDebianLike, noBrowserMessage, type BrowserProbe, type FoundBrowser, type InstallHost } from './browser.ts';
-import { errorLine, lastLine, planService, testServices, uriFromOutput, type TestService } from './services.ts';
+import { errorLine, lastLine, planService, testServices, uriFromOutput, type ServicePlan, type TestService } from './services.ts';
+import { ensureRendererBuilt } from '../../src-main/studio/web/renderer-build.ts';
 import { aptInstallCommands, missingToolLine, testTools } from './tools.ts';
 import { failedE2eLines, failedVitestLines, type PlaywrightFailureSuite, type VitestFailureReport } from './failed-tests.ts';
 import { ranElsewhereLine, skippedE2eLines, skipLines, skippedByFile, type PlaywrightSuite, type VitestReport } from './skipped-tests.ts';
@@ -116,6 +117,19 @@ function prepareService(service: TestService): Promise<void> {
   });
 }
 
+/**
+ * Builds the studio UI when its build is missing or stale, for a whole run only (`npm test -- <paths>`
+ * may start no studio). A failure is left to the suites that need the UI to report.
+ */
+async function buildRenderer(): Promise<void> {
+  if (args.length > 0) return;
+  try {
+    await ensureRendererBuilt(root, say);
+  } catch (error) {
+    say(`building the studio UI failed (${errorLine(error instanceof Error ? error.message : String(error))}); the suites that start a studio try again`);
+  }
+}
+
 const started: StartedService[] = [];
 function stopServices(): void {
   for (const { service, runDir } of started.splice(0)) {
@@ -132,10 +146,12 @@ const failures: string[] = [];
 const skipReasons: Array<{ testPaths: string[]; reason: string }> = [];
 
 // A server that is built from source (FerretDB, with Go: minutes on a fresh machine) builds while
-// apt-get installs the tools and the browser; its start below waits for the build.
-const prepared = testServices
-  .filter((service) => service.prepare && planService(service, env, existsSync).action === 'start')
-  .map((service) => prepareService(service));
+// apt-get installs the tools and the browser; its start below waits for its own build only.
+const prepared = new Map(
+  testServices
+    .filter((service) => service.prepare && planService(service, env, existsSync).action === 'start')
+    .map((service) => [service, prepareService(service)]),
+);
 
 // The tools the suites drive as a user would (curl, strace): installed with apt-get when missing.
 const missingTools = () => testTools.filter((tool) => !realProbe.which(tool.command));
@@ -170,17 +186,32 @@ if (!browser) {
 env.CHROMIUM_PATH = browser.path;
 say(`browser: ${browser.path} (${browser.source})`);
 
-await Promise.all(prepared);
-for (const service of testServices) {
+// The studio UI is built once here, while the servers start, rather than by the first suite that
+// starts a studio (a test's time, on a clean clone) or by the e2e's global set-up.
+const rendererBuilt = buildRenderer();
+
+interface ServiceStart {
+  service: TestService;
+  plan: ServicePlan;
+  runDir?: string;
+  result?: { uri?: string; reason: string };
+}
+// The servers start side by side: PostgreSQL's initdb does not wait for FerretDB's build.
+const starts = testServices.map(async (service): Promise<ServiceStart> => {
   const plan = planService(service, env, existsSync);
+  if (plan.action !== 'start') return { service, plan };
+  await prepared.get(service);
+  const runDir = mkdtempSync(join(tmpdir(), `flow-studio-test-${service.name.toLowerCase()}-`));
+  say(`${service.name}: starting (${service.script})`);
+  return { service, plan, runDir, result: await startService(service, runDir) };
+});
+for (const { service, plan, runDir, result } of await Promise.all(starts)) {
   if (plan.action === 'absent') continue;
   if (plan.action === 'from-env') {
     say(`${service.name}: using ${service.envVar} from the environment`);
     continue;
   }
-  const runDir = mkdtempSync(join(tmpdir(), `flow-studio-test-${service.name.toLowerCase()}-`));
-  say(`${service.name}: starting (${service.script})`);
-  const result = await startService(service, runDir);
+  if (!runDir || !result) continue;
   if (result.uri) {
     started.push({ service, runDir });
     env[service.envVar] = result.uri;
@@ -229,6 +260,7 @@ const suites = [
   },
 ];
 
+await rendererBuilt;
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 const lines: string[] = [];
 for (const suite of suites) {
