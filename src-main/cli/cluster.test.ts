@@ -132,7 +132,12 @@ describe.skipIf(!adminUrl)(`a cluster on one machine${adminUrl ? '' : ` (${SKIP_
   it('handles every queued message across 2 platform and 3 runtime replicas with one of each SIGKILLed mid-stream, moves the leader schedule, and keeps an SSE stream on its replica', async () => {
     const store = await testDatabaseUrl(dir);
     const secretKey = randomBytes(32).toString('base64');
-    writeFileSync(join(dir, 'features.json'), JSON.stringify({ leaderElection: { leaseTtlSeconds: 3, renewIntervalSeconds: 1, observeIntervalSeconds: 1 } }));
+    // A message in flight on the killed runtime comes back once its ack deadline passes: 5 s, not the
+    // platform's default 30 s, which the wait for every message to be handled otherwise sat out.
+    writeFileSync(
+      join(dir, 'features.json'),
+      JSON.stringify({ leaderElection: { leaseTtlSeconds: 3, renewIntervalSeconds: 1, observeIntervalSeconds: 1 }, queues: { ackDeadlineSeconds: 5 } }),
+    );
     const platformArgs = (i: number): string[] => {
       mkdirSync(join(dir, `platform-${i}`), { recursive: true });
       return ['platform', '--port', '0', '--data-dir', join(dir, `platform-${i}`), '--token', TOKEN, '--features', join(dir, 'features.json')];
