@@ -35,12 +35,21 @@ export interface SecretSummary {
   updatedBy: string;
   /** Deployments that bind it, with the variable each binds it to. */
   usedBy: Array<{ deployment: string; variable: string }>;
+  /** Integrations whose studio runs bind it (Resources → Environment), with the variable. */
+  studioRuns: StudioRunUse[];
+}
+
+export interface StudioRunUse {
+  integration: string;
+  variable: string;
 }
 
 export interface DeleteSecretResult {
   deleted: string;
   /** The bindings a forced delete broke: those deployments will not start again. */
   brokenDeployments: Array<{ deployment: string; variable: string }>;
+  /** The studio run bindings a forced delete broke: those integrations will not start until rebound. */
+  brokenStudioRuns: StudioRunUse[];
 }
 
 /**

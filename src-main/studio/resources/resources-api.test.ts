@@ -114,13 +114,27 @@ describe('resources, secrets and the environment of a studio run', () => {
 
     await expect(api.deleteSecret('shop-token', false)).rejects.toThrow(/bound by deployment "shop-v1" \(API_TOKEN\)/);
     expect((await api.listSecrets())[0].usedBy).toEqual([{ deployment: 'shop-v1', variable: 'API_TOKEN' }]);
-    expect(await api.deleteSecret('shop-token', true)).toEqual({ deleted: 'shop-token', brokenDeployments: [{ deployment: 'shop-v1', variable: 'API_TOKEN' }] });
+    expect(await api.deleteSecret('shop-token', true)).toEqual({ deleted: 'shop-token', brokenDeployments: [{ deployment: 'shop-v1', variable: 'API_TOKEN' }], brokenStudioRuns: [] });
 
     expect((await api.stopDeployment('shop-v1')).status).toBe('stopped');
     const restarted = await api.startDeployment('shop-v1');
     expect(restarted).toMatchObject({ status: 'failed', reason: expect.stringMatching(/secret "shop-token", which no longer exists/) });
     await api.removeDeployment('shop-v1');
     expect(await api.listDeployments()).toEqual([]);
+  });
+
+  it('names the studio runs that bind a secret and refuses to delete it under them until forced', async () => {
+    const { backend } = await shop();
+    const api = backend.api;
+    await api.putSecret('shop-token', SECRET);
+    await api.setRunBinding('shop', 'API_TOKEN', { secret: 'shop-token' });
+    expect(await api.startIntegration('shop')).toMatchObject({ status: 'running' });
+    expect((await api.listSecrets())[0]).toMatchObject({ usedBy: [], studioRuns: [{ integration: 'shop', variable: 'API_TOKEN' }] });
+
+    await expect(api.deleteSecret('shop-token', false)).rejects.toThrow(/bound by the studio runs of shop \(API_TOKEN\)/);
+    expect((await api.listSecrets()).map((s) => s.name)).toEqual(['shop-token']);
+    expect(await api.deleteSecret('shop-token', true)).toEqual({ deleted: 'shop-token', brokenDeployments: [], brokenStudioRuns: [{ integration: 'shop', variable: 'API_TOKEN' }] });
+    expect(await api.restartIntegration('shop')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/bound to the secret "shop-token", which does not exist/) });
   });
 
   it('exports a bundle and imports it elsewhere after a preview of what it creates, overwrites and removes', async () => {

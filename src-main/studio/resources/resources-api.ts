@@ -67,7 +67,7 @@ export function startResources(options: ResourcesOptions): ResourcesService {
     const m = management();
     const info = await m.secrets.get(name);
     if (!info) throw new StudioError(`no cluster secret "${name}"`);
-    return { ...info, usedBy: await m.deployments.usersOfSecret(name) };
+    return { ...info, usedBy: await m.deployments.usersOfSecret(name), studioRuns: bindings.usersOfSecret(name) };
   };
 
   const api: ResourcesApi = {
@@ -82,7 +82,7 @@ export function startResources(options: ResourcesOptions): ResourcesService {
 
     listSecrets: async () => {
       const m = management();
-      return Promise.all((await m.secrets.list()).map(async (s) => ({ ...s, usedBy: await m.deployments.usersOfSecret(s.name) })));
+      return Promise.all((await m.secrets.list()).map(async (s) => ({ ...s, usedBy: await m.deployments.usersOfSecret(s.name), studioRuns: bindings.usersOfSecret(s.name) })));
     },
     putSecret: async (name, value) => {
       checkSecretName(name);
@@ -93,8 +93,18 @@ export function startResources(options: ResourcesOptions): ResourcesService {
       return secretSummary(name);
     },
     deleteSecret: async (name, force) => {
-      const broken = await management().deleteSecret(checkSecretName(name), force === true);
-      return { deleted: name, brokenDeployments: broken };
+      checkSecretName(name);
+      // The platform guards deployments; the studio's own runs are bound here, so guarded here.
+      const studioRuns = bindings.usersOfSecret(name);
+      if (studioRuns.length > 0 && force !== true && (await management().secrets.get(name))) {
+        const uses = studioRuns.map((u) => `${u.integration} (${u.variable})`).join(', ');
+        throw new StudioError(
+          `the secret "${name}" is bound by the studio runs of ${uses}; deleting it would stop them from starting. ` +
+            'Bind another secret in Resources → Environment first, or delete anyway with Force delete',
+        );
+      }
+      const broken = await management().deleteSecret(name, force === true);
+      return { deleted: name, brokenDeployments: broken, brokenStudioRuns: studioRuns };
     },
     secretStoreStatus: async () => secretBackend.status(),
     allowWeakSecretBackend: async () => secretBackend.allowWeak(),

@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Binding } from '../../../shared/resource-types.ts';
+import type { Binding, StudioRunUse } from '../../../shared/resource-types.ts';
 import { StudioError } from '../studio-error.ts';
 
 export const RUN_BINDINGS_FILE = 'studio-run-bindings.json';
@@ -23,6 +23,15 @@ export class RunBindings {
 
   of(integration: string): Record<string, Binding> {
     return { ...(this.all[integration] ?? {}) };
+  }
+
+  /** The integrations and variables bound to this secret, by integration then variable. */
+  usersOfSecret(secret: string): StudioRunUse[] {
+    const uses: StudioRunUse[] = [];
+    for (const integration of Object.keys(this.all).sort()) {
+      for (const [variable, b] of Object.entries(this.all[integration])) if ('secret' in b && b.secret === secret) uses.push({ integration, variable });
+    }
+    return uses.sort((a, b) => a.integration.localeCompare(b.integration) || a.variable.localeCompare(b.variable));
   }
 
   set(integration: string, variable: string, binding: Binding | null): Record<string, Binding> {

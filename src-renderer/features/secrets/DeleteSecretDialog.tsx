@@ -5,8 +5,8 @@ import { Dialog } from '../resources/Dialog.tsx';
 import { messageOf } from '../resources/when.ts';
 
 /**
- * Deletes a secret. The deployments that bind it are listed first; the platform refuses the
- * delete while they do, and forcing it says plainly that they will not start again.
+ * Deletes a secret. The deployments and studio runs that bind it are listed first; the delete
+ * is refused while they do, and forcing it says plainly that they will not start again.
  */
 export function DeleteSecretDialog({ secret, onClose, onDeleted }: { secret: SecretSummary; onClose: () => void; onDeleted: (r: DeleteSecretResult) => void }) {
   const [error, setError] = useState<string | undefined>();
@@ -18,9 +18,12 @@ export function DeleteSecretDialog({ secret, onClose, onDeleted }: { secret: Sec
     }
   };
   const users = secret.usedBy;
+  const runs = secret.studioRuns;
+  const bound = users.length + runs.length > 0;
+  const breaks = [...new Set(users.map((u) => u.deployment))].concat(runs.length > 0 ? [`studio runs of ${[...new Set(runs.map((u) => u.integration))].join(', ')}`] : []);
   return (
     <Dialog title={`Delete secret ${secret.name}`} onClose={onClose}>
-      {users.length > 0 ? (
+      {bound ? (
         <>
           <p>Bound by:</p>
           <ul aria-label="Bound by">
@@ -29,10 +32,15 @@ export function DeleteSecretDialog({ secret, onClose, onDeleted }: { secret: Sec
                 deployment <code>{u.deployment}</code> as <code>{u.variable}</code>
               </li>
             ))}
+            {runs.map((u) => (
+              <li key={`run ${u.integration} ${u.variable}`}>
+                studio runs of <code>{u.integration}</code> as <code>{u.variable}</code>
+              </li>
+            ))}
           </ul>
         </>
       ) : (
-        <p className="muted">No deployment binds it.</p>
+        <p className="muted">Nothing binds it: no deployment, no studio run.</p>
       )}
       {error ? (
         <p className="rs-message rs-error" role="alert">
@@ -46,9 +54,9 @@ export function DeleteSecretDialog({ secret, onClose, onDeleted }: { secret: Sec
         <button type="button" className="rs-danger" onClick={() => void remove(false)}>
           Delete
         </button>
-        {users.length > 0 ? (
+        {bound ? (
           <button type="button" className="rs-force" onClick={() => void remove(true)}>
-            Force delete: {[...new Set(users.map((u) => u.deployment))].join(', ')} will not start
+            Force delete: {breaks.join(', ')} will not start
           </button>
         ) : null}
       </div>

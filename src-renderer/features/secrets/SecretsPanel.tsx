@@ -71,15 +71,17 @@ export function SecretsPanel() {
                     {when(s.updatedAt)} <span className="muted">by {s.updatedBy}</span>
                   </td>
                   <td data-field="used-by">
-                    {s.usedBy.length === 0 ? (
-                      <span className="muted">no deployment</span>
-                    ) : (
-                      s.usedBy.map((u) => (
-                        <div key={`${u.deployment} ${u.variable}`}>
-                          <code>{u.deployment}</code> <span className="muted">as {u.variable}</span>
-                        </div>
-                      ))
-                    )}
+                    {s.usedBy.length === 0 && s.studioRuns.length === 0 ? <span className="muted">no deployment, no studio run</span> : null}
+                    {s.usedBy.map((u) => (
+                      <div key={`${u.deployment} ${u.variable}`}>
+                        <code>{u.deployment}</code> <span className="muted">as {u.variable}</span>
+                      </div>
+                    ))}
+                    {s.studioRuns.map((u) => (
+                      <div key={`run ${u.integration} ${u.variable}`}>
+                        studio runs of <code>{u.integration}</code> <span className="muted">as {u.variable}</span>
+                      </div>
+                    ))}
                   </td>
                   <td>
                     <span className="rs-row">
@@ -108,13 +110,10 @@ export function SecretsPanel() {
         <DeleteSecretDialog
           secret={editing.secret}
           onClose={() => setEditing(undefined)}
-          onDeleted={(r) =>
-            done(
-              r.brokenDeployments.length > 0
-                ? `Deleted ${r.deleted}; ${r.brokenDeployments.map((b) => `${b.deployment} (${b.variable})`).join(', ')} will not start until bound to another secret.`
-                : `Deleted ${r.deleted}.`,
-            )
-          }
+          onDeleted={(r) => {
+            const broken = [...r.brokenDeployments.map((b) => `${b.deployment} (${b.variable})`), ...r.brokenStudioRuns.map((b) => `studio runs of ${b.integration} (${b.variable})`)];
+            done(broken.length > 0 ? `Deleted ${r.deleted}; ${broken.join(', ')} will not start until bound to another secret.` : `Deleted ${r.deleted}.`);
+          }}
         />
       ) : null}
     </section>
