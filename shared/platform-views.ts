@@ -243,6 +243,8 @@ export interface KvWriteEvent {
 
 export interface KvViewQuery extends HistoryQuery {
   namespace?: string;
+  /** Only keys containing this text, any case; searched among every key, not only the listed ones. */
+  filter?: string;
 }
 
 export interface KvView {
@@ -251,6 +253,8 @@ export interface KvView {
   namespaces: KvNamespaceInfo[];
   /** Keys of the chosen namespace (at most 10,000), as of `at`. */
   keys: KvKeyInfo[];
+  /** More keys (or more that match the filter) exist than `keys` lists. */
+  keysCut: boolean;
   /** Writes and deletes in the chosen namespace, oldest first. */
   writes: KvWriteEvent[];
   history: HistoryWindow;

@@ -41,10 +41,14 @@ export class KvInspection {
     return this.reads.kvNamespaces();
   }
 
-  /** Keys of a namespace in order, optionally under a prefix, at most 10,000. */
-  async keys(namespace: string, prefix = '', limit = MAX_KEYS): Promise<KvKeyRow[]> {
+  /** Keys of a namespace in order, optionally under a prefix and after a key (to page on), at most 10,000. */
+  async keys(namespace: string, prefix = '', limit = MAX_KEYS, after?: string): Promise<KvKeyRow[]> {
     // Keys between the prefix and the prefix followed by the highest code point: an index range.
-    const rows = await this.reads.kvKeys(namespace, prefix, `${prefix}\u{10FFFF}`, Math.min(Math.max(1, limit), MAX_KEYS));
+    // Paging starts at `after` itself (PostgreSQL text holds no NUL to start just past it) and drops it.
+    const max = Math.min(Math.max(1, limit), MAX_KEYS);
+    const paging = after !== undefined && after > prefix;
+    let rows = await this.reads.kvKeys(namespace, paging ? after : prefix, `${prefix}\u{10FFFF}`, paging ? max + 1 : max);
+    if (paging) rows = (rows[0]?.key === after ? rows.slice(1) : rows).slice(0, max);
     if (isSecretNamespace(namespace)) for (const r of rows) delete r.bytes;
     return rows;
   }

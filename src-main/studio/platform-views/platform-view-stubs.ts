@@ -17,7 +17,7 @@ export function platformViewStubs(): PlatformViewsApi {
     topicView: async () => ({ at: Date.now(), live: true, streams: [], timeline: [], history: window() }),
     publishTopicMessage: unavailable,
     deleteTopicSubscription: unavailable,
-    kvView: async () => ({ at: Date.now(), live: true, namespaces: [], keys: [], writes: [], history: window() }),
+    kvView: async () => ({ at: Date.now(), live: true, namespaces: [], keys: [], keysCut: false, writes: [], history: window() }),
     kvEntry: async () => null,
     writeKvEntry: unavailable,
     deleteKvEntry: unavailable,

@@ -3,6 +3,7 @@ import type { PlatformViewsApi } from '../../../shared/studio-api.ts';
 import type { KvEntryDetail, PublishResult, WaitingMessage } from '../../../shared/platform-views.ts';
 import { agentViewsApi } from './agent-views.ts';
 import { isSecretNamespace, isVolatileNamespace } from './kv-activity.ts';
+import { listedKeys } from './kv-key-search.ts';
 import type { PlatformViewsState } from './platform-views.ts';
 import { CORRELATION_HEADER } from './queue-traffic.ts';
 import { editableText, previewBytes, previewText } from './value-preview.ts';
@@ -68,8 +69,13 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
       // The view reads the namespaces and the chosen namespace's keys; read them first.
       const namespaces = await inspect.kv.namespaces();
       const ns = query?.namespace ?? undefined;
-      const keys = ns === undefined || isVolatileNamespace(ns) ? [] : await inspect.kv.keys(ns);
-      return views.kv.view(query ?? {}, { namespaces: () => namespaces, keys: () => keys }, Date.now());
+      const filter = query?.filter ?? undefined;
+      const total = namespaces.find((n) => n.namespace === ns)?.keys ?? 0;
+      const listed = ns === undefined || isVolatileNamespace(ns) ? { keys: [], cut: false } : await listedKeys(inspect.kv, ns, total, filter);
+      const view = views.kv.view(query ?? {}, { namespaces: () => namespaces, keys: () => listed.keys }, Date.now());
+      // Keys rebuilt from history (a view of the past) are filtered here too.
+      const needle = filter?.trim().toLowerCase();
+      return { ...view, keys: needle ? view.keys.filter((k) => k.key.toLowerCase().includes(needle)) : view.keys, keysCut: listed.cut };
     },
     async kvEntry(namespace, key) {
       const stored = await inspect.kv.entry(namespace, key);

@@ -3,9 +3,23 @@ import type { KvKeyInfo } from '../../../shared/platform-views.ts';
 import { VirtualList } from '../../components/VirtualList.tsx';
 import { keyTreeRows } from './key-tree.ts';
 
-/** The keys of a namespace as a tree of their slash-separated parts, filterable; a key opens its entry. */
-export function KeyTree({ keys, selected, onSelect }: { keys: KvKeyInfo[]; selected: string | undefined; onSelect: (key: string) => void }) {
-  const [filter, setFilter] = useState('');
+/**
+ * The keys of a namespace as a tree of their slash-separated parts, filterable; a key opens its
+ * entry. The filter is the browser's (it also asks the platform for keys past those listed).
+ */
+export function KeyTree({
+  keys,
+  selected,
+  onSelect,
+  filter,
+  onFilter,
+}: {
+  keys: KvKeyInfo[];
+  selected: string | undefined;
+  onSelect: (key: string) => void;
+  filter: string;
+  onFilter: (filter: string) => void;
+}) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => {
     const needle = filter.trim().toLowerCase();
@@ -19,7 +33,7 @@ export function KeyTree({ keys, selected, onSelect }: { keys: KvKeyInfo[]; selec
     });
   return (
     <div className="pv-keys">
-      <input type="search" aria-label="Filter keys" placeholder="Filter keys" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+      <input type="search" aria-label="Filter keys" placeholder="Filter keys" value={filter} onChange={(e) => onFilter(e.currentTarget.value)} />
       <VirtualList
         label="Keys"
         items={rows}

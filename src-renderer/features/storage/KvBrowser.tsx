@@ -15,7 +15,8 @@ export function KvBrowser() {
   const setAt = (t: number | undefined): void => setPlatformAt('kv', t);
   const { namespace, key } = useStudio((s) => s.kvSelection);
   const select = useStudio((s) => s.selectKv);
-  const query = { namespace, at };
+  const [filter, setFilter] = useState('');
+  const query = { namespace, at, filter: filter.trim() || undefined };
   const view = useLiveQuery(() => platformQueries.kvView(query), JSON.stringify(query), { intervalMs: 1_000, live: at === undefined });
   const [newKey, setNewKey] = useState('');
   const namespaces = view.data?.namespaces ?? [];
@@ -42,7 +43,13 @@ export function KvBrowser() {
       <div className="pv-kv-keys">
         {info?.secret ? <p className="muted pv-note">Secret namespace: keys are listed, values never leave the platform.</p> : null}
         {!view.data?.live && view.data ? <p className="muted pv-note">Keys as of {clockTime(view.data.at)}; values are shown as they are now.</p> : null}
-        <KeyTree keys={view.data?.keys ?? []} selected={key} onSelect={(k) => namespace !== undefined && select(namespace, k)} />
+        {view.data?.keysCut && info ? (
+          <p className="muted pv-note" role="status">
+            {filter.trim() ? `The first ${view.data.keys.length.toLocaleString()} matching keys are listed` : `${view.data.keys.length.toLocaleString()} of ${info.keys.toLocaleString()} keys are listed`}; type more of a key
+            to find it.
+          </p>
+        ) : null}
+        <KeyTree keys={view.data?.keys ?? []} selected={key} onSelect={(k) => namespace !== undefined && select(namespace, k)} filter={filter} onFilter={setFilter} />
         {namespace !== undefined && !info?.secret ? (
           <form
             className="pv-new-key"

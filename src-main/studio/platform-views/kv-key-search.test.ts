@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStudioHarness, type StudioHarness } from '../testing/studio-harness.ts';
+
+// More keys than the KV view lists at once (10,000): the last ones sort after every listed one.
+const KEYS = 10_050;
+const key = (i: number): string => `orders/${String(i).padStart(5, '0')}`;
+
+let h: StudioHarness;
+beforeAll(async () => {
+  h = await startStudioHarness({});
+  const { api } = h.backend;
+  for (let i = 0; i < KEYS; i += 500) {
+    await Promise.all(
+      Array.from({ length: Math.min(500, KEYS - i) }, (_, j) => api.writeKvEntry({ namespace: 'user', key: key(i + j), text: String(i + j), format: 'json', expectedVersion: 0 })),
+    );
+  }
+}, 120_000);
+afterAll(() => h?.close());
+
+describe('the KV view of a namespace with more keys than it lists', () => {
+  it('says the list is cut, and finds a key past the cut when the filter names it', async () => {
+    const { api } = h.backend;
+    const all = await api.kvView({ namespace: 'user' });
+    expect(all.keys).toHaveLength(10_000);
+    expect(all.keysCut).toBe(true);
+    expect(all.namespaces.find((n) => n.namespace === 'user')?.keys).toBe(KEYS);
+
+    const found = await api.kvView({ namespace: 'user', filter: 'ORDERS/1004' });
+    expect(found.keys.map((k) => k.key)).toEqual(Array.from({ length: 10 }, (_, i) => key(10_040 + i)));
+    expect(found.keysCut).toBe(false);
+  });
+});
