@@ -1,5 +1,5 @@
 import { expect, test } from './studio-fixture.ts';
-import { collectPageErrors } from './page-health.ts';
+import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
 import { openStudio, startIntegration, writeIntegration } from './requests-helpers.ts';
 
 // A route that takes every method and says which one it got, as WebDAV and cache-purging clients use.
@@ -68,5 +68,43 @@ test.describe('requests the composer did not make', () => {
     expect((await path.boundingBox())!.width).toBeGreaterThanOrEqual(tenChars - 1);
     await expect(row.locator('.side-time')).toBeInViewport();
     await page.screenshot({ path: 'test-results/e2e-screenshots/requests-capture-rows-1024x700.png' });
+  });
+
+  test('a header name pasted with a space around it is sent trimmed; one that cannot be a header name is named before Send', async ({ page, studio }) => {
+    const health = collectPageErrors(page);
+    writeIntegration(studio.workspaceDir, 'oddtraffic-hdrs', {
+      'odd.yaml': `
+connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  oddtraffic-hdrs-echo:
+    source: {type: http, path: /oddtraffic/hdrs, headers: [X-Trace]}
+    steps:
+      - set: {body: '{"trace": "X-Trace" in vars ? vars["X-Trace"] : "none"}'}
+`,
+    });
+    await openStudio(page, studio.url);
+    await startIntegration(page, studio.origin, 'oddtraffic-hdrs');
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    await page.getByRole('button', { name: 'New request to /oddtraffic/hdrs of oddtraffic-hdrs' }).click();
+    const composer = page.getByRole('region', { name: 'Request composer' });
+    await composer.getByRole('tab', { name: /^Headers/ }).click();
+    await composer.getByRole('button', { name: '+ add header' }).click();
+    await composer.getByLabel('Headers name 1').fill('X-Trace ');
+    await composer.getByLabel('Headers value 1').fill('t-17');
+    await composer.getByRole('button', { name: 'Send' }).click();
+    const response = page.getByRole('region', { name: 'Response' });
+    await expect(response.getByLabel('Response status')).toHaveText('200');
+    await response.getByRole('button', { name: 'Raw' }).click();
+    await expect(response.getByLabel('Response body')).toHaveText('{"trace":"t-17"}');
+
+    await composer.getByLabel('Headers name 1').fill('X Trace');
+    await expect(composer.getByRole('list', { name: 'Before sending' })).toContainText('header name "X Trace" is not valid');
+    await expect(composer.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await composer.getByLabel('Headers name 1').fill('X-Trace');
+    await composer.getByLabel('Headers value 1').fill('smile 🙂');
+    await expect(composer.getByRole('list', { name: 'Before sending' })).toContainText('the value of header X-Trace');
+    await screenshotsAtBothSizes(page, 'requests-header-problem');
+    health.expectNone();
   });
 });

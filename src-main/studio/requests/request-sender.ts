@@ -1,5 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { RequestProgress, ResolvedRequest, ResponseRecord, SseFrame } from '../../../shared/request-types.ts';
+import { headerProblem } from '../../../shared/request-headers.ts';
 import { errorMessage } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import { bodyView, encodeBody, headerOf, VIEW_LIMIT } from './body-bytes.ts';
@@ -35,7 +36,11 @@ export class RequestSender {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new StudioError(`${url.protocol} URLs cannot be sent; use http:// or https://`);
     const encoded = encodeBody(req.body);
-    const headers = [...req.headers, ...(options.extraHeaders ?? [])].filter(([k]) => k.trim() !== '');
+    const headers = [...req.headers, ...(options.extraHeaders ?? [])].filter(([k]) => k.trim() !== '').map(([k, v]): [string, string] => [k.trim(), v]);
+    for (const [k, v] of headers) {
+      const problem = headerProblem(k, v);
+      if (problem) throw new StudioError(problem);
+    }
     if (encoded.contentType && headerOf(headers, 'content-type') === undefined) headers.push(['content-type', encoded.contentType]);
     const startedAt = Date.now();
     const t0 = performance.now();

@@ -1,5 +1,6 @@
 import type { ComposerRequest, KeyValueRow, RequestBody, RequestEnvironment, ResolvedRequest } from '../../../shared/request-types.ts';
 import type { RouteInfo } from '../../../shared/studio-api.ts';
+import { headerProblem } from '../../../shared/request-headers.ts';
 import { matchSegments, parseRoutePattern, pathSegments } from '../../../shared/route-pattern.ts';
 
 /** `{{name}}` filled from the environment; unknown names stay as written so the mistake shows. */
@@ -56,6 +57,11 @@ export function composerProblems(req: ComposerRequest, route: RouteInfo | undefi
     [bodyText(req.body), bodyVars],
   ];
   for (const [t, known] of texts) for (const m of t.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)) if (!Object.hasOwn(known, m[1])) problems.push(`{{${m[1]}}} is not a variable of the environment`);
+  for (const h of req.headers) {
+    if (!h.enabled || h.name.trim() === '') continue;
+    const problem = headerProblem(fillVars(h.name, vars).trim(), fillVars(h.value, vars));
+    if (problem) problems.push(problem);
+  }
   if (req.body.kind === 'json' && req.body.text.trim() !== '') {
     try {
       JSON.parse(fillVars(req.body.text, bodyVars));
@@ -71,7 +77,8 @@ export function resolveRequest(req: ComposerRequest, route: RouteInfo | undefine
   const resolved: ResolvedRequest = {
     method: req.method,
     url: resolveUrl(req, route, vars),
-    headers: req.headers.filter((h) => h.enabled && h.name.trim() !== '').map((h) => [fillVars(h.name, vars), fillVars(h.value, vars)]),
+    // A name pasted with a space around it ("X-Trace ") is meant without it; HTTP refuses it with one.
+    headers: req.headers.filter((h) => h.enabled && h.name.trim() !== '').map((h) => [fillVars(h.name, vars).trim(), fillVars(h.value, vars)]),
     body: fillBody(req.body, requestVariables(req, vars)),
   };
   if (req.target) resolved.target = req.target;
