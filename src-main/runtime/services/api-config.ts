@@ -54,6 +54,14 @@ export function apiConfigFromEnv(env: Record<string, string | undefined>): ApiCo
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new Error(`FLOW_PLATFORM_API_URL must be http:// or https://, got ${parsed.protocol}`);
   }
+  // The client sends to the URL's origin, which drops user:password: they would never reach the
+  // platform, only the logs that quote the address.
+  if (parsed.username || parsed.password) {
+    throw new Error(
+      `FLOW_PLATFORM_API_URL carries credentials (${parsed.protocol}//${parsed.username ? '***' : ''}${parsed.password ? ':***' : ''}@${parsed.host}), which are never sent; ` +
+        'give them as FLOW_PLATFORM_API_TOKEN(_FILE), or FLOW_PLATFORM_API_HEADERS (Authorization=Basic%20…) for a gateway',
+    );
+  }
   return {
     baseUrl: url.replace(/\/+$/, ''),
     token: nonEmpty(env.FLOW_PLATFORM_API_TOKEN),
