@@ -14,6 +14,7 @@ import {
   platformFromEnv,
   readDefinitions,
   saturatedBudgetFromEnv,
+  samplingFromEnv,
   saturatedRateFromEnv,
   SecretRedactor,
   startRuntime,
@@ -60,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
   // Checked before the embedded platform starts; each runtime reads it again from its variables.
   saturatedRateFromEnv(env);
   saturatedBudgetFromEnv(env);
+  const traceSampling = samplingFromEnv(env);
   const identity = identityFromEnv(env);
   // This process's own log lines (start, stop), masked like the runtimes' once they exist.
   const redactor = new SecretRedactor();
@@ -71,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
   // Only `api` (or nothing) asks for a platform; an unknown module is refused by platformFromEnv.
   if (!env.FLOW_PLATFORM_API_URL && (!module || module === 'api')) {
     embedded = await startEmbeddedPlatform(parsed.values['data-dir'], integrations.map((files) => dirname(files[0])), env, log);
-    platform = { url: embedded.url, token: embedded.token, inProcess: embedded.inProcess };
+    platform = { url: embedded.url, token: embedded.token, inProcess: embedded.inProcess, traceSampling };
   } else {
     platform = platformFromEnv(env);
   }
