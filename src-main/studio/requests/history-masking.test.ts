@@ -116,6 +116,13 @@ describe('request history from the composer', () => {
     for (const value of [API_KEY, BEARER, HANDSHAKE_TOKEN]) expect(sealed).not.toContain(value);
   });
 
+  it('masks an Authorization header whose name came with spaces around it, which goes out trimmed', async () => {
+    const spaced = await h.backend.api.sendRequest({ id: 'spaced-name', method: 'POST', url: routeUrl('vault'), headers: [[' Authorization ', `Bearer ${BEARER}`], ['X-Api-Key', API_KEY]], body: { kind: 'none' }, target });
+    expect(JSON.parse(spaced.response.body.text!)).toMatchObject({ bearerOk: true });
+    expect(spaced.request.headers).toEqual([['Authorization', 'Bearer [redacted]'], ['X-Api-Key', '[redacted]']]);
+    expect(JSON.stringify(await h.backend.api.requestHistory())).not.toContain(BEARER);
+  });
+
   it('re-sends what was sent when opened from the history, and what the person changed as changed', async () => {
     const api = h.backend.api;
     // The composer holds the entry as the history shows it, and says where it came from.

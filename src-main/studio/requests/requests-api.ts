@@ -64,7 +64,8 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
     if (typeof input?.id !== 'string' || input.id === '') throw new StudioError('a request needs an id');
     if (inFlight.has(input.id)) throw StudioError.conflict(`request ${input.id} is already being sent`);
     input = resendable(ctx, input);
-    const headers = (Array.isArray(input.headers) ? input.headers : []).map(([k, v]) => [String(k), String(v)] as [string, string]);
+    // Trimmed here, before the history masks credential headers by name: " Authorization" is Authorization.
+    const headers = (Array.isArray(input.headers) ? input.headers : []).map(([k, v]) => [String(k).trim(), String(v)] as [string, string]);
     let body = input.body ?? { kind: 'none' };
     let signature: HistoryEntry['signature'];
     if (input.sign) {
