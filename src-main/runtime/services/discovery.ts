@@ -54,7 +54,19 @@ export async function discover(transport: PlatformTransport, baseUrl: string, op
     let failure: Error;
     try {
       const res = await callRoute(transport, getDiscovery, { timeoutMs: Math.max(1000, Math.min(10_000, deadline - clock.now())) });
-      if (res.status === 200) return parseDiscovery(responseJson(res, getDiscovery, 200), log);
+      if (res.status === 200) {
+        let doc;
+        try {
+          doc = responseJson(res, getDiscovery, 200);
+        } catch {
+          // Something else answers at that address (a web page, a proxy's landing page): waiting
+          // will not turn it into a platform, so this fails at once like a 404.
+          const notJson = new PlatformError(res.route, 200, res.body, `discovery at ${baseUrl}`);
+          notJson.message += ` (${res.header('content-type') ?? 'no Content-Type'}, not JSON: is FLOW_PLATFORM_API_URL the platform server's address?)`;
+          throw notJson;
+        }
+        return parseDiscovery(doc, log);
+      }
       if (res.status === 501) return { implemented: false, features: {} };
       const refused = new PlatformError(res.route, res.status, res.body, `discovery at ${baseUrl}`);
       if (!transient(res.status)) throw withHint(refused, res.status);
