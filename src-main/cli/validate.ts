@@ -3,11 +3,28 @@ import { relative } from 'node:path';
 import { integrationsUnder } from './integrations-under.ts';
 import { formatProblem, loadDefinition, LoadError, loadRegistry, readDefinitions } from '../runtime/index.ts';
 
+const USAGE = `usage: flow-studio validate <file-or-folder>...
+
+Checks the definitions of every integration under the paths (a file, an integration's folder, or
+a folder of them) as run would load them.
+Prints every problem as file:line:col setting.path: message and exits 1; 0 when all load.`;
+
 /** Exit 0 when every definition under the paths loads; else print every problem and exit 1. */
 export async function main(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h', default: false } } });
+  } catch (err) {
+    console.error(`flow-studio validate: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const positionals = parsed.positionals;
   if (positionals.length === 0) {
-    console.error('usage: flow-studio validate <file-or-folder>...');
+    console.error(USAGE);
     return 2;
   }
   const registry = await loadRegistry();
