@@ -13,7 +13,7 @@ flows:
       - set: {body: '{"method": vars.method}'}
 `;
 
-test.describe('requests the composer did not make', () => {
+test.describe('the Requests panel with odd traffic, narrow windows and the keyboard', () => {
   test('a captured PROPFIND replays into the composer showing PROPFIND, and sending it again sends PROPFIND', async ({ page, studio }) => {
     const health = collectPageErrors(page);
     writeIntegration(studio.workspaceDir, 'oddtraffic-kit', { 'odd.yaml': ODD });
@@ -106,5 +106,26 @@ flows:
     await expect(composer.getByRole('list', { name: 'Before sending' })).toContainText('the value of header X-Trace');
     await screenshotsAtBothSizes(page, 'requests-header-problem');
     health.expectNone();
+  });
+
+  test('the Environments editor, closed from the keyboard, gives focus back to its button', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    const toggle = page.getByRole('button', { name: 'Environments…' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('dialog', { name: 'Environments' });
+    await expect(editor.getByRole('button', { name: 'Add environment' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(editor).toHaveCount(0);
+    await expect(toggle).toBeFocused();
+    // Cancel too, pressed with the keyboard: the next Enter opens the editor again.
+    await page.keyboard.press('Enter');
+    await editor.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(editor).toHaveCount(0);
+    await expect(toggle).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(editor).toBeVisible();
   });
 });

@@ -11,6 +11,12 @@ import { KeyValueTable } from './KeyValueTable.tsx';
 export function EnvironmentPicker() {
   const envs = useStudio((s) => s.environments);
   const [editing, setEditing] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Focus goes back to the button the editor opened from: closing it unmounts what held focus.
+  const close = (): void => {
+    setEditing(false);
+    toggle.current?.focus();
+  };
   return (
     <div className="env-picker">
       <label>
@@ -22,10 +28,10 @@ export function EnvironmentPicker() {
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+      <button type="button" ref={toggle} onClick={() => setEditing(!editing)} aria-expanded={editing}>
         Environments…
       </button>
-      {editing ? <EnvironmentEditor envs={envs} onDone={() => setEditing(false)} /> : null}
+      {editing ? <EnvironmentEditor envs={envs} onDone={close} /> : null}
     </div>
   );
 }
