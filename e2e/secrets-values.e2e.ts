@@ -105,4 +105,43 @@ test.describe('secrets', () => {
     await expect(page.getByRole('row', { name: 'billing-token' })).toHaveCount(0);
     await call(page, studio.origin, 'removeDeployment', 'billing-v1');
   });
+
+  test('a platform secret typed in the panel is what secret("name") reads in a flow, and it is never shown again', async ({ page, studio }) => {
+    const value = 'pk-e2e-platform-6c2d91';
+    const answers: string[] = [];
+    page.on('requestfinished', (req) => void req.response().then((r) => r?.text()).then((t) => t !== undefined && answers.push(t), () => {}));
+    await page.goto(studio.url);
+    const routes = await call<{ routes: Array<{ url: string }> }>(page, studio.origin, 'createIntegration', 'courier-keys')
+      .catch(() => undefined)
+      .then(() =>
+        call(page, studio.origin, 'writeFile', 'courier-keys', 'courier.yaml', `connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  ship:
+    source: {type: http, path: /ship, methods: [GET]}
+    steps:
+      - set: {body: '{"keyLength": size(secret("courier-api-key"))}'}
+`),
+      )
+      .then(() => call<{ routes: Array<{ url: string }> }>(page, studio.origin, 'startIntegration', 'courier-keys'));
+
+    await page.getByRole('tab', { name: 'Secrets' }).click();
+    const section = page.getByRole('region', { name: 'Platform secrets' });
+    await section.getByRole('button', { name: 'New platform secret' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New platform secret' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('courier-api-key');
+    await dialog.getByLabel('Value (write-only)').fill(value);
+    await dialog.getByRole('button', { name: 'Store secret' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Stored courier-api-key' })).toBeVisible();
+    await expect(section.getByRole('row', { name: 'courier-api-key' })).toBeVisible();
+
+    // The flow read it when it started (it did not exist then): a restart reads it now.
+    const restarted = await call<{ routes: Array<{ url: string }> }>(page, studio.origin, 'restartIntegration', 'courier-keys');
+    expect(routes.routes).toHaveLength(1);
+    expect(await (await fetch(restarted.routes[0].url)).json()).toEqual({ keyLength: value.length });
+
+    expect(await page.content()).not.toContain(value);
+    expect(answers.join('\n')).not.toContain(value);
+    await call(page, studio.origin, 'stopIntegration', 'courier-keys');
+  });
 });

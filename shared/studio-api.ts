@@ -293,6 +293,11 @@ export interface PlatformViewsApi {
   /** Writes only if the entry is still at `expectedVersion`; a conflict is answered, never overwritten. */
   writeKvEntry(input: KvWriteInput): Promise<KvWriteResult>;
   deleteKvEntry(namespace: string, key: string, expectedVersion: number): Promise<KvDeleteResult>;
+  /**
+   * Sets a platform secret, the value flows read with secret("name") (the KV namespace
+   * user_secrets); write-only: the answer is its new version, never the value.
+   */
+  setPlatformSecret(name: string, value: string): Promise<{ version: number }>;
   leaseView(query: HistoryQuery): Promise<LeaseView>;
   /** Agents, and the conversations and memories of the chosen one. */
   agentView(agentId?: string): Promise<AgentView>;
@@ -427,6 +432,7 @@ const methodRecord = {
   kvEntry: ['namespace:name', 'key:name'],
   writeKvEntry: ['input:object'],
   deleteKvEntry: ['namespace:name', 'key:name', 'expectedVersion:int'],
+  setPlatformSecret: ['name:name', 'value:text'],
   leaseView: ['query:object'],
   agentView: ['agentId:name?'],
   agentConversation: ['agentId:name', 'threadKey:name'],

@@ -37,6 +37,7 @@ export const platformQueries = {
   kvEntry: (namespace: string, key: string): Promise<KvEntryDetail | null> => studio.kvEntry(namespace, key),
   writeKvEntry: (input: KvWriteInput): Promise<KvWriteResult> => studio.writeKvEntry(input),
   deleteKvEntry: (namespace: string, key: string, expectedVersion: number): Promise<KvDeleteResult> => studio.deleteKvEntry(namespace, key, expectedVersion),
+  setPlatformSecret: (name: string, value: string): Promise<{ version: number }> => studio.setPlatformSecret(name, value),
   leaseView: (q: HistoryQuery): Promise<LeaseView> => studio.leaseView(q),
   agentView: (agentId?: string): Promise<AgentView> => studio.agentView(agentId),
   agentConversation: (agentId: string, threadKey: string): Promise<ConversationDetail | null> => studio.agentConversation(agentId, threadKey),

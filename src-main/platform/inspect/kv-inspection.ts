@@ -68,7 +68,7 @@ export class KvInspection {
   async put(namespace: string, key: string, value: Buffer, expectedVersion: number): Promise<WriteOutcome> {
     requireName(namespace, 'the namespace');
     requireName(key, 'the key');
-    if (isSecretNamespace(namespace)) throw new Error(`"${namespace}" holds secrets; set them in the Secrets panel, the KV browser never writes secret values`);
+    if (isSecretNamespace(namespace)) throw new Error(`"${namespace}" holds secrets; set them in the Secrets panel under Platform secrets, the KV browser never writes secret values`);
     const max = this.features.kv.maxValueBytes;
     if (value.length > max) throw new Error(`the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
     const outcome = await this.kv.put(namespace, key, value, expectedVersion);
@@ -76,6 +76,27 @@ export class KvInspection {
       this.events.emit({ type: 'kv.put', at: this.clock.now(), namespace, key, version: outcome.version, bytes: value.length, created: outcome.created });
     }
     return outcome;
+  }
+
+  /**
+   * Sets a value in a `*_secrets` namespace whatever its version (sealed at rest by the store);
+   * the studio's write-only secret field, never the KV browser. Answers the version only.
+   */
+  async putSecret(namespace: string, key: string, value: Buffer): Promise<number> {
+    requireName(key, 'the secret name');
+    if (!isSecretNamespace(namespace)) throw new Error(`"${namespace}" is not a secret namespace (one ending in _secrets)`);
+    const max = this.features.kv.maxValueBytes;
+    if (value.length > max) throw new Error(`the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
+    // A flow may write the same key between the read and the write: try again on that conflict.
+    for (let attempt = 0; ; attempt++) {
+      const current = (await this.reads.kvMeta(namespace, key))?.version ?? 0;
+      const outcome = await this.kv.put(namespace, key, value, current);
+      if (outcome.ok) {
+        if (this.events.active) this.events.emit({ type: 'kv.put', at: this.clock.now(), namespace, key, version: outcome.version, bytes: value.length, created: outcome.created });
+        return outcome.version;
+      }
+      if (attempt === 2) throw new Error(`the secret "${key}" kept changing while it was set; try again`);
+    }
   }
 
   /** Deletes as DELETE /v1/kv does: with a positive expected version only when it still matches. */

@@ -21,6 +21,7 @@ export function platformViewStubs(): PlatformViewsApi {
     kvEntry: async () => null,
     writeKvEntry: unavailable,
     deleteKvEntry: unavailable,
+    setPlatformSecret: unavailable,
     leaseView: async () => ({ at: Date.now(), live: true, holders: [], history: [], historyWindow: window() }),
     agentView: async () => ({ agents: [], conversations: [], memories: [] }),
     agentConversation: async () => null,

@@ -9,6 +9,8 @@ import { CORRELATION_HEADER } from './queue-traffic.ts';
 import { editableText, previewBytes, previewText } from './value-preview.ts';
 
 const MAX_COPIES = 1000;
+/** Where secret("name") reads a flow's platform secrets. */
+const PLATFORM_SECRETS = 'user_secrets';
 
 /**
  * The panels' StudioApi methods over the views' state and the platform's inspection layer.
@@ -107,6 +109,12 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
       if (outcome.ok) return { ok: true, deleted: outcome.deleted };
       const current = (await inspect.kv.entry(namespace, key))?.version;
       return { ok: false, conflict: `Not deleted: ${outcome.conflict}.`, ...(current !== undefined ? { currentVersion: current } : {}) };
+    },
+    async setPlatformSecret(name, value) {
+      // No message here may quote the value.
+      if (value === '') throw new Error('a platform secret needs a value: type it in the write-only field');
+      const version = await views.asStudio(views.kv, () => inspect.kv.putSecret(PLATFORM_SECRETS, name, Buffer.from(value, 'utf8')));
+      return { version };
     },
     async leaseView(query) {
       const claims = await inspect.leases.claims();

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import type { SecretSummary } from '../../../shared/resource-types.ts';
 import { resourceCalls } from '../../api/resource-calls.ts';
 import { Dialog } from '../resources/Dialog.tsx';
 import { messageOf } from '../resources/when.ts';
@@ -9,7 +8,20 @@ import { messageOf } from '../resources/when.ts';
  * it is never mirrored into the DOM as an attribute), it is emptied the moment it is sent, and no
  * answer carries it back.
  */
-export function SecretValueDialog({ name: fixedName, onClose, onSaved }: { name?: string; onClose: () => void; onSaved: (s: SecretSummary) => void }) {
+export function SecretValueDialog({
+  name: fixedName,
+  kind = 'secret',
+  store = (name, value) => resourceCalls.putSecret(name, value),
+  onClose,
+  onSaved,
+}: {
+  name?: string;
+  /** What the dialog's title calls it: a cluster secret, or a platform secret flows read with secret(). */
+  kind?: 'secret' | 'platform secret';
+  store?: (name: string, value: string) => Promise<unknown>;
+  onClose: () => void;
+  onSaved: (name: string) => void;
+}) {
   const [name, setName] = useState(fixedName ?? '');
   const [error, setError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
@@ -23,7 +35,8 @@ export function SecretValueDialog({ name: fixedName, onClose, onSaved }: { name?
     field.value = '';
     setSaving(true);
     try {
-      onSaved(await resourceCalls.putSecret(name.trim(), value));
+      await store(name.trim(), value);
+      onSaved(name.trim());
     } catch (err) {
       setError(`${messageOf(err)} The value was not kept; type it again.`);
     } finally {
@@ -32,7 +45,7 @@ export function SecretValueDialog({ name: fixedName, onClose, onSaved }: { name?
   };
 
   return (
-    <Dialog title={fixedName ? `Overwrite secret ${fixedName}` : 'New secret'} onClose={onClose}>
+    <Dialog title={fixedName ? `Overwrite ${kind} ${fixedName}` : `New ${kind}`} onClose={onClose}>
       <form
         className="rs-form"
         aria-label="Secret"

@@ -7,6 +7,7 @@ import { useLiveQuery } from '../../components/use-live-query.ts';
 import { messageOf, when } from '../resources/when.ts';
 import '../resources/resources.css';
 import { DeleteSecretDialog } from './DeleteSecretDialog.tsx';
+import { PlatformSecretsSection } from './PlatformSecretsSection.tsx';
 import { SecretBackendBanner } from './SecretBackendBanner.tsx';
 import { SecretValueDialog } from './SecretValueDialog.tsx';
 
@@ -33,9 +34,7 @@ export function SecretsPanel() {
       </PanelHeader>
       <SecretBackendBanner
         status={status.data}
-        onOptIn={() =>
-          void resourceCalls.allowWeakSecretBackend().then(status.refresh, (err: unknown) => setMessage({ ok: false, text: messageOf(err) }))
-        }
+        onOptIn={() => void resourceCalls.allowWeakSecretBackend().then(status.refresh, (err: unknown) => setMessage({ ok: false, text: messageOf(err) }))}
       />
       {message ? (
         <div className={`rs-message ${message.ok ? 'rs-ok' : 'rs-error'}`} role={message.ok ? 'status' : 'alert'}>
@@ -43,13 +42,13 @@ export function SecretsPanel() {
         </div>
       ) : null}
       {secrets.error ? <p className="rs-message rs-error">{secrets.error}</p> : null}
-      {secrets.data && secrets.data.length === 0 ? (
-        <EmptyState title="No secrets yet">
-          A secret is a name and a value kept encrypted by the embedded platform. Bind it to a declared variable in a deployment, or in Resources → Environment for
-          studio runs; its value is never shown again.
-        </EmptyState>
-      ) : (
-        <div className="rs-scroll">
+      <div className="rs-scroll">
+        {secrets.data && secrets.data.length === 0 ? (
+          <EmptyState title="No secrets yet">
+            A secret is a name and a value kept encrypted by the embedded platform. Bind it to a declared variable in a deployment, or in Resources → Environment for studio runs;
+            its value is never shown again.
+          </EmptyState>
+        ) : (
           <table className="rs-table" aria-label="Secrets">
             <thead>
               <tr>
@@ -97,13 +96,14 @@ export function SecretsPanel() {
               ))}
             </tbody>
           </table>
-        </div>
-      )}
+        )}
+        <PlatformSecretsSection onMessage={setMessage} />
+      </div>
       {editing?.kind === 'new' || editing?.kind === 'overwrite' ? (
         <SecretValueDialog
           name={editing.kind === 'overwrite' ? editing.name : undefined}
           onClose={() => setEditing(undefined)}
-          onSaved={(s) => done(`Stored ${s.name}. Its value will not be shown again.`)}
+          onSaved={(name) => done(`Stored ${name}. Its value will not be shown again.`)}
         />
       ) : null}
       {editing?.kind === 'delete' ? (
@@ -111,7 +111,10 @@ export function SecretsPanel() {
           secret={editing.secret}
           onClose={() => setEditing(undefined)}
           onDeleted={(r) => {
-            const broken = [...r.brokenDeployments.map((b) => `${b.deployment} (${b.variable})`), ...r.brokenStudioRuns.map((b) => `studio runs of ${b.integration} (${b.variable})`)];
+            const broken = [
+              ...r.brokenDeployments.map((b) => `${b.deployment} (${b.variable})`),
+              ...r.brokenStudioRuns.map((b) => `studio runs of ${b.integration} (${b.variable})`),
+            ];
             done(broken.length > 0 ? `Deleted ${r.deleted}; ${broken.join(', ')} will not start until bound to another secret.` : `Deleted ${r.deleted}.`);
           }}
         />

@@ -96,7 +96,7 @@ export function KvEntryPanel({ namespace, entryKey, onChanged }: { namespace: st
             <>
               <ValueView value={e.value} label="Value" />
               <div className="pv-actions">
-                <button type="button" disabled={secret || e.editText === undefined} title={secret ? 'Secrets are set in the Secrets panel' : undefined} onClick={() => startEdit(e, setDraft, setMessage)}>
+                <button type="button" disabled={secret || e.editText === undefined} title={secret ? 'Set secret values in Secrets → Platform secrets' : undefined} onClick={() => startEdit(e, setDraft, setMessage)}>
                   Edit
                 </button>
                 <ConfirmButton label="Delete…" question={`Delete ${entryKey} (version ${e.version})?`} confirmLabel="Delete" onConfirm={() => void remove(e.version)} />
