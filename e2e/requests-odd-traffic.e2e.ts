@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, test } from './studio-fixture.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
 import { openStudio, startIntegration, writeIntegration } from './requests-helpers.ts';
+
+const run = promisify(execFile);
 
 // A route that takes every method and says which one it got, as WebDAV and cache-purging clients use.
 const ODD = `
@@ -127,5 +131,21 @@ flows:
     await expect(toggle).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(editor).toBeVisible();
+  });
+
+  test('a HEAD request copied as curl runs in a shell and ends with the headers', async ({ page, studio }) => {
+    writeIntegration(studio.workspaceDir, 'oddtraffic-head', { 'odd.yaml': ODD.replace('oddtraffic-any', 'oddtraffic-head-echo').replace('/oddtraffic/any', '/oddtraffic/head') });
+    await openStudio(page, studio.url);
+    await startIntegration(page, studio.origin, 'oddtraffic-head');
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    await page.getByRole('button', { name: 'New request to /oddtraffic/head of oddtraffic-head' }).click();
+    const composer = page.getByRole('region', { name: 'Request composer' });
+    await composer.getByRole('combobox', { name: 'Method' }).selectOption('HEAD');
+    await composer.getByRole('button', { name: 'Copy as curl' }).click();
+    const command = (await composer.getByLabel('curl command').textContent())!;
+    // The route answers HEAD with a GET's Content-Length and no body; curl must not wait for one.
+    const { stdout } = await run('sh', ['-c', `${command} -s --max-time 5`]);
+    expect(stdout).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(stdout.toLowerCase()).toContain('content-type: application/json');
   });
 });

@@ -106,7 +106,8 @@ function bodyText(body: RequestBody): string {
 /** A shell command that sends the same request with curl (single-quoted, so nothing expands). */
 export function toCurl(req: ResolvedRequest): string {
   const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-  const parts = ['curl', '-i', '-X', req.method, q(req.url)];
+  // HEAD is -I: with -X HEAD curl waits for the body the Content-Length announces, which never comes.
+  const parts = req.method.toUpperCase() === 'HEAD' ? ['curl', '-I', q(req.url)] : ['curl', '-i', '-X', req.method, q(req.url)];
   const headers = [...req.headers];
   const has = (name: string): boolean => headers.some(([k]) => k.toLowerCase() === name);
   switch (req.body.kind) {
