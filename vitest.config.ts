@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner for every suite: unit, contract, integration. Browser tests live in e2e/ and are
@@ -42,6 +43,10 @@ export default defineConfig({
     // expect.poll waits for a condition: generous, so a loaded machine only makes it slower.
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
+    // Vitest's default is one fork less than the cores: on a 2-core machine, one file at a time,
+    // while most files spend their time waiting on servers and CLI processes they start. Two forks
+    // keep both cores busy without queueing a third file behind them.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default'],
     ...(onPostgres.length > 0 ? { projects: [{ extends: true, test: { name: 'default', include } }, ...onPostgres] } : { include }),
   },
