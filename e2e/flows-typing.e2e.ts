@@ -148,15 +148,21 @@ test('suggestions inside a CEL expression of a 2,000-line definition come as fas
   writeIntegration(studio.workspaceDir, 'e2e-big', { 'big.yaml': bigDefinition(80) });
   writeIntegration(studio.workspaceDir, 'e2e-small', { 'big.yaml': bigDefinition(4) });
   await openStudio(page, studio.url);
-  // Each twice, alternating, the first pass for the editor's warm-up; the later of each counts.
+  // Three times each, alternating: the first pass warms the editor up, and of the other two the
+  // quicker counts. Load only ever adds to a delay; the fault this guards against (below) adds to
+  // every one, so the quicker of two still shows it while one unlucky frame no longer fails the
+  // test (a loaded CI run read 318 ms for the big file once, 153 ms the round before).
   const delays: Record<string, number[]> = { small: [], large: [] };
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 3; round++) {
     delays.small.push(await suggestionDelay(page, 'e2e-small', 'flow-2'));
     delays.large.push(await suggestionDelay(page, 'e2e-big', 'flow-40'));
   }
   console.log(`suggestions shown after: 100 lines ${delays.small.map((d) => d.toFixed(0)).join(', ')} ms; 2,000 lines ${delays.large.map((d) => d.toFixed(0)).join(', ')} ms`);
+  const quicker = (ms: number[]): number => Math.min(...ms.slice(1));
   // Both wait out the editor's 120 ms pause before asking (150–210 ms here, either file). When the
   // schema's completion was asked as well, it validated the whole document (~300 ms of its worker
-  // on 2,000 lines) and the list did not show at all in the big file.
-  expect(delays.large[1]).toBeLessThan(delays.small[1] + 100);
+  // on 2,000 lines) and the list did not show at all in the big file. Work queued for the cores
+  // delays both, as the typing test above allows for.
+  const contention = Math.max(1, loadavg()[0] / availableParallelism());
+  expect(quicker(delays.large)).toBeLessThan(quicker(delays.small) + 100 * contention);
 });
