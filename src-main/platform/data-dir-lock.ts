@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /**
  * The file whose lock says "a Flow Studio process uses this data folder": a studio (its embedded
@@ -75,11 +75,33 @@ export interface LockDataDirOptions {
 }
 
 /**
+ * Creates the data folder, or refuses it naming the folder and why: a recursive mkdir under a
+ * read-only mount says ENOENT, and SQLite's own "unable to open database file" names nothing.
+ */
+function makeWritable(dataDir: string, shell: DataDirShell): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK);
+  } catch (err) {
+    let existing = dataDir;
+    while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+    let reason = err instanceof Error ? err.message : String(err);
+    try {
+      accessSync(existing, constants.W_OK);
+    } catch (denied) {
+      reason = (denied as Error).message;
+    }
+    // The desktop app has no --data-dir; every command line does.
+    throw new Error(`the data folder ${dataDir} cannot be written (${reason})${shell === 'electron' ? '' : '; give a folder this process can write with --data-dir'}`);
+  }
+}
+
+/**
  * Takes the data folder for this process, before anything in it is opened; throws
  * DataDirInUseError when another (in any process) holds it.
  */
 export async function lockDataDir(dataDir: string, shell: DataDirShell, options: LockDataDirOptions = {}): Promise<DataDirLock> {
-  mkdirSync(dataDir, { recursive: true });
+  makeWritable(dataDir, shell);
   const lockPath = join(dataDir, DATA_DIR_LOCK_FILE);
   const holderPath = join(dataDir, DATA_DIR_HOLDER_FILE);
   const db = new Database(lockPath, { timeout: 0 });
