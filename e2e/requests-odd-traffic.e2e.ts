@@ -148,4 +148,29 @@ flows:
     expect(stdout).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(stdout.toLowerCase()).toContain('content-type: application/json');
   });
+
+  test('a request stopped before any answer says how long it waited, not when headers came', async ({ page, studio }) => {
+    // A server that takes the request and never answers, as a hung upstream does.
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      await openStudio(page, studio.url);
+      await page.getByRole('tab', { name: 'Requests' }).click();
+      const composer = page.getByRole('region', { name: 'Request composer' });
+      await composer.getByRole('combobox', { name: 'Route' }).selectOption({ label: 'Any URL…' });
+      await composer.getByRole('textbox', { name: 'URL' }).fill(`http://127.0.0.1:${port}/never`);
+      await composer.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByText('waiting for the answer…')).toBeVisible();
+      await composer.getByRole('button', { name: 'Stop' }).click();
+      const response = page.getByRole('region', { name: 'Response' });
+      await expect(response.getByLabel('Response status')).toHaveText('no response');
+      await expect(response).toContainText(/stopped after \d+ ms/);
+      await expect(response).not.toContainText('headers in');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
 });

@@ -20,7 +20,10 @@ export function ResponseView({ entry }: { entry: HistoryEntry }) {
           {r.status === 0 ? 'no response' : r.status}
         </span>
         <span className="muted">
-          headers in {r.timing.headersMs} ms · total {r.timing.totalMs} ms{r.frames ? '' : ` · ${r.body.bytes.toLocaleString()} bytes`}
+          {/* No status, no headers: how long it waited is all there is to say (the error says why). */}
+          {r.status === 0
+            ? `${r.error?.startsWith('stopped') ? 'stopped' : 'failed'} after ${r.timing.totalMs} ms`
+            : `headers in ${r.timing.headersMs} ms · total ${r.timing.totalMs} ms${r.frames ? '' : ` · ${r.body.bytes.toLocaleString()} bytes`}`}
           {r.endedBy ? ` · stream ${r.endedBy === 'stopped' ? 'stopped by you' : r.endedBy === 'server' ? 'ended by the server' : 'broke off'}` : ''}
         </span>
         {entry.signature ? <span className="tag">signed</span> : null}
