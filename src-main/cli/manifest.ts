@@ -53,12 +53,36 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`flow-studio manifest: --replicas must be a whole number >= 0, got "${args.replicas}"`);
     return 2;
   }
+  let platformUrl: URL;
+  try {
+    platformUrl = new URL(args.platform);
+  } catch {
+    console.error(`flow-studio manifest: --platform must be the platform's http(s) address, e.g. https://platform.example`);
+    return 2;
+  }
+  if (platformUrl.username || platformUrl.password) {
+    // fetch refuses such a URL with an error quoting it, password included.
+    console.error(`flow-studio manifest: --platform carries credentials (${platformUrl.protocol}//***@${platformUrl.host}); give the platform's token with --token-file instead`);
+    return 2;
+  }
   const token = args.token ?? (args['token-file'] ? readFileSync(args['token-file'], 'utf8').trim() : process.env.FLOW_PLATFORM_API_TOKEN);
   const get = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${args.platform!.replace(/\/+$/, '')}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const url = `${args.platform!.replace(/\/+$/, '')}${path}`;
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    } catch (err) {
+      // fetch's own message is only "fetch failed"; the reason is its cause.
+      const cause = (err as { cause?: unknown }).cause;
+      throw new Error(`GET ${url} could not be reached: ${cause instanceof Error ? cause.message : (err as Error).message}`);
+    }
     const text = await res.text();
     if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${text.slice(0, 512)}`);
-    return JSON.parse(text) as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new Error(`GET ${url} answered ${res.status} with ${res.headers.get('content-type') ?? 'no Content-Type'}, not JSON: is --platform the platform's address? ${text.slice(0, 200)}`);
+    }
   };
   const deployment = await get<{ id: string; integration: string; tag: string; snapshotId: string; bindings: Record<string, Binding> }>(
     `/deployments/${encodeURIComponent(args.deployment)}`,
