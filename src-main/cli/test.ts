@@ -15,7 +15,7 @@ fresh embedded platform, and prints one line per test and a summary; exits 1 whe
   --reporter junit   write JUnit XML (to --output FILE, else to stdout instead of the text lines)
   --coverage         print which steps and switch/filter branches the tests went through
   --watch            run again whenever a definition, test or fixture changes (Ctrl-C stops)
-  --grep TEXT        only the tests whose name contains TEXT
+  --grep TEXT        only the tests whose name contains TEXT (exits 1 when none does)
 The format: docs/testing.md.`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -66,6 +66,11 @@ export async function main(argv: string[]): Promise<number> {
       const xml = junitReport(suite);
       if (o.output) writeFileSync(o.output, xml);
       else process.stdout.write(xml);
+    }
+    if (o.grep !== undefined && suite.results.length === 0) {
+      // A mistyped --grep in CI would otherwise pass having run nothing.
+      console.error(`flow-studio test: no test whose name contains "${o.grep}" under ${paths.join(', ')}`);
+      return 1;
     }
     return suite.broken.length > 0 || suite.results.some((r) => !r.passed) ? 1 : 0;
   };
