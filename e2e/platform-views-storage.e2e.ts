@@ -108,6 +108,26 @@ test.describe('the Storage panel', () => {
     await expect(entry.locator('[data-field="writer"]')).toHaveText('the studio');
   });
 
+  test('creating a key that already exists says so and keeps its value; a refused key says why', async ({ page, studio }) => {
+    await openStudio(page, studio.url);
+    const routes = await runIntegration(page, studio.origin, 'counter', COUNTER);
+    expect((await post(routes.count, {})).status).toBe(200);
+    await openStorage(page, studio.url, 'Key/value');
+    await page.getByRole('navigation', { name: 'Namespaces' }).getByRole('button', { name: /^user \d/ }).click();
+    const value = await call<{ value: { text: string } }>(page, studio.origin, 'kvEntry', 'user', 'reports/count');
+
+    const newKey = page.getByRole('textbox', { name: 'New key' });
+    await newKey.fill('reports/count');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(page.locator('.pv-new-key').getByRole('status')).toContainText('reports/count already exists; it is shown, unchanged.');
+    await expect(page.getByRole('region', { name: 'Entry reports/count' }).getByLabel('Value')).toHaveText(value.value.text);
+
+    await newKey.fill('   ');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(page.locator('.pv-new-key').getByRole('alert')).toContainText('the key is empty; give one');
+    await expect(newKey).toHaveValue('   ');
+  });
+
   test('lists the keys of a secret namespace but never its values', async ({ page, studio }) => {
     await openStudio(page, studio.url);
     const routes = await runIntegration(page, studio.origin, 'counter', COUNTER);

@@ -19,6 +19,7 @@ export function KvBrowser() {
   const query = { namespace, at, filter: filter.trim() || undefined };
   const view = useLiveQuery(() => platformQueries.kvView(query), JSON.stringify(query), { intervalMs: 1_000, live: at === undefined });
   const [newKey, setNewKey] = useState('');
+  const [created, setCreated] = useState<{ ok: boolean; text: string } | undefined>();
   const namespaces = view.data?.namespaces ?? [];
 
   useEffect(() => {
@@ -56,15 +57,26 @@ export function KvBrowser() {
             onSubmit={(e) => {
               e.preventDefault();
               if (!newKey) return;
-              void platformQueries.writeKvEntry({ namespace, key: newKey, text: 'null', format: 'json', expectedVersion: 0 }).then(() => {
-                select(namespace, newKey);
-                setNewKey('');
-                view.refresh();
-              });
+              setCreated(undefined);
+              // Version 0 creates only: an existing key is shown as it is, never overwritten with null.
+              void platformQueries.writeKvEntry({ namespace, key: newKey, text: 'null', format: 'json', expectedVersion: 0 }).then(
+                (result) => {
+                  select(namespace, newKey);
+                  if (!result.ok) setCreated({ ok: true, text: `${newKey} already exists; it is shown, unchanged.` });
+                  setNewKey('');
+                  view.refresh();
+                },
+                (err: unknown) => setCreated({ ok: false, text: `Not created: ${err instanceof Error ? err.message : String(err)}` }),
+              );
             }}
           >
             <input aria-label="New key" placeholder="new/key" value={newKey} onChange={(e) => setNewKey(e.currentTarget.value)} />
             <button type="submit">Create</button>
+            {created ? (
+              <p role={created.ok ? 'status' : 'alert'} className={created.ok ? 'muted pv-note' : 'error pv-note'}>
+                {created.text}
+              </p>
+            ) : null}
           </form>
         ) : null}
       </div>
