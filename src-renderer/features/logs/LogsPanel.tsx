@@ -39,7 +39,7 @@ export function LogsPanel() {
     <section className="panel logs-panel" aria-labelledby="panel-title">
       <PanelHeader title="Logs">
         <span className="muted" aria-label="log line count">
-          {lines.length} lines
+          {lines.length} {lines.length === 1 ? 'line' : 'lines'}
         </span>
         <ConfirmButton
           label="Clear"

@@ -16,7 +16,7 @@ export function Waterfall({ run, selected, onSelect }: { run: RunDetail; selecte
     <div className="waterfall" role="list" aria-label="Steps">
       <WaterfallRow
         label="whole run"
-        detail={`${run.summary.flow} · ${run.steps.length} steps`}
+        detail={`${run.summary.flow} · ${run.steps.length} ${run.steps.length === 1 ? 'step' : 'steps'}`}
         outcome={run.summary.outcome}
         durationMs={run.summary.durationMs}
         bar={{ left: '0%', width: '100%' }}
