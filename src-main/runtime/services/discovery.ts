@@ -77,7 +77,7 @@ export async function discover(transport: PlatformTransport, baseUrl: string, op
     }
     const left = deadline - clock.now();
     if (left <= 0) {
-      throw new Error(`the platform at ${baseUrl} did not answer discovery within ${Math.round(options.budgetMs / 1000)} s (${attempt} attempts): ${failure.message}. Start it, fix FLOW_PLATFORM_API_URL, or raise FLOW_PLATFORM_API_DISCOVERY_BUDGET`);
+      throw new Error(`the platform at ${baseUrl} did not answer discovery within ${Math.round(options.budgetMs / 1000)} s (${attempt} ${attempt === 1 ? 'attempt' : 'attempts'}): ${failure.message}. Start it, fix FLOW_PLATFORM_API_URL, or raise FLOW_PLATFORM_API_DISCOVERY_BUDGET`);
     }
     if (attempt === 1 || attempt % 10 === 0) log.warn('platform discovery failed; retrying', { url: baseUrl, attempt, error: failure.message });
     await sleepOn(clock, Math.min(delay, left));
