@@ -39,7 +39,7 @@ export function TimeChart({ title, times, lines, unit, label }: { title: string;
       cursor: { drag: { x: false, y: false }, points: { size: 6 } },
       scales: { x: { time: true }, y: { range: (_u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
-        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
+        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, splits) => clockTicks(splits) },
         { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 64, values: (_u, splits) => splits.map((v) => (v === 0 ? '0' : unit(v))) },
       ],
       series: [
@@ -72,4 +72,18 @@ export function TimeChart({ title, times, lines, unit, label }: { title: string;
       <div ref={box} className="time-chart-canvas" />
     </figure>
   );
+}
+
+/**
+ * Tick labels on the 24-hour clock the rest of the studio shows (uPlot's default is "8:10pm"):
+ * HH:MM, with seconds when the ticks are less than a minute apart.
+ */
+function clockTicks(splits: number[]): string[] {
+  const step = splits.length > 1 ? splits[1] - splits[0] : 60;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return splits.map((seconds) => {
+    const d = new Date(seconds * 1000);
+    const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    return step < 60 ? `${hm}:${pad(d.getSeconds())}` : hm;
+  });
 }
