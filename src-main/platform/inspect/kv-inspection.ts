@@ -4,6 +4,7 @@ import type { Features } from '../features.ts';
 import type { InspectionStore, KvKeyRow, KvNamespaceCounts } from '../store/inspection-store.ts';
 import { isSecretNamespace, isVolatileNamespace, type KvStore } from '../store/kv-store.ts';
 import type { DeleteOutcome, WriteOutcome } from '../store/object-versions.ts';
+import { badRequest, conflict, tooLarge } from '../http/api-error.ts';
 import { requireName } from './stored-text.ts';
 
 export type { KvKeyRow, KvNamespaceCounts } from '../store/inspection-store.ts';
@@ -68,9 +69,9 @@ export class KvInspection {
   async put(namespace: string, key: string, value: Buffer, expectedVersion: number): Promise<WriteOutcome> {
     requireName(namespace, 'the namespace');
     requireName(key, 'the key');
-    if (isSecretNamespace(namespace)) throw new Error(`"${namespace}" holds secrets; set them in the Secrets panel under Platform secrets, the KV browser never writes secret values`);
+    if (isSecretNamespace(namespace)) throw badRequest('secret_namespace', `"${namespace}" holds secrets; set them in the Secrets panel under Platform secrets, the KV browser never writes secret values`);
     const max = this.features.kv.maxValueBytes;
-    if (value.length > max) throw new Error(`the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
+    if (value.length > max) throw tooLarge('value_too_large', `the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
     const outcome = await this.kv.put(namespace, key, value, expectedVersion);
     if (outcome.ok && this.events.active) {
       this.events.emit({ type: 'kv.put', at: this.clock.now(), namespace, key, version: outcome.version, bytes: value.length, created: outcome.created });
@@ -84,9 +85,9 @@ export class KvInspection {
    */
   async putSecret(namespace: string, key: string, value: Buffer): Promise<number> {
     requireName(key, 'the secret name');
-    if (!isSecretNamespace(namespace)) throw new Error(`"${namespace}" is not a secret namespace (one ending in _secrets)`);
+    if (!isSecretNamespace(namespace)) throw badRequest('not_a_secret_namespace', `"${namespace}" is not a secret namespace (one ending in _secrets)`);
     const max = this.features.kv.maxValueBytes;
-    if (value.length > max) throw new Error(`the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
+    if (value.length > max) throw tooLarge('value_too_large', `the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
     // A flow may write the same key between the read and the write: try again on that conflict.
     for (let attempt = 0; ; attempt++) {
       const current = (await this.reads.kvMeta(namespace, key))?.version ?? 0;
@@ -95,7 +96,7 @@ export class KvInspection {
         if (this.events.active) this.events.emit({ type: 'kv.put', at: this.clock.now(), namespace, key, version: outcome.version, bytes: value.length, created: outcome.created });
         return outcome.version;
       }
-      if (attempt === 2) throw new Error(`the secret "${key}" kept changing while it was set; try again`);
+      if (attempt === 2) throw conflict('secret_changing', `the secret "${key}" kept changing while it was set; try again`);
     }
   }
 

@@ -1,3 +1,5 @@
+import { badRequest } from '../http/api-error.ts';
+
 /** Helpers for text the platform stored as it came: message headers and bodies kept as JSON text. */
 
 /** Stored headers (JSON text of a string map, or null) as a map; anything unreadable is an empty map. */
@@ -23,8 +25,11 @@ export function previewText(body: string, bodyBytes: number): StoredText {
   return { body, bodyBytes, truncated: Buffer.byteLength(body) < bodyBytes };
 }
 
-/** Refuses an empty name with a message saying what it is for. */
+/**
+ * Refuses an empty name with a message saying what it is for: a 400 of the platform's own kind,
+ * which the studio shows as the person's mistake rather than as an internal error.
+ */
 export function requireName(value: string, what: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new Error(`${what} is empty; give one`);
+  if (typeof value !== 'string' || value.trim() === '') throw badRequest('invalid_name', `${what} is empty; give one`);
   return value;
 }
