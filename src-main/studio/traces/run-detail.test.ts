@@ -4,6 +4,7 @@ import { compareRuns } from './run-compare.ts';
 import { orderSteps, runDetailView } from './run-detail.ts';
 import type { StoredStep } from './run-store.ts';
 import { viewOf } from './value-view.ts';
+import { SecretRedactor } from '../../runtime/index.ts';
 
 const stored = (step: string, startedAt: number, durationMs: number, block = 'set'): StoredStep => ({ step, block, startedAt, durationMs, outcome: 'completed' });
 
@@ -54,6 +55,25 @@ describe('a run as a waterfall', () => {
     const v = viewOf({ note: 'y'.repeat(5_000), items: Array.from({ length: 500 }, (_, i) => i) }, ['body']) as Record<string, { $truncated: { length: number; path: unknown[] } }>;
     expect(v.note.$truncated).toMatchObject({ length: 5_000, path: ['body', 'note'] });
     expect(v.items.$truncated).toMatchObject({ length: 500, path: ['body', 'items'] });
+  });
+});
+
+const TRUNCATED = '[truncated]';
+
+describe('a step whose message was too large for the secret redactor', () => {
+  it('says its After was cut, rather than showing an empty message (body null, vars {}) it never had', () => {
+    // The redactor walks at most REDACT_MAX_NODES values of a record: a 30,000-row body in the
+    // step's input uses them all, and the output is recorded as the TRUNCATED string.
+    const redactor = new SecretRedactor();
+    redactor.add('a-declared-secret');
+    const rows = Array.from({ length: 30_000 }, (_, i) => ({ i, s: 'y' }));
+    const event = redactor.redactValue({ input: { body: { rows }, vars: { method: 'POST' } }, output: { body: { got: rows }, vars: { method: 'POST' } } }) as { output: unknown };
+    expect(event.output).toBe(TRUNCATED);
+
+    const summary = { runId: 'r', integration: 'i', flow: 'f', correlationId: 'c', outcome: 'completed' as const, startedAt: 100, durationMs: 5, steps: 1 };
+    const step = { ...stored('flows.f.steps[0]', 100, 5), input: { body: { rows: [] }, vars: TRUNCATED }, output: event.output };
+    const view = runDetailView(summary, { steps: [step], calls: [], snapshots: true, bytes: 0 });
+    expect(view.steps[0].output).toEqual({ body: TRUNCATED, vars: TRUNCATED });
   });
 });
 

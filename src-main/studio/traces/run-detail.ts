@@ -89,6 +89,10 @@ export function storedStepAt(detail: StoredDetail, index: number): StoredStep | 
 }
 
 function snapshotView(value: unknown): MessageSnapshot {
+  // The secret redactor walks a bounded number of values per record and records the rest as
+  // '[truncated]': a large input leaves the step's whole output a string. Shown as an empty
+  // message it read as "body → null, vars → {}", a change the step never made.
+  if (typeof value === 'string') return { body: value, vars: value };
   const v = (value ?? {}) as { body?: unknown; vars?: unknown };
   return { body: viewOf(v.body ?? null, ['body']), vars: viewOf(v.vars ?? {}, ['vars']) };
 }
