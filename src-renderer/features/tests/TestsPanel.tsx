@@ -43,6 +43,9 @@ export function TestsPanel() {
   const resultOf = (file: string, name: string): FlowTestResultView | undefined => lastRun?.results.find((r) => r.file === file && r.name === name);
   const passed = lastRun?.results.filter((r) => r.passed).length ?? 0;
   const failed = (lastRun?.results.length ?? 0) - passed;
+  // A file that does not load ran none of its tests: left out, the summary read green while
+  // `flow-studio test` fails the same suite.
+  const notLoaded = lastRun?.broken.length ?? 0;
   const cov = lastRun?.coverage;
 
   return (
@@ -69,8 +72,9 @@ export function TestsPanel() {
       ) : null}
       {lastRun ? (
         <p className="tests-summary" role="status">
-          <strong className={failed ? 'error' : 'ok'}>
+          <strong className={failed || notLoaded ? 'error' : 'ok'}>
             {passed} passed, {failed} failed
+            {notLoaded ? `, ${notLoaded} test file${notLoaded === 1 ? '' : 's'} not loaded` : ''}
           </strong>{' '}
           <span className="muted">({lastRun.durationMs} ms)</span>
           {cov ? (
@@ -99,7 +103,8 @@ export function TestsPanel() {
             </h3>
             {f.problems.map((p, i) => (
               <p key={i} className="step-error">
-                {p.file}:{p.line}:{p.col} {p.path}: {p.message}
+                {p.file}:{p.line}:{p.col}
+                {p.path ? ` ${p.path}` : ''}: {p.message}
               </p>
             ))}
             <ul className="test-list">
