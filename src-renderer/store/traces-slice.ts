@@ -40,8 +40,11 @@ export interface TracesSlice {
   runsCleared(): void;
 }
 
+/** The filters of a fresh Traces panel: every stored run. */
+export const NO_RUN_FILTERS: RunFilters = { flow: '', outcome: '', status: '', text: '', origin: '', version: '' };
+
 export const createTracesSlice: StateCreator<StudioState, [], [], TracesSlice> = (set) => ({
-  runFilters: { flow: '', outcome: '', status: '', text: '', origin: '', version: '' },
+  runFilters: NO_RUN_FILTERS,
   selectedRun: undefined,
   comparePicks: [],
   comparing: false,

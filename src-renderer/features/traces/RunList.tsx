@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { RunPage, RunSummary, StoredVersion } from '../../../shared/trace-types.ts';
 import { traceQueries } from '../../api/trace-queries.ts';
-import type { RunFilters } from '../../store/traces-slice.ts';
+import { NO_RUN_FILTERS, type RunFilters } from '../../store/traces-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
 
@@ -39,6 +39,8 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
   const selected = useStudio((s) => s.selectedRun);
   const picks = useStudio((s) => s.comparePicks);
   const selectRun = useStudio((s) => s.selectRun);
+  const setRunFilters = useStudio((s) => s.setRunFilters);
+  const filtered = Object.values(filters).some((v) => v !== '');
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -255,8 +257,18 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
       >
         {list !== undefined && list.key === key && total === 0 ? (
           <div className="empty-state">
-            <h3>No runs {!filters.flow && !filters.outcome && !filters.status && !filters.text && !filters.origin && !filters.version ? 'yet' : 'match'}</h3>
-            <p>Send a request to a running integration; every run appears here with its steps.</p>
+            <h3>No runs {filtered ? 'match' : 'yet'}</h3>
+            {filtered && list.stored > 0 ? (
+              // Runs are stored, the filters hide them: advice to send a request would mislead.
+              <p>
+                None of the {list.stored.toLocaleString('en-US')} stored runs match these filters.{' '}
+                <button type="button" className="link" onClick={() => setRunFilters(NO_RUN_FILTERS)}>
+                  Clear filters
+                </button>
+              </p>
+            ) : (
+              <p>Send a request to a running integration; every run appears here with its steps.</p>
+            )}
           </div>
         ) : (
           <div className="vlist-body" style={{ height: total * ROW }}>
