@@ -4,3 +4,14 @@ export function clockTime(epochMs: number): string {
   const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
+
+/**
+ * A run's duration for a narrow column: milliseconds with one decimal under a second, seconds
+ * beyond (a 15 s timeout read "15002.…", cut at the column's edge).
+ */
+export function runDuration(ms: number): string {
+  if (ms < 1_000) return `${ms.toFixed(1)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  const seconds = Math.round(ms / 1_000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}

@@ -5,7 +5,7 @@ import { objectKey } from '../../components/object-key.ts';
 import { VirtualList } from '../../components/VirtualList.tsx';
 import { FEED_LIMITS } from '../../store/feed-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime } from '../../shell/format.ts';
+import { clockTime, runDuration } from '../../shell/format.ts';
 import type { RunFilters } from '../../store/traces-slice.ts';
 import { RunFiltersBar } from './RunFiltersBar.tsx';
 
@@ -62,7 +62,7 @@ const TraceRow = memo(function TraceRow({ event, onOpen }: { event: TraceFeedEve
       <span className="cell flow">{t.flow}</span>
       <span className="cell kind">{t.kind === 'run' ? 'run' : (t.name ?? t.block ?? '')}</span>
       <span className="cell outcome">{t.outcome}</span>
-      <span className="cell duration">{t.durationMs.toFixed(1)} ms</span>
+      <span className="cell duration">{runDuration(t.durationMs)}</span>
       <span className="cell id muted">{t.correlationId}</span>
       {t.error ? <span className="cell error">{t.error}</span> : null}
     </div>

@@ -3,7 +3,7 @@ import type { RunPage, RunSummary, StoredVersion } from '../../../shared/trace-t
 import { traceQueries } from '../../api/trace-queries.ts';
 import { NO_RUN_FILTERS, type RunFilters } from '../../store/traces-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime } from '../../shell/format.ts';
+import { clockTime, runDuration } from '../../shell/format.ts';
 
 const PAGE = 200;
 const ROW = 28;
@@ -318,7 +318,7 @@ const RunRow = memo(function RunRow({ run, selected, picked, onSelect }: { run: 
       <span className="cell outcome" title={run.rejection ? `${run.rejection.block}: ${run.rejection.reason}` : run.error}>
         {run.outcome}
       </span>
-      <span className="cell duration">{run.durationMs.toFixed(1)} ms</span>
+      <span className="cell duration">{runDuration(run.durationMs)}</span>
     </div>
   );
 });
