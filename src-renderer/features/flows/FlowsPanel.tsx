@@ -20,6 +20,7 @@ import { FoldButton, FoldedColumn } from './layout/FoldedColumn.tsx';
 import { useColumnLayout } from './layout/use-column-layout.ts';
 import { metricsCalls } from '../../api/metrics-calls.ts';
 import { useLiveQuery } from '../../components/use-live-query.ts';
+import { forgetRememberedOpenFile, rememberedOpenFile } from './editor/tab-session.ts';
 import './flows.css';
 
 const SPARKLINE_MS = 3_000;
@@ -166,7 +167,9 @@ function useDefaultFile(): void {
   const integrations = useStudio((s) => s.integrations);
   const setOpenFile = useStudio((s) => s.setOpenFile);
   useEffect(() => {
-    const next = fileToOpen(openFile, integrations);
+    // After a reload, the file this tab had open, once the integrations are known.
+    const next = fileToOpen(openFile ?? rememberedOpenFile(), integrations);
+    if (integrations.length > 0) forgetRememberedOpenFile();
     if (next !== openFile) setOpenFile(next);
   }, [openFile, integrations, setOpenFile]);
 }

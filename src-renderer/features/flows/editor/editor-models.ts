@@ -2,6 +2,7 @@ import { studio } from '../../../api/studio-client.ts';
 import { fileKey, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { monaco } from './monaco-setup.ts';
+import { setDraftSource, takeDraft } from './tab-session.ts';
 
 interface OpenModel {
   ref: FileRef;
@@ -34,8 +35,14 @@ export async function loadModel(ref: FileRef): Promise<monaco.editor.ITextModel>
   const entry: OpenModel = { ref, model, savedVersion: model.getAlternativeVersionId(), savedText: text };
   models.set(key, entry);
   model.onDidChangeContent(() => useStudio.getState().setFileDirty(key, model.getAlternativeVersionId() !== entry.savedVersion));
+  // What was typed before a reload comes back as an unsaved edit over the file, so undo reaches the file.
+  const draft = takeDraft(key);
+  if (draft !== undefined && draft !== text) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: draft }], () => null);
+  else if (draft !== undefined) useStudio.getState().setFileDirty(key, false);
   return model;
 }
+
+setDraftSource(() => Object.fromEntries([...models].filter(([key]) => isDirty(key)).map(([key, m]) => [key, m.model.getValue()])));
 
 export function openModel(key: string): OpenModel | undefined {
   return models.get(key);

@@ -1,0 +1,67 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServe } from '../src-main/studio/testing/serve-process.ts';
+import { cursorToLineEnd, focusEditor, openFile } from './flows-helpers.ts';
+import { screenshotsAtBothSizes } from './page-health.ts';
+
+/** `flow-studio serve` on a fixed port, so a restart answers at the address the tab knows. */
+const serve = (port: number, workspace: string, dataDir: string) => startServe({ port, workspace, dataDir, waitMs: 90_000 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const fileRow = (page: Page, integration: string, label: string) => page.getByRole('listitem', { name: integration }).getByRole('button', { name: label, exact: true });
+
+test.describe('a tab with unsaved edits while the studio restarts', () => {
+  test('Reload on the restart banner gives back the open file and what was typed, still unsaved', async ({ page }) => {
+    test.setTimeout(180_000);
+    const temp = mkdtempSync(join(tmpdir(), 'studio-unsaved-reload-e2e-'));
+    const [workspace, dataDir] = [join(temp, 'ws'), join(temp, 'data')];
+    const port = await freePort();
+    let studio = await serve(port, workspace, dataDir);
+    try {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(studio.url);
+      // Not the file the studio opens first, so the test sees the open file come back.
+      await openFile(page, 'orders-api', 'orders.yaml');
+      const onDisk = readFileSync(join(workspace, 'orders-api', 'orders.yaml'), 'utf8');
+      await cursorToLineEnd(page, 1);
+      await page.keyboard.type(' # half-way through a change');
+      await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toBeVisible();
+
+      await studio.stop();
+      studio = await serve(port, workspace, dataDir);
+      const banner = page.getByRole('alert', { name: 'Studio restarted' });
+      await expect(banner).toBeVisible({ timeout: 30_000 });
+      await banner.getByRole('button', { name: 'Reload' }).click();
+      await expect(page.getByRole('alert', { name: 'Studio restarted' })).toHaveCount(0);
+
+      await expect(page.getByLabel('Open file')).toContainText('orders-api/orders.yaml', { timeout: 20_000 });
+      await expect(page.locator('.flow-editor .view-lines')).toContainText('# half-way through a change', { timeout: 20_000 });
+      await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toBeVisible();
+      await expect(fileRow(page, 'orders-api', 'orders.yaml (unsaved)')).toBeVisible();
+      // Nothing was written behind the person's back: the file is as it was saved.
+      expect(readFileSync(join(workspace, 'orders-api', 'orders.yaml'), 'utf8')).toBe(onDisk);
+      await screenshotsAtBothSizes(page, 'unsaved-edit-after-restart-reload');
+
+      // Undo goes back to the file as it is on disk.
+      await focusEditor(page);
+      await page.keyboard.press('Control+z');
+      await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toHaveCount(0);
+      await expect(fileRow(page, 'orders-api', 'orders.yaml')).toBeVisible();
+    } finally {
+      await studio.stop();
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import type { FileRef } from '../../../store/flows-slice.ts';
+
+/**
+ * What this tab had on screen and unsaved, kept in sessionStorage (this tab only) when the page is
+ * left, so the Reload the restart banner asks for (or F5) gives back the open file and every
+ * unsaved buffer instead of dropping what was typed since the last save.
+ */
+interface TabSession {
+  openFile?: FileRef;
+  /** Unsaved text by file key (`<integration>/<file>`). */
+  drafts: Record<string, string>;
+}
+
+const KEY = 'flow-studio.tab-session';
+
+function read(): TabSession {
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    const parsed = raw ? (JSON.parse(raw) as Partial<TabSession>) : {};
+    return { openFile: parsed.openFile, drafts: parsed.drafts && typeof parsed.drafts === 'object' ? parsed.drafts : {} };
+  } catch {
+    return { drafts: {} };
+  }
+}
+
+// Read once at load: drafts are handed out as their files are opened, the rest kept for the next leave.
+const restored = read();
+
+/** The file this tab had open before the reload, until the editor shows one. */
+export function rememberedOpenFile(): FileRef | undefined {
+  return restored.openFile;
+}
+
+export function forgetRememberedOpenFile(): void {
+  restored.openFile = undefined;
+}
+
+/** The unsaved text a file had before the reload, handed out once. */
+export function takeDraft(key: string): string | undefined {
+  const text = restored.drafts[key];
+  delete restored.drafts[key];
+  return text;
+}
+
+/** Keys of the files with an unsaved draft not yet opened again. */
+export function pendingDraftKeys(): string[] {
+  return Object.keys(restored.drafts);
+}
+
+// The editor's unsaved buffers; set once the editor (and Monaco) has loaded.
+let liveDrafts: () => Record<string, string> = () => ({});
+
+export function setDraftSource(source: () => Record<string, string>): void {
+  liveDrafts = source;
+}
+
+/**
+ * Writes the tab's session when the page is left: the open file, and the unsaved buffers of this
+ * page over the drafts of the previous one not opened since.
+ */
+export function keepTabSessionOnLeave(openFile: () => FileRef | undefined): void {
+  addEventListener('pagehide', () => {
+    const session: TabSession = { openFile: openFile() ?? restored.openFile, drafts: { ...restored.drafts, ...liveDrafts() } };
+    try {
+      sessionStorage.setItem(KEY, JSON.stringify(session));
+    } catch {
+      // Storage full or refused: the page is leaving, there is nobody left to tell.
+    }
+  });
+}
