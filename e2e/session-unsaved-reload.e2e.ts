@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './studio-fixture.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -63,5 +64,16 @@ test.describe('a tab with unsaved edits while the studio restarts', () => {
       await studio.stop();
       rmSync(temp, { recursive: true, force: true });
     }
+  });
+
+  test('a reload comes back on the panel the tab showed, and Flows on the file it had open', async ({ page, studio }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(studio.url);
+    await openFile(page, 'webhook-receiver', 'webhook.yaml');
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.reload();
+    await expect(page.getByRole('tab', { name: 'Logs' })).toHaveAttribute('aria-selected', 'true');
+    await page.getByRole('tab', { name: 'Flows' }).click();
+    await expect(page.getByLabel('Open file')).toContainText('webhook-receiver/webhook.yaml', { timeout: 20_000 });
   });
 });

@@ -20,7 +20,7 @@ import { FoldButton, FoldedColumn } from './layout/FoldedColumn.tsx';
 import { useColumnLayout } from './layout/use-column-layout.ts';
 import { metricsCalls } from '../../api/metrics-calls.ts';
 import { useLiveQuery } from '../../components/use-live-query.ts';
-import { forgetRememberedOpenFile, rememberedOpenFile } from './editor/tab-session.ts';
+import { forgetRememberedOpenFile, rememberedOpenFile } from '../../shell/tab-session.ts';
 import './flows.css';
 
 const SPARKLINE_MS = 3_000;

@@ -2,7 +2,7 @@ import { studio } from '../../../api/studio-client.ts';
 import { fileKey, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
 import { monaco } from './monaco-setup.ts';
-import { setDraftSource, takeDraft } from './tab-session.ts';
+import { setDraftSource, takeDraft } from '../../../shell/tab-session.ts';
 
 interface OpenModel {
   ref: FileRef;

@@ -1,11 +1,13 @@
-import type { FileRef } from '../../../store/flows-slice.ts';
+import type { FileRef } from '../store/flows-slice.ts';
+import { panels, type PanelId } from '../store/panels.ts';
 
 /**
  * What this tab had on screen and unsaved, kept in sessionStorage (this tab only) when the page is
- * left, so the Reload the restart banner asks for (or F5) gives back the open file and every
- * unsaved buffer instead of dropping what was typed since the last save.
+ * left, so the Reload the restart banner asks for (or F5) gives back the panel, the open file and
+ * every unsaved buffer instead of dropping what was typed since the last save.
  */
 interface TabSession {
+  panel?: PanelId;
   openFile?: FileRef;
   /** Unsaved text by file key (`<integration>/<file>`). */
   drafts: Record<string, string>;
@@ -17,7 +19,8 @@ function read(): TabSession {
   try {
     const raw = sessionStorage.getItem(KEY);
     const parsed = raw ? (JSON.parse(raw) as Partial<TabSession>) : {};
-    return { openFile: parsed.openFile, drafts: parsed.drafts && typeof parsed.drafts === 'object' ? parsed.drafts : {} };
+    const panel = panels.find((p) => p.id === parsed.panel)?.id;
+    return { panel, openFile: parsed.openFile, drafts: parsed.drafts && typeof parsed.drafts === 'object' ? parsed.drafts : {} };
   } catch {
     return { drafts: {} };
   }
@@ -25,6 +28,11 @@ function read(): TabSession {
 
 // Read once at load: drafts are handed out as their files are opened, the rest kept for the next leave.
 const restored = read();
+
+/** The panel this tab showed before the reload. */
+export function rememberedPanel(): PanelId | undefined {
+  return restored.panel;
+}
 
 /** The file this tab had open before the reload, until the editor shows one. */
 export function rememberedOpenFile(): FileRef | undefined {
@@ -55,12 +63,13 @@ export function setDraftSource(source: () => Record<string, string>): void {
 }
 
 /**
- * Writes the tab's session when the page is left: the open file, and the unsaved buffers of this
+ * Writes the tab's session when the page is left: the panel, the open file, and the unsaved buffers of this
  * page over the drafts of the previous one not opened since.
  */
-export function keepTabSessionOnLeave(openFile: () => FileRef | undefined): void {
+export function keepTabSessionOnLeave(now: () => { panel: PanelId; openFile: FileRef | undefined }): void {
   addEventListener('pagehide', () => {
-    const session: TabSession = { openFile: openFile() ?? restored.openFile, drafts: { ...restored.drafts, ...liveDrafts() } };
+    const { panel, openFile } = now();
+    const session: TabSession = { panel, openFile: openFile ?? restored.openFile, drafts: { ...restored.drafts, ...liveDrafts() } };
     try {
       sessionStorage.setItem(KEY, JSON.stringify(session));
     } catch {
