@@ -26,8 +26,21 @@ function read(): TabSession {
   }
 }
 
-// Read once at load: drafts are handed out as their files are opened, the rest kept for the next leave.
+/**
+ * Read once at load: drafts are handed out as their files are opened, the rest kept for the next
+ * leave. The panel and open file come back on a reload only: opening the studio's URL again in
+ * this tab starts where a new tab does, while what was typed is never dropped.
+ */
 const restored = read();
+if (!isReload()) {
+  restored.panel = undefined;
+  restored.openFile = undefined;
+}
+
+function isReload(): boolean {
+  const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return entry?.type === 'reload';
+}
 
 /** The panel this tab showed before the reload. */
 export function rememberedPanel(): PanelId | undefined {
