@@ -74,15 +74,25 @@ function partText(value: unknown, text: string, limit: number): string {
   return text === '' ? part : `${text}\n${part}`;
 }
 
+/**
+ * The status filter: a code (`404`), a class (`4xx`), or several separated by commas or spaces
+ * (`200, 4xx`, as the Status box's placeholder shows it; read as one term, that matched nothing).
+ * A term that is neither matches no run.
+ */
 export function statusTest(status: string | undefined): ((s: number | undefined) => boolean) | undefined {
-  const text = status?.trim().toLowerCase();
-  if (!text) return undefined;
-  const cls = /^([1-5])xx$/.exec(text);
+  const terms = (status ?? '').toLowerCase().split(/[\s,]+/).filter((t) => t !== '');
+  if (terms.length === 0) return undefined;
+  const tests = terms.map(statusTermTest);
+  return (s) => s !== undefined && tests.some((t) => t(s));
+}
+
+function statusTermTest(term: string): (s: number) => boolean {
+  const cls = /^([1-5])xx$/.exec(term);
   if (cls) {
     const base = Number(cls[1]) * 100;
-    return (s) => s !== undefined && s >= base && s < base + 100;
+    return (s) => s >= base && s < base + 100;
   }
-  const exact = Number(text);
+  const exact = Number(term);
   if (Number.isInteger(exact)) return (s) => s === exact;
   return () => false;
 }

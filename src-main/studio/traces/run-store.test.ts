@@ -120,6 +120,9 @@ describe('the run store', () => {
     expect(ids({ flow: 'orders', text: 'ana' })).toEqual(['a']);
     expect(ids({ status: '5xx' })).toEqual(['b']);
     expect(ids({ status: '404' })).toEqual(['c']);
+    // Several, as the Status box's placeholder ('200, 4xx') shows them, with commas or spaces.
+    expect(ids({ status: '200, 4xx' })).toEqual(['c', 'a']);
+    expect(ids({ status: '5XX 404' })).toEqual(['c', 'b']);
     expect(ids({ outcome: 'failed', text: 'upstream' })).toEqual(['b']);
     expect(store.query({ offset: 0, limit: 10 }).flows).toEqual(['billing', 'orders']);
   });
