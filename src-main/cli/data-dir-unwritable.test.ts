@@ -1,22 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './test-support/cli-process.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'flow-data-dir-unwritable-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
-
-function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('FLOW_') || k === 'RUNTIME_SERVICES_MODULE') delete env[k];
-  const child = spawn(process.execPath, ['bin/flow-studio.js', ...args], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdout.resume();
-  // 'close': both pipes have been read to their end.
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
-}
 
 describe('a --data-dir that cannot be written', () => {
   // A folder that cannot be made (a file in the way here; a read-only mount in a pod, where the
@@ -31,7 +20,7 @@ describe('a --data-dir that cannot be written', () => {
       ['platform', '--port', '0', '--data-dir', dataDir],
       ['serve', '--port', '0', '--workspace', join(temp, 'ws'), '--data-dir', dataDir],
     ]) {
-      const { code, stderr } = await cli(args);
+      const { code, stderr } = await runCli(args);
       expect({ command: args[0], code }).toEqual({ command: args[0], code: 1 });
       expect(stderr).toContain(`flow-studio ${args[0]}: the data folder ${dataDir} cannot be written (`);
       expect(stderr).toContain('give a folder this process can write with --data-dir');

@@ -1,20 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from './test-support/cli-process.ts';
 
-function manifest(platform: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/flow-studio.js', 'manifest', '--platform', platform, '--deployment', 'orders-prod'], {
-    cwd: process.cwd(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  // 'close': both pipes have been read to their end.
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const manifest = (platform: string): Promise<CliRun> => runCli(['manifest', '--platform', platform, '--deployment', 'orders-prod']);
 
 describe('flow-studio manifest against a platform that is not there', () => {
   it('names the address and the reason when nothing listens, a web page answers, or the URL carries a password', async () => {

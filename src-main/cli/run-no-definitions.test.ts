@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './test-support/cli-process.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'flow-run-no-definitions-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -11,23 +11,9 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
  * Runs the CLI until it exits, or until it reports its platform services (it got as far as
  * running then, and is stopped): `code` is null for a command that would have kept running.
  */
-function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('FLOW_') || k === 'RUNTIME_SERVICES_MODULE') delete env[k];
-  const child = spawn(process.execPath, ['bin/flow-studio.js', ...args], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let running = false;
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-    if (!running && stdout.includes('"msg":"platform services:')) {
-      running = true;
-      child.kill('SIGKILL');
-    }
-  });
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  // 'close': both pipes have been read to their end.
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code: running ? null : code, stderr })));
+async function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const run = await runCli(args, { stopWhen: (output) => output.includes('"msg":"platform services:') });
+  return { code: run.stopped ? null : run.code, stderr: run.stderr };
 }
 
 describe('flow-studio run and validate on a folder without definitions', () => {

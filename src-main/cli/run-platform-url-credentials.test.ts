@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './test-support/cli-process.ts';
 
 const PASSWORD = 'hunter2-9f8e7d6c';
 
@@ -15,19 +15,10 @@ describe('flow-studio run with credentials in FLOW_PLATFORM_API_URL', () => {
     });
     await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
     const port = (gateway.address() as AddressInfo).port;
-    const env: Record<string, string | undefined> = { ...process.env };
-    for (const k of Object.keys(env)) if (k.startsWith('FLOW_') || k === 'RUNTIME_SERVICES_MODULE') delete env[k];
-    const child = spawn(process.execPath, ['bin/flow-studio.js', 'run', 'examples/json-api'], {
-      cwd: process.cwd(),
-      env: { ...env, FLOW_PLATFORM_API_URL: `http://ops:${PASSWORD}@127.0.0.1:${port}/`, FLOW_PLATFORM_API_DISCOVERY_BUDGET: '2s' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     try {
-      // 'close': both pipes have been read to their end.
-      const code = await new Promise<number | null>((r) => child.once('close', r));
+      const { code, output } = await runCli(['run', 'examples/json-api'], {
+        env: { FLOW_PLATFORM_API_URL: `http://ops:${PASSWORD}@127.0.0.1:${port}/`, FLOW_PLATFORM_API_DISCOVERY_BUDGET: '2s' },
+      });
       expect(code).toBe(1);
       expect(output).toContain('flow-studio run: FLOW_PLATFORM_API_URL carries credentials (http://***:***@127.0.0.1:');
       expect(output).toContain('FLOW_PLATFORM_API_HEADERS');
@@ -35,7 +26,6 @@ describe('flow-studio run with credentials in FLOW_PLATFORM_API_URL', () => {
       // Refused before any call: nothing reached the gateway (before, calls went without the credentials).
       expect(seen).toEqual([]);
     } finally {
-      child.kill('SIGKILL');
       gateway.close();
     }
   }, 30_000);
