@@ -38,7 +38,8 @@ export function CompareView({ a, b }: { a: string; b: string }) {
     <section className="compare" aria-label="Compare runs">
       <header className="run-head">
         <h3>
-          Compare {cmp.a.flow} runs
+          {/* Runs of two flows are comparable too; naming only A's flow read as if both were its. */}
+          {cmp.a.flow === cmp.b.flow ? `Compare ${cmp.a.flow} runs` : `Compare ${cmp.a.flow} with ${cmp.b.flow}`}
           {cmp.definitions ? (
             <span className="version-change" aria-label="Definition versions">
               v{cmp.definitions.a.generation} → v{cmp.definitions.b.generation}
