@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
-import { openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { focusEditor, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
 
 const api = (path: string) => `connectors:
@@ -79,7 +79,18 @@ test.describe('layout at 1024×700 and the theme', () => {
     // The editor's Save button stays whole beside a long file path.
     await openFile(page, names[0], 'api.yaml');
     await expectOnScreen(page, page.getByRole('button', { name: 'Save file' }));
+    // An unsaved edit's marker shows whole: the path gives way, not the marker after it.
+    await focusEditor(page);
+    await page.keyboard.type('#');
+    const openLabel = page.getByLabel('Open file');
+    const marker = openLabel.getByLabel('unsaved changes');
+    await expect(marker).toBeVisible();
+    const [labelBox, markerBox] = [(await openLabel.boundingBox())!, (await marker.boundingBox())!];
+    expect(markerBox.x + markerBox.width).toBeLessThanOrEqual(labelBox.x + labelBox.width + 0.5);
     await screenshotsAtBothSizes(page, 'layout-flows-long-names');
+    await focusEditor(page);
+    await page.keyboard.press('Control+z');
+    await expect(marker).toHaveCount(0);
 
     // The composer's URL field keeps room to read the URL.
     await page.getByRole('tab', { name: 'Requests' }).click();

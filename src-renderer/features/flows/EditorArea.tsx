@@ -17,7 +17,9 @@ export function EditorArea() {
         {openFile ? (
           <>
             <span className="editor-file" aria-label="Open file">
-              {openFile.integration}/<strong>{openFile.file}</strong>
+              <span className="editor-file-name">
+                {openFile.integration}/<strong>{openFile.file}</strong>
+              </span>
               {dirty ? (
                 <span className="dirty-dot" aria-label="unsaved changes" title="Unsaved changes">
                   {' '}
