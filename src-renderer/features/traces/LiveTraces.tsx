@@ -6,7 +6,7 @@ import { VirtualList } from '../../components/VirtualList.tsx';
 import { FEED_LIMITS } from '../../store/feed-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { clockTime, runDuration } from '../../shell/format.ts';
-import type { RunFilters } from '../../store/traces-slice.ts';
+import { NO_RUN_FILTERS, type RunFilters } from '../../store/traces-slice.ts';
 import { RunFiltersBar } from './RunFiltersBar.tsx';
 
 /**
@@ -19,6 +19,7 @@ export function LiveTraces() {
   const filters = useStudio((s) => s.runFilters);
   const clear = useStudio((s) => s.clearTraces);
   const showRun = useStudio((s) => s.showRun);
+  const setRunFilters = useStudio((s) => s.setRunFilters);
   const flows = useMemo(() => [...new Set(all.map((t) => t.trace.flow))].sort(), [all]);
   const traces = useMemo(() => all.filter((t) => matches(t, filters)), [all, filters]);
   return (
@@ -39,7 +40,19 @@ export function LiveTraces() {
         followTail
         rowKey={objectKey}
         renderRow={(t) => <TraceRow event={t} onOpen={showRun} />}
-        empty={<EmptyState title="No traces yet">Run an integration and send it a request; each run and step appears here as it happens.</EmptyState>}
+        empty={
+          all.length > 0 ? (
+            // The feed holds traces, the filters hide them: "No traces yet" sent people to send requests.
+            <EmptyState title="No traces match">
+              None of the {all.length.toLocaleString('en-US')} traces in the feed match these filters.{' '}
+              <button type="button" className="link" onClick={() => setRunFilters(NO_RUN_FILTERS)}>
+                Clear filters
+              </button>
+            </EmptyState>
+          ) : (
+            <EmptyState title="No traces yet">Run an integration and send it a request; each run and step appears here as it happens.</EmptyState>
+          )
+        }
       />
     </>
   );
