@@ -135,17 +135,19 @@ export class RunManager {
   }
 
   stop(id: string): Promise<RunState> {
-    return this.serial(id, async () => {
-      const entry = this.entry(id);
-      entry.desired = 'stopped';
-      if (!this.closing) this.opts.session?.setRunning(id, false);
-      const live = entry.live;
-      entry.live = undefined;
-      if (live) await this.retire(live, entry);
-      await this.closeServices(entry);
-      this.set(entry, { status: 'stopped', routes: [], problems: [], reason: undefined, serving: undefined });
-      return entry.state;
-    });
+    return this.serial(id, () => this.halt(id, this.entry(id), undefined));
+  }
+
+  /** Stops what runs of `id`, inside its serial queue; `reason` says why when the user did not. */
+  private async halt(id: string, entry: Entry, reason: string | undefined): Promise<RunState> {
+    entry.desired = 'stopped';
+    if (!this.closing) this.opts.session?.setRunning(id, false);
+    const live = entry.live;
+    entry.live = undefined;
+    if (live) await this.retire(live, entry);
+    await this.closeServices(entry);
+    this.set(entry, { status: 'stopped', routes: [], problems: [], reason, serving: undefined });
+    return entry.state;
   }
 
   restart(id: string): Promise<RunState> {
@@ -197,6 +199,8 @@ export class RunManager {
     if (!entry || entry.desired !== 'running') return undefined;
     return this.serial(id, async () => {
       if (entry.desired !== 'running') return entry.state;
+      // Deleted, or moved away (a rename, a checkout): it would serve on with no card to stop it.
+      if (!this.opts.workspace.has(id)) return this.halt(id, entry, `its folder ${id} is no longer in the workspace`);
       const live = entry.live;
       const healthy = entry.state.status === 'running' && entry.state.reason === undefined;
       if (live && healthy && files?.length && unchangedSince(live.files, this.opts.workspace.dirOf(id), files)) return entry.state;

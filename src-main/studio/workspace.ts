@@ -64,6 +64,16 @@ export class Workspace {
     };
   }
 
+  /** Whether the workspace has a folder for integration `id` now. */
+  has(id: string): boolean {
+    try {
+      this.dirOf(id);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Absolute path of an integration folder; refuses ids that would leave the workspace. */
   dirOf(id: string): string {
     if (typeof id !== 'string' || id === '' || id.startsWith('.') || id.includes('/') || id.includes('\\')) {
