@@ -80,9 +80,26 @@ export function LogsPanel() {
         rowKey={objectKey}
         renderRow={(l) => <LogRow line={l} onRun={showRun} />}
         empty={
-          <EmptyState title={logs.length + platform.length === 0 ? 'No log records yet' : 'No lines match'}>
-            Records written by running flows (the log block, connectors starting and stopping) and platform traffic appear here.
-          </EmptyState>
+          logs.length + platform.length === 0 ? (
+            <EmptyState title="No log records yet">Records written by running flows (the log block, connectors starting and stopping) and platform traffic appear here.</EmptyState>
+          ) : (
+            // Lines are there, the filters hide them: say so, and undo them in one click.
+            <EmptyState title="No lines match">
+              None of the {(logs.length + platform.length).toLocaleString('en-US')} lines match these filters.{' '}
+              <button
+                type="button"
+                className="link"
+                onClick={() => {
+                  setLevel('debug');
+                  setSearch('');
+                  setWithPlatform(true);
+                  showRunLogs(undefined);
+                }}
+              >
+                Clear filters
+              </button>
+            </EmptyState>
+          )
         }
       />
     </section>
