@@ -123,6 +123,22 @@ test.describe('layout at 1024×700 and the theme', () => {
     health.expectNone();
   });
 
+  test('a theme chosen in one tab shows in the other tab of the same studio, editor included', async ({ page, studio }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openStudio(page, studio.url);
+    const other = await page.context().newPage();
+    await other.emulateMedia({ colorScheme: 'light' });
+    await other.goto(`${studio.origin}/`);
+    await openFile(other, names[2], 'api.yaml');
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+    await expect(other.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(other.getByRole('combobox', { name: 'Theme' })).toHaveValue('dark');
+    await expect(other.locator('.flow-editor .monaco-editor')).toHaveClass(/vs-dark/);
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
+    await expect(other.locator('html')).not.toHaveAttribute('data-theme', /./);
+    await other.close();
+  });
+
   test('a theme toggle in the rail and the palette switches light and dark, editor included, and is remembered', async ({ page, studio }) => {
     const health = collectPageErrors(page);
     await page.emulateMedia({ colorScheme: 'light' });

@@ -40,6 +40,15 @@ export function setThemeChoice(choice: ThemeChoice): void {
   for (const l of listeners) l();
 }
 
+// Another tab of the studio chose a theme: this one shows it too, rather than keep the old one until reloaded.
+if (typeof addEventListener === 'function') {
+  addEventListener('storage', (e) => {
+    if (e.key !== KEY && e.key !== null) return;
+    applyTheme();
+    for (const l of listeners) l();
+  });
+}
+
 /** Whether the studio shows dark now. */
 export function isDark(): boolean {
   const choice = document.documentElement.dataset.theme;
