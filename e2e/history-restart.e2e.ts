@@ -1,23 +1,9 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServe } from '../src-main/studio/testing/serve-process.ts';
+import { freePort, serveAt as serve } from './restarting-studio.ts';
 import { screenshotsAtBothSizes } from './page-health.ts';
-
-/** `flow-studio serve` on a fixed port, so a restart answers at the address the tab knows. */
-const serve = (port: number, workspace: string, dataDir: string) => startServe({ port, workspace, dataDir, waitMs: 90_000 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Counts the studio calls a page makes from now on. */
 function countCalls(page: Page): { count(): number } {

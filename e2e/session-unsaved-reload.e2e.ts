@@ -1,25 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServe } from '../src-main/studio/testing/serve-process.ts';
+import { freePort, serveAt as serve } from './restarting-studio.ts';
 import { cursorToLineEnd, focusEditor, openFile } from './flows-helpers.ts';
 import { screenshotsAtBothSizes } from './page-health.ts';
-
-/** `flow-studio serve` on a fixed port, so a restart answers at the address the tab knows. */
-const serve = (port: number, workspace: string, dataDir: string) => startServe({ port, workspace, dataDir, waitMs: 90_000 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const fileRow = (page: Page, integration: string, label: string) => page.getByRole('listitem', { name: integration }).getByRole('button', { name: label, exact: true });
 
