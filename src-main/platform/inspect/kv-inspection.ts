@@ -69,7 +69,7 @@ export class KvInspection {
   async put(namespace: string, key: string, value: Buffer, expectedVersion: number): Promise<WriteOutcome> {
     requireName(namespace, 'the namespace');
     requireName(key, 'the key');
-    if (isSecretNamespace(namespace)) throw badRequest('secret_namespace', `"${namespace}" holds secrets; set them in the Secrets panel under Platform secrets, the KV browser never writes secret values`);
+    if (isSecretNamespace(namespace)) throw badRequest('invalid_name', `"${namespace}" holds secrets; set them in the Secrets panel under Platform secrets, the KV browser never writes secret values`);
     const max = this.features.kv.maxValueBytes;
     if (value.length > max) throw tooLarge('value_too_large', `the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
     const outcome = await this.kv.put(namespace, key, value, expectedVersion);
@@ -85,7 +85,7 @@ export class KvInspection {
    */
   async putSecret(namespace: string, key: string, value: Buffer): Promise<number> {
     requireName(key, 'the secret name');
-    if (!isSecretNamespace(namespace)) throw badRequest('not_a_secret_namespace', `"${namespace}" is not a secret namespace (one ending in _secrets)`);
+    if (!isSecretNamespace(namespace)) throw badRequest('invalid_name', `"${namespace}" is not a secret namespace (one ending in _secrets)`);
     const max = this.features.kv.maxValueBytes;
     if (value.length > max) throw tooLarge('value_too_large', `the value is ${value.length} bytes; kv.maxValueBytes allows ${max}`);
     // A flow may write the same key between the read and the write: try again on that conflict.
@@ -96,7 +96,7 @@ export class KvInspection {
         if (this.events.active) this.events.emit({ type: 'kv.put', at: this.clock.now(), namespace, key, version: outcome.version, bytes: value.length, created: outcome.created });
         return outcome.version;
       }
-      if (attempt === 2) throw conflict('secret_changing', `the secret "${key}" kept changing while it was set; try again`);
+      if (attempt === 2) throw conflict('version_conflict', `the secret "${key}" kept changing while it was set; try again`);
     }
   }
 
