@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { clockTime } from '../../shell/format.ts';
 import { themeColor } from './theme-colors.ts';
 
 export interface ChartLine {
@@ -80,10 +81,5 @@ export function TimeChart({ title, times, lines, unit, label }: { title: string;
  */
 function clockTicks(splits: number[]): string[] {
   const step = splits.length > 1 ? splits[1] - splits[0] : 60;
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return splits.map((seconds) => {
-    const d = new Date(seconds * 1000);
-    const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-    return step < 60 ? `${hm}:${pad(d.getSeconds())}` : hm;
-  });
+  return splits.map((seconds) => clockTime(seconds * 1000).slice(0, step < 60 ? 8 : 5));
 }
