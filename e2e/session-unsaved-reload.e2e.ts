@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, serveAt as serve } from './restarting-studio.ts';
@@ -46,6 +46,47 @@ test.describe('a tab with unsaved edits while the studio restarts', () => {
       await page.keyboard.press('Control+z');
       await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toHaveCount(0);
       await expect(fileRow(page, 'orders-api', 'orders.yaml')).toBeVisible();
+    } finally {
+      await studio.stop();
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
+  test('a file changed on disk while the studio was down: the restored edits say so and undo reaches the new file', async ({ page }) => {
+    test.setTimeout(180_000);
+    const temp = mkdtempSync(join(tmpdir(), 'studio-draft-over-change-e2e-'));
+    const [workspace, dataDir] = [join(temp, 'ws'), join(temp, 'data')];
+    const port = await freePort();
+    let studio = await serve(port, workspace, dataDir);
+    try {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(studio.url);
+      await openFile(page, 'orders-api', 'orders.yaml');
+      await cursorToLineEnd(page, 1);
+      await page.keyboard.type(' # typed before the checkout');
+      await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toBeVisible();
+
+      await studio.stop();
+      // A `git checkout` while the studio is down: the file the edits were typed over is gone.
+      const path = join(workspace, 'orders-api', 'orders.yaml');
+      const checkedOut = `# from the other branch\n${readFileSync(path, 'utf8')}`;
+      writeFileSync(path, checkedOut);
+      studio = await serve(port, workspace, dataDir);
+      const banner = page.getByRole('alert', { name: 'Studio restarted' });
+      await expect(banner).toBeVisible({ timeout: 30_000 });
+      await banner.getByRole('button', { name: 'Reload' }).click();
+
+      await expect(page.locator('.flow-editor .view-lines')).toContainText('# typed before the checkout', { timeout: 20_000 });
+      await expect(page.locator('.notice')).toContainText('orders.yaml changed on disk since your unsaved edits');
+      await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toBeVisible();
+      expect(readFileSync(path, 'utf8')).toBe(checkedOut);
+      await screenshotsAtBothSizes(page, 'draft-over-changed-file');
+
+      // The file on disk is one undo away.
+      await focusEditor(page);
+      await page.keyboard.press('Control+z');
+      await expect(page.locator('.flow-editor .view-lines')).toContainText('# from the other branch');
+      await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toHaveCount(0);
     } finally {
       await studio.stop();
       rmSync(temp, { recursive: true, force: true });

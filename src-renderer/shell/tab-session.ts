@@ -10,7 +10,18 @@ interface TabSession {
   panel?: PanelId;
   openFile?: FileRef;
   /** Unsaved text by file key (`<integration>/<file>`). */
-  drafts: Record<string, string>;
+  drafts: Record<string, Draft>;
+}
+
+/**
+ * An unsaved buffer and the file text it was typed over, so a reload can tell that the file
+ * changed on disk meanwhile (a `git checkout` while the studio restarted) instead of laying the
+ * older edits over the change as if nothing happened.
+ */
+export interface Draft {
+  text: string;
+  /** The file as last read or saved; absent in sessions kept before it was recorded. */
+  base?: string;
 }
 
 const KEY = 'flow-studio.tab-session';
@@ -20,7 +31,7 @@ function read(): TabSession {
     const raw = sessionStorage.getItem(KEY);
     const parsed = raw ? (JSON.parse(raw) as Partial<TabSession>) : {};
     const panel = panels.find((p) => p.id === parsed.panel)?.id;
-    return { panel, openFile: parsed.openFile, drafts: parsed.drafts && typeof parsed.drafts === 'object' ? parsed.drafts : {} };
+    return { panel, openFile: parsed.openFile, drafts: draftsOf(parsed.drafts) };
   } catch {
     return { drafts: {} };
   }
@@ -35,6 +46,20 @@ const restored = read();
 if (!isReload()) {
   restored.panel = undefined;
   restored.openFile = undefined;
+}
+
+function draftsOf(raw: unknown): Record<string, Draft> {
+  if (!raw || typeof raw !== 'object') return {};
+  const drafts: Record<string, Draft> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    // A tab kept by an older studio holds the text alone.
+    if (typeof value === 'string') drafts[key] = { text: value };
+    else if (value && typeof value === 'object' && typeof (value as Draft).text === 'string') {
+      const { text, base } = value as Draft;
+      drafts[key] = typeof base === 'string' ? { text, base } : { text };
+    }
+  }
+  return drafts;
 }
 
 function isReload(): boolean {
@@ -57,10 +82,10 @@ export function forgetRememberedOpenFile(): void {
 }
 
 /** The unsaved text a file had before the reload, handed out once. */
-export function takeDraft(key: string): string | undefined {
-  const text = restored.drafts[key];
+export function takeDraft(key: string): Draft | undefined {
+  const draft = restored.drafts[key];
   delete restored.drafts[key];
-  return text;
+  return draft;
 }
 
 /** Keys of the files with an unsaved draft not yet opened again. */
@@ -69,9 +94,9 @@ export function pendingDraftKeys(): string[] {
 }
 
 // The editor's unsaved buffers; set once the editor (and Monaco) has loaded.
-let liveDrafts: () => Record<string, string> = () => ({});
+let liveDrafts: () => Record<string, Draft> = () => ({});
 
-export function setDraftSource(source: () => Record<string, string>): void {
+export function setDraftSource(source: () => Record<string, Draft>): void {
   liveDrafts = source;
 }
 

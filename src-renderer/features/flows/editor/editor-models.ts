@@ -37,12 +37,17 @@ export async function loadModel(ref: FileRef): Promise<monaco.editor.ITextModel>
   model.onDidChangeContent(() => useStudio.getState().setFileDirty(key, model.getAlternativeVersionId() !== entry.savedVersion));
   // What was typed before a reload comes back as an unsaved edit over the file, so undo reaches the file.
   const draft = takeDraft(key);
-  if (draft !== undefined && draft !== text) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: draft }], () => null);
-  else if (draft !== undefined) useStudio.getState().setFileDirty(key, false);
+  if (draft !== undefined && draft.text !== text) {
+    model.pushEditOperations([], [{ range: model.getFullModelRange(), text: draft.text }], () => null);
+    // Said as when the file changes under an open buffer with unsaved edits (flow-editor's filesChangedOnDisk).
+    if (draft.base !== undefined && draft.base !== text) {
+      useStudio.getState().setNotice(`${ref.file} changed on disk since your unsaved edits; your edits are kept (saving overwrites it, undo goes back to the file on disk)`);
+    }
+  } else if (draft !== undefined) useStudio.getState().setFileDirty(key, false);
   return model;
 }
 
-setDraftSource(() => Object.fromEntries([...models].filter(([key]) => isDirty(key)).map(([key, m]) => [key, m.model.getValue()])));
+setDraftSource(() => Object.fromEntries([...models].filter(([key]) => isDirty(key)).map(([key, m]) => [key, { text: m.model.getValue(), base: m.savedText }])));
 
 export function openModel(key: string): OpenModel | undefined {
   return models.get(key);
