@@ -31,4 +31,14 @@ describe('an integration folder removed under the studio', () => {
     await expect(fetch(url, { method: 'POST', body: '{}' })).rejects.toThrow();
     expect((await harness.backend.api.listIntegrations()).map((i) => i.id)).not.toContain('orders-gone');
   });
+
+  it("keeps the reason in the studio's logs, which outlive the card that left with the folder", async () => {
+    harness = await startStudioHarness({ 'orders-gone': { 'orders.yaml': orders } });
+    await harness.backend.api.startIntegration('orders-gone');
+    rmSync(join(harness.workspaceDir, 'orders-gone'), { recursive: true });
+    await harness.waitForState('orders-gone', (s) => s.status === 'stopped');
+    const lines = await harness.backend.api.queryLogs({ limit: 100 });
+    const line = lines.find((l) => l.integration === 'orders-gone' && l.log.msg.includes('no longer in the workspace'));
+    expect(line?.log).toMatchObject({ level: 'warn', msg: 'stopped: its folder orders-gone is no longer in the workspace' });
+  });
 });

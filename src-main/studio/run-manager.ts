@@ -200,7 +200,13 @@ export class RunManager {
     return this.serial(id, async () => {
       if (entry.desired !== 'running') return entry.state;
       // Deleted, or moved away (a rename, a checkout): it would serve on with no card to stop it.
-      if (!this.opts.workspace.has(id)) return this.halt(id, entry, `its folder ${id} is no longer in the workspace`);
+      if (!this.opts.workspace.has(id)) {
+        const reason = `its folder ${id} is no longer in the workspace`;
+        // Its card leaves with the folder, so the reason goes where it outlives the card: the
+        // studio's logs, kept in its history.
+        logSink(id, this.opts.feed, this.opts.keepLog)({ time: new Date().toISOString(), level: 'warn', msg: `stopped: ${reason}` });
+        return this.halt(id, entry, reason);
+      }
       const live = entry.live;
       const healthy = entry.state.status === 'running' && entry.state.reason === undefined;
       if (live && healthy && files?.length && unchangedSince(live.files, this.opts.workspace.dirOf(id), files)) return entry.state;

@@ -8,7 +8,12 @@ import { syncDebugger } from '../features/debugger/debugger-sync.ts';
 export function syncWithStudio(studio: StudioBridge): () => void {
   const s = useStudio.getState();
   const stops = [
-    studio.on('runState', (state) => useStudio.getState().applyRunState(state)),
+    studio.on('runState', (state) => {
+      useStudio.getState().applyRunState(state);
+      // A stop the person did not ask for (its folder left the workspace) says why: the card that
+      // would show the reason may be gone with the folder.
+      if (state.status === 'stopped' && state.reason) useStudio.getState().setNotice(`${state.integration} stopped: ${state.reason}`);
+    }),
     studio.on('workspace', (change) => useStudio.getState().setIntegrations(change.integrations)),
     connectFeed(studio),
     syncRequests(studio),
