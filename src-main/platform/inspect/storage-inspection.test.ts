@@ -29,6 +29,16 @@ describe('KV inspection', () => {
     expect(keys[0].updatedAt).toBeGreaterThan(Date.now() - 10_000);
   });
 
+  it("gives each namespace its highest version, which every write in it raises (the KV view's listings are reused until it moves)", async () => {
+    const kv = platform.server.inspect.kv;
+    const user = async () => (await kv.namespaces()).find((n) => n.namespace === 'user')!;
+    const before = await user();
+    const written = await kv.put('user', 'orders/1', Buffer.from('{"total":4}'), (await kv.entry('user', 'orders/1'))!.version);
+    if (!written.ok) throw new Error(written.conflict);
+    expect(await user()).toMatchObject({ keys: before.keys, lastVersion: written.version });
+    expect(written.version).toBeGreaterThan(before.lastVersion);
+  });
+
   it('never reads a secret value, nor its size', async () => {
     const kv = platform.server.inspect.kv;
     await platform.call('PUT', entry('user_secrets', 'api-token'), { body: 's3cr3t', headers: { 'x-object-version': '0' } });

@@ -72,7 +72,14 @@ export interface StoredTopicRow {
 }
 
 /** A namespace as stored: the studio's KvNamespaceInfo before it adds what only it knows (secret, volatile). */
-export type KvNamespaceCounts = Pick<KvNamespaceInfo, 'namespace' | 'keys'> & { updatedAt: number };
+export type KvNamespaceCounts = Pick<KvNamespaceInfo, 'namespace' | 'keys'> & {
+  updatedAt: number;
+  /**
+   * The highest version among its keys. Every write takes the next value of one counter (§3.5)
+   * and a delete lowers the count, so this and `keys` change whenever the namespace does.
+   */
+  lastVersion: number;
+};
 
 /** A stored key. `bytes` is absent in `*_secrets` namespaces: even the size of a secret stays in. */
 export interface KvKeyRow {

@@ -50,7 +50,7 @@ export class KvActivity {
   view(query: KvViewQuery, store: KvStoreView, now: number): { at: number; live: boolean; namespaces: KvNamespaceInfo[]; keys: KvKeyInfo[]; writes: KvWriteEvent[]; history: HistoryWindow } {
     const live = query.at == null || query.at >= now;
     const at = live ? now : query.at!;
-    const namespaces: KvNamespaceInfo[] = store.namespaces().map((n) => ({ ...n, secret: isSecretNamespace(n.namespace), volatile: false }));
+    const namespaces: KvNamespaceInfo[] = store.namespaces().map((n) => ({ namespace: n.namespace, keys: n.keys, updatedAt: n.updatedAt, secret: isSecretNamespace(n.namespace), volatile: false }));
     for (const [ns, keys] of this.volatile) {
       if (keys.size > 0) namespaces.push({ namespace: ns, keys: keys.size, secret: false, volatile: true, updatedAt: Math.max(...[...keys.values()].map((k) => k.updatedAt ?? 0)) });
     }

@@ -30,3 +30,31 @@ describe('the KV view of a namespace with more keys than it lists', () => {
     expect(found.keysCut).toBe(false);
   });
 });
+
+describe('the KV view polled while keys change', () => {
+  it('shows a key written, a version changed and a key deleted at the next poll, with and without a filter', async () => {
+    const { api } = h.backend;
+    for (const filter of [undefined, 'orders/1004']) {
+      const before = await api.kvView({ namespace: 'user', filter });
+      const keyOf = (view: typeof before, k: string) => view.keys.find((row) => row.key === k);
+      // Polled again unchanged: the same keys.
+      expect((await api.kvView({ namespace: 'user', filter })).keys).toEqual(before.keys);
+
+      const added = filter ? 'orders/10049-extra' : 'orders/00000-extra';
+      const write = async (text: string, expectedVersion: number): Promise<number> => {
+        const result = await api.writeKvEntry({ namespace: 'user', key: added, text, format: 'json', expectedVersion });
+        if (!result.ok) throw new Error(result.conflict);
+        return result.version;
+      };
+      const created = await write('1', 0);
+      expect(keyOf(await api.kvView({ namespace: 'user', filter }), added)?.version).toBe(created);
+
+      const changed = await write('2', created);
+      expect(changed).not.toBe(created);
+      expect(keyOf(await api.kvView({ namespace: 'user', filter }), added)?.version).toBe(changed);
+
+      await api.deleteKvEntry('user', added, changed);
+      expect(keyOf(await api.kvView({ namespace: 'user', filter }), added)).toBeUndefined();
+    }
+  });
+});

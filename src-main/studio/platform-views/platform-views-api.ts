@@ -3,7 +3,7 @@ import type { PlatformViewsApi } from '../../../shared/studio-api.ts';
 import type { KvEntryDetail, PublishResult, WaitingMessage } from '../../../shared/platform-views.ts';
 import { agentViewsApi } from './agent-views.ts';
 import { isSecretNamespace, isVolatileNamespace } from './kv-activity.ts';
-import { listedKeys } from './kv-key-search.ts';
+import { KeyListings } from './kv-key-search.ts';
 import type { PlatformViewsState } from './platform-views.ts';
 import { CORRELATION_HEADER } from './queue-traffic.ts';
 import { editableText, previewBytes, previewText } from './value-preview.ts';
@@ -18,6 +18,7 @@ const PLATFORM_SECRETS = 'user_secrets';
  */
 export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
   const { inspect } = views;
+  const listings = new KeyListings();
   return {
     async queueView(query) {
       const gauges = await views.queueGauges();
@@ -72,9 +73,10 @@ export function platformViewsApi(views: PlatformViewsState): PlatformViewsApi {
       const namespaces = await inspect.kv.namespaces();
       const ns = query?.namespace ?? undefined;
       const filter = query?.filter ?? undefined;
-      const total = namespaces.find((n) => n.namespace === ns)?.keys ?? 0;
-      const listed = ns === undefined || isVolatileNamespace(ns) ? { keys: [], cut: false } : await listedKeys(inspect.kv, ns, total, filter);
-      const view = views.kv.view(query ?? {}, { namespaces: () => namespaces, keys: () => listed.keys }, Date.now());
+      const counts = namespaces.find((n) => n.namespace === ns);
+      const listed = ns === undefined || isVolatileNamespace(ns) ? { keys: [], cut: false } : await listings.listed(inspect.kv, counts, ns, filter);
+      // A copy: the view sorts what it is given, and a listing is kept for the next poll.
+      const view = views.kv.view(query ?? {}, { namespaces: () => namespaces, keys: () => listed.keys.slice() }, Date.now());
       // Keys rebuilt from history (a view of the past) are filtered here too.
       const needle = filter?.trim().toLowerCase();
       return { ...view, keys: needle ? view.keys.filter((k) => k.key.toLowerCase().includes(needle)) : view.keys, keysCut: listed.cut };

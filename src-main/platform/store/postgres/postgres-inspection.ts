@@ -104,7 +104,7 @@ export class PostgresInspection implements InspectionStore {
   }
 
   async kvNamespaces(): Promise<KvNamespaceCounts[]> {
-    return this.rows<KvNamespaceCounts>('SELECT namespace, count(*)::int AS keys, max(updated_at) AS "updatedAt" FROM kv_entries GROUP BY namespace ORDER BY namespace');
+    return this.rows<KvNamespaceCounts>('SELECT namespace, count(*)::int AS keys, max(updated_at) AS "updatedAt", max(version) AS "lastVersion" FROM kv_entries GROUP BY namespace ORDER BY namespace');
   }
 
   async kvKeys(namespace: string, from: string, to: string, limit: number): Promise<KvKeyRow[]> {

@@ -74,7 +74,7 @@ export class SqliteInspection implements InspectionStore {
        FROM topic_messages WHERE plane = ? AND subject = ? ORDER BY id DESC LIMIT ?`,
     );
 
-    this.namespacesStmt = db.prepare('SELECT namespace, COUNT(*) AS keys, MAX(updated_at) AS updatedAt FROM kv_entries GROUP BY namespace ORDER BY namespace');
+    this.namespacesStmt = db.prepare('SELECT namespace, COUNT(*) AS keys, MAX(updated_at) AS updatedAt, MAX(version) AS lastVersion FROM kv_entries GROUP BY namespace ORDER BY namespace');
     this.keysStmt = db.prepare(
       `SELECT key, version, updated_at AS updatedAt, length(value) AS bytes FROM kv_entries
        WHERE namespace = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?`,
