@@ -32,12 +32,15 @@ export function previewJson(value: unknown, maxChars = MAX_TEXT_CHARS): ValuePre
   return text.length > maxChars ? { kind: 'json', text: text.slice(0, maxChars), bytes, truncated: true } : { kind: 'json', text, bytes, truncated: false };
 }
 
-/** What an editor starts from: pretty JSON or text; undefined for binary. */
+/** What an editor starts from: pretty JSON for compact JSON, else the text as stored; undefined for binary. */
 export function editableText(bytes: Uint8Array): { text: string; format: 'json' | 'text' } | undefined {
   const text = readableText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if (text === undefined) return undefined;
   const json = parseJson(text);
-  return json !== undefined ? { text: JSON.stringify(json.value, null, 2), format: 'json' } : { text, format: 'text' };
+  // JSON mode saves compact, so it is offered only for a value stored that way: it gives back the
+  // same bytes. Any other layout ('{ "a": 1 }', '1.0', a trailing newline) was written as text
+  // and is edited as text, or a save would rewrite what the person typed.
+  return json !== undefined && JSON.stringify(json.value) === text ? { text: JSON.stringify(json.value, null, 2), format: 'json' } : { text, format: 'text' };
 }
 
 export function hexDump(buf: Buffer): string {
