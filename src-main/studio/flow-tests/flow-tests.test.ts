@@ -53,6 +53,9 @@ describe('flow test files', () => {
     ['tests:\n  a:\n    flow: order\n    expect: {response: {status: ok}}\n', '4:33 tests.a.expect.response.status: expected a number, got "ok"'],
     ['tests:\n  a:\n    flow: order\n    expect: {condition: "body.x =="}\n', 'tests.a.expect.condition: CEL:'],
     ['tests:\n  a:\n    flow: order\n    input: {body: {}, raw: "x", contentType: text/plain}\n    expect: {}\n', 'tests.a: input has body and raw; give one body'],
+    // A misspelt expect: named with its line, not a TypeError from the check that reads expect.
+    ['tests:\n  a:\n    flow: order\n    expct: {outcome: completed}\n', '4:5 tests.a.expct: unknown setting "expct"; did you mean "expect"?'],
+    ['tests:\n  a:\n    flow: order\n    expect: {}\nteste: {}\n', '5:1 teste: unknown setting "teste"; did you mean "tests"?'],
   ])('%j is refused at load with file:line:col', (yaml, message) => {
     const file = testFile('bad', yaml);
     expect(() => loadTestFile(file)).toThrow(message);
@@ -123,6 +126,12 @@ describe('running a flow test', () => {
       testFile('range', `tests:\n  t:\n    flow: order\n    from: total\n    to: total\n    input: {body: {price: 4}, vars: {qty: 2}}\n    expect: {vars: {total: 8}, outcome: completed}\n`),
     );
     expect((await runFlowTest(test, dir)).failures).toEqual([]);
+  });
+
+  it('fails a step range whose to comes before its from, rather than running no step and passing', async () => {
+    const [test] = loadTestFile(testFile('reversed', `tests:\n  t:\n    flow: order\n    from: total\n    to: require qty\n    input: {body: {}}\n    expect: {outcome: completed}\n`));
+    const { failures } = await runFlowTest(test, dir);
+    expect(failures.map((f) => f.message)).toEqual(['test "t": to "require qty" (step 0) comes before from "total" (step 3) in order; to names the last step to run']);
   });
 
   it('starts inside a switch case by the step path, runs the rest of that case and then the rest of the flow', async () => {

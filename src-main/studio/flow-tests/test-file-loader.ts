@@ -50,8 +50,9 @@ export function loadTestFile(file: string, text = readFileSync(file, 'utf8'), op
     ]);
   }
   const loaded = loadSettings(testFileSpec, root, 'tests', ctx) as Partial<Settings<typeof testFileSpec>>;
-  // loadSettings names the root `tests.tests`; each test's own path reads better as `tests.<name>`.
-  for (const p of problems) p.path = p.path.replace(/^tests\.tests/, 'tests');
+  // loadSettings names the root `tests`: a test's own path reads `tests.<name>`, not
+  // `tests.tests.<name>`, and a stray key beside `tests:` is named by itself.
+  for (const p of problems) p.path = p.path.replace(/^tests\.(?=.)/, '');
   const testsNode = root.get('tests', true) as Node | undefined;
   const tests: FlowTest[] = [];
   for (const [name, settings] of Object.entries(loaded.tests ?? {})) {
@@ -82,7 +83,7 @@ function checkTest(t: FlowTest): string[] {
   const bodies = ['body', 'raw', 'rawBase64'].filter((k) => t.input?.[k as 'body'] !== undefined);
   if (bodies.length > 1) problems.push(`input has ${bodies.join(' and ')}; give one body`);
   if ((t.input?.raw !== undefined || t.input?.rawBase64 !== undefined) && !t.input.contentType) problems.push('input.raw needs input.contentType');
-  if (t.expect.error !== undefined && t.expect.outcome !== undefined && t.expect.outcome !== 'failed') problems.push('expect.error needs outcome failed');
+  if (t.expect?.error !== undefined && t.expect.outcome !== undefined && t.expect.outcome !== 'failed') problems.push('expect.error needs outcome failed');
   if (t.clock?.advance !== undefined && t.clock.advance <= 0) problems.push('clock.advance must be longer than 0');
   if (t.clock?.start !== undefined && Number.isNaN(Date.parse(t.clock.start)))
     problems.push(`clock.start "${t.clock.start}" is not an RFC 3339 time such as 2026-01-05T09:00:00Z`);

@@ -36,6 +36,10 @@ export function inputOf(test: FlowTest, runtime: Runtime): ResolvedInput {
   const ranged = test.from !== undefined || test.to !== undefined;
   const from = test.from === undefined ? 0 : stepIndex(test.from, 'from');
   const to = test.to === undefined ? undefined : stepIndex(test.to, 'to') + 1;
+  // A range that ends before it starts ran no step and passed whatever it expected.
+  if (to !== undefined && to <= from) {
+    throw new Error(`test "${test.name}": to "${test.to}" (step ${to - 1}) comes before from "${test.from}" (step ${from}) in ${test.flow}; to names the last step to run`);
+  }
 
   if (!ranged && flow.sourceType === 'http') return httpInput(test, runtime, input);
   if (!ranged && flow.sourceType === 'schedule') {
