@@ -70,9 +70,14 @@ describe('flow-studio debug --dap: pause, step over, into and out, hit counts', 
       const at = async (): Promise<Array<{ line: number; name: string }>> => (await dap.request('stackTrace', { threadId: thread })).body!.stackFrames as Array<{ line: number; name: string }>;
       const step = async (command: 'next' | 'stepIn' | 'stepOut'): Promise<void> => {
         const seen = dap.events.length;
-        expect((await dap.request(command, { threadId: thread })).success).toBe(true);
-        await dap.event('continued', (e) => dap.events.indexOf(e) >= seen && e.body?.threadId === thread);
+        const answer = await dap.request(command, { threadId: thread });
+        expect(answer.success).toBe(true);
+        const continued = await dap.event('continued', (e) => dap.events.indexOf(e) >= seen && e.body?.threadId === thread);
         stopped = await dap.event('stopped', (e) => dap.events.indexOf(e) >= seen && e.body?.reason === 'step');
+        // The protocol's order (and VS Code's, which marks the thread running when the answer comes):
+        // the answer first, then the events the step causes; a stopped event before it is overridden.
+        expect(continued.seq).toBeGreaterThan(answer.seq);
+        expect(stopped.seq).toBeGreaterThan(answer.seq);
       };
       expect((await at()).map((f) => f.line)).toEqual([8]);
 

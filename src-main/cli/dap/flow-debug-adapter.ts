@@ -12,6 +12,13 @@ import { FlowProgram, type LaunchArguments } from './flow-program.ts';
 /** The thread that stands for every run not paused: the client's pause button needs one. */
 const ALL_RUNS = 1;
 
+/**
+ * Requests whose answer the protocol puts before the events they cause ("the debug adapter first
+ * sends the response and then a stopped event"): VS Code marks the thread running when the answer
+ * comes, so a `stopped` sent before it would leave a paused run shown as running.
+ */
+const ANSWER_BEFORE_EVENTS = new Set(['continue', 'next', 'stepIn', 'stepOut', 'pause']);
+
 /** What this adapter does, told truthfully in `initialize`'s answer. */
 export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsConfigurationDoneRequest: true,
@@ -55,6 +62,8 @@ export class FlowDebugAdapter {
   private clientName = 'a DAP client';
   private launched: LaunchArguments | undefined;
   private readonly threadsSeen = new Set<number>();
+  /** Events held while a request of ANSWER_BEFORE_EVENTS is answered, sent right after its answer. */
+  private held: Array<Omit<DebugProtocol.Event, 'seq'>> | undefined;
 
   constructor(
     private readonly wire: DapWire,
@@ -82,12 +91,18 @@ export class FlowDebugAdapter {
   async handle(message: DebugProtocol.ProtocolMessage): Promise<void> {
     if (message.type !== 'request') return;
     const request = message as DebugProtocol.Request;
+    const held = ANSWER_BEFORE_EVENTS.has(request.command) && this.held === undefined ? (this.held = []) : undefined;
     try {
       const body = await this.dispatch(request);
       this.respond(request, true, body);
       if (request.command === 'disconnect' || request.command === 'terminate') await this.end();
     } catch (err) {
       this.respond(request, false, undefined, errorMessage(err));
+    } finally {
+      if (held) {
+        this.held = undefined;
+        for (const e of held) this.wire.send(e);
+      }
     }
   }
 
@@ -369,7 +384,9 @@ export class FlowDebugAdapter {
   }
 
   private event(event: string, body: unknown): void {
-    this.wire.send({ type: 'event', event, body } as DebugProtocol.Event);
+    const message = { type: 'event', event, body } as DebugProtocol.Event;
+    if (this.held) this.held.push(message);
+    else this.wire.send(message);
   }
 
   private respond(request: DebugProtocol.Request, success: boolean, body?: unknown, message?: string): void {
