@@ -131,4 +131,25 @@ describe('flow-studio debug --dap: pause, step over, into and out, hit counts', 
       dap.kill();
     }
   });
+
+  it('keeps a hit count when the client sends the file’s breakpoints again after another one was added', async () => {
+    const dap = new DapClient();
+    try {
+      const url = await serving(dap, [{ line: 9, hitCondition: '2' }]);
+      expect(await post(url, 'ann')).toEqual({ greeting: 'hello ann', tier: 'none' });
+      // A logpoint added on another line: VS Code sends the file's whole list again.
+      const again = await dap.request('setBreakpoints', { source: { path: flowFile }, breakpoints: [{ line: 9, hitCondition: '2' }, { line: 16, logMessage: 'answered {body.customer}' }] });
+      expect((again.body!.breakpoints as Array<{ verified: boolean }>).map((b) => b.verified)).toEqual([true, true]);
+      // The second run reaches the step: the hit-conditional breakpoint's second hit, so it stops.
+      const second = post(url, 'ben');
+      const stopped = await dap.event('stopped');
+      expect(stopped.body).toMatchObject({ reason: 'breakpoint', hitBreakpointIds: [(again.body!.breakpoints as Array<{ id: number }>)[0].id] });
+      await dap.request('continue', { threadId: Number(stopped.body!.threadId) });
+      expect(await second).toEqual({ greeting: 'hello ben', tier: 'none' });
+      await dap.request('disconnect', {});
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
 });

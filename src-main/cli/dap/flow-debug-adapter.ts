@@ -201,18 +201,23 @@ export class FlowDebugAdapter {
     const steps = program.steps.of(path);
     const answers: DebugProtocol.Breakpoint[] = [];
     const set: StepBreakpoint[] = [];
+    const before = this.bySource.get(path) ?? [];
     for (const b of wanted) {
-      const id = this.nextBreakpoint++;
       if (!program.texts.some((t) => t.file === path)) {
-        answers.push({ id, verified: false, line: b.line, message: `${source.name ?? path} is not a definition file of ${program.integration}` });
+        answers.push({ id: this.nextBreakpoint++, verified: false, line: b.line, message: `${source.name ?? path} is not a definition file of ${program.integration}` });
         continue;
       }
       const step = stepAtLine(steps, b.line);
       if (!step) {
-        answers.push({ id, verified: false, line: b.line, source, message: `line ${b.line} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)` });
+        answers.push({ id: this.nextBreakpoint++, verified: false, line: b.line, source, message: `line ${b.line} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)` });
         continue;
       }
-      const bp: StepBreakpoint = { id, step: step.path, ...optional('condition', b.condition), ...optional('hitCondition', b.hitCondition), ...optional('logMessage', b.logMessage) };
+      const spec: Omit<StepBreakpoint, 'id'> = { step: step.path, ...optional('condition', b.condition), ...optional('hitCondition', b.hitCondition), ...optional('logMessage', b.logMessage) };
+      // Clients send a file's whole list again whenever one of its breakpoints changes: one that
+      // stays as it was keeps its id, and so its hit count (`5` still means the fifth hit).
+      const kept = before.find((k) => sameBreakpoint(k, spec) && !set.some((s) => s.id === k.id));
+      const id = kept?.id ?? this.nextBreakpoint++;
+      const bp: StepBreakpoint = { id, ...spec };
       set.push(bp);
       answers.push({ id, verified: true, line: step.line, source, message: step.path });
     }
@@ -405,6 +410,10 @@ function sourceBreakpoints(values: Record<string, unknown>): DebugProtocol.Sourc
     const text = (name: string, value: unknown) => optionalText(value, `"breakpoints[${i}].${name}"`);
     return { line, ...dropUndefined({ condition: text('condition', condition), hitCondition: text('hitCondition', hitCondition), logMessage: text('logMessage', logMessage) }) };
   });
+}
+
+function sameBreakpoint(a: Omit<StepBreakpoint, 'id'>, b: Omit<StepBreakpoint, 'id'>): boolean {
+  return a.step === b.step && a.condition === b.condition && a.hitCondition === b.hitCondition && a.logMessage === b.logMessage;
 }
 
 function dropUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
