@@ -8,13 +8,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const cli = join(process.cwd(), 'bin/flow-studio.js');
 
-async function flowTest(...args: string[]): Promise<{ code: number; stdout: string }> {
+async function flowTest(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout } = await run(process.execPath, [cli, 'test', ...args], { timeout: 120_000 });
-    return { code: 0, stdout };
+    const { stdout, stderr } = await run(process.execPath, [cli, 'test', ...args], { timeout: 120_000 });
+    return { code: 0, stdout, stderr };
   } catch (err) {
-    const e = err as { code: number; stdout: string };
-    return { code: e.code, stdout: e.stdout };
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
 
@@ -78,6 +78,29 @@ describe('flow-studio test', { timeout: 90_000 }, () => {
     expect(stdout).toContain('steps 2/3 (67%), branches 1/2 (50%)');
     expect(stdout).toContain('step not run:      flows.order.steps[0].switch.cases[0].steps[0] (set)');
     expect(stdout).toContain('branch not taken:  flows.order.steps[0] → case 0');
+  });
+
+  it('makes the folder of a JUnit report, and refuses a report path it cannot write before running any test', async () => {
+    writeFileSync(join(shop, 'shop.test.yaml'), passing);
+    const xml = join(root, 'reports', 'ci', 'flow-tests.xml');
+    expect((await flowTest(shop, '--reporter', 'junit', '--output', xml)).code).toBe(0);
+    expect(readFileSync(xml, 'utf8')).toContain('name="totals an order"');
+
+    const folder = await flowTest(shop, '--reporter', 'junit', '--output', join(root, 'reports'));
+    expect(folder).toMatchObject({ code: 1, stdout: '' });
+    expect(folder.stderr).toContain(`cannot write the report to ${join(root, 'reports')}: it is a folder; give a file name such as flow-tests.xml`);
+    const blocked = await flowTest(shop, '--reporter', 'junit', '--output', join(xml, 'x.xml'));
+    expect(blocked).toMatchObject({ code: 1, stdout: '' });
+    expect(blocked.stderr).toContain(`a file is in the way of its folder ${xml}`);
+  });
+
+  it('names a flow a test asks for when no definition beside it declares one', async () => {
+    const lonely = join(root, 'lonely');
+    mkdirSync(lonely);
+    writeFileSync(join(lonely, 'a.test.yaml'), 'tests:\n  t:\n    flow: order\n    expect: {outcome: completed}\n');
+    const { code, stdout } = await flowTest(lonely);
+    expect(stdout).toContain('no flow named "order"; no definition beside a.test.yaml declares a flow');
+    expect(code).toBe(1);
   });
 
   it('reports a test file that does not load with file:line:col and exits 1', async () => {

@@ -1,5 +1,5 @@
-import { watch, writeFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { mkdirSync, statSync, watch, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ComponentRegistry, definitionFilesIn, loadRegistry, readDefinitions } from '../runtime/index.ts';
 import { coverageOf } from '../studio/flow-tests/coverage.ts';
@@ -47,6 +47,15 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const paths = parsed.positionals.length > 0 ? parsed.positionals : ['.'];
+  if (o.output) {
+    // CI passes a report path in a folder nothing made yet (reports/flow-tests.xml): made here,
+    // and a path that cannot be written is said before the tests run, not after.
+    const problem = reportPathProblem(o.output);
+    if (problem) {
+      console.error(`flow-studio test: cannot write the report to ${o.output}: ${problem}`);
+      return 1;
+    }
+  }
   const junitToStdout = o.reporter === 'junit' && !o.output;
   const print = (line: string) => {
     if (!junitToStdout) console.log(line);
@@ -64,8 +73,15 @@ export async function main(argv: string[]): Promise<number> {
     print(summary(suite));
     if (o.reporter === 'junit') {
       const xml = junitReport(suite);
-      if (o.output) writeFileSync(o.output, xml);
-      else process.stdout.write(xml);
+      if (!o.output) process.stdout.write(xml);
+      else {
+        try {
+          writeFileSync(o.output, xml);
+        } catch (err) {
+          console.error(`flow-studio test: cannot write the report to ${o.output}: ${(err as Error).message}`);
+          return 1;
+        }
+      }
     }
     if (o.grep !== undefined && suite.results.length === 0) {
       // A mistyped --grep in CI would otherwise pass having run nothing.
@@ -101,6 +117,18 @@ export async function main(argv: string[]): Promise<number> {
   for (const w of watchers) w.close();
   clearTimeout(timer);
   return 0;
+}
+
+/** Why a report cannot be written at `output`, after making its folder; undefined when it can. */
+function reportPathProblem(output: string): string | undefined {
+  try {
+    if (statSync(output, { throwIfNoEntry: false })?.isDirectory()) return 'it is a folder; give a file name such as flow-tests.xml';
+    mkdirSync(dirname(resolve(output)), { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EEXIST' || code === 'ENOTDIR' ? `a file is in the way of its folder ${dirname(output)}` : (err as Error).message;
+  }
+  return undefined;
 }
 
 function show(file: string): string {

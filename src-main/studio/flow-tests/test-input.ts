@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { type Runtime } from '../../runtime/index.ts';
 import type { FlowTest } from './test-file-loader.ts';
@@ -16,7 +16,11 @@ type Input = NonNullable<FlowTest['input']>;
 /** The test's input (with its fixture folded in) as the runtime will receive it; throws naming what is wrong. */
 export function inputOf(test: FlowTest, runtime: Runtime): ResolvedInput {
   const flow = runtime.definition.flows.get(test.flow);
-  if (!flow) throw new Error(`${test.file}: test "${test.name}": no flow named "${test.flow}"; flows: ${[...runtime.definition.flows.keys()].join(', ')}`);
+  if (!flow) {
+    const flows = [...runtime.definition.flows.keys()];
+    const known = flows.length > 0 ? `the flows beside it: ${flows.join(', ')}` : `no definition beside ${basename(test.file)} declares a flow`;
+    throw new Error(`test "${test.name}": no flow named "${test.flow}"; ${known}`);
+  }
   const input = withFixture(test);
   const steps = flow.runner.steps;
   const stepIndex = (ref: string, what: string): number => {
