@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { clockTime } from '../../shell/format.ts';
+import { sparsePoints } from './sparse-points.ts';
 import { themeColor } from './theme-colors.ts';
 
 export interface ChartLine {
@@ -47,7 +48,7 @@ export function TimeChart({ title, times, lines, unit, label }: { title: string;
         {},
         ...lines.map((l) => {
           const stroke = themeColor(l.color, '#36c');
-          return { label: l.label, stroke, width: 1.5, dash: l.dash, fill: l.fill ? stroke.replace(/^rgb\((.*)\)$/, 'rgba($1, 0.12)') : undefined, spanGaps: false, points: { show: false }, value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '–' : unit(v)) };
+          return { label: l.label, stroke, width: 1.5, dash: l.dash, fill: l.fill ? stroke.replace(/^rgb\((.*)\)$/, 'rgba($1, 0.12)') : undefined, spanGaps: false, points: { show: false, filter: sparsePoints, size: 6, fill: stroke }, value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '–' : unit(v)) };
         }),
       ],
     };
