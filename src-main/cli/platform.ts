@@ -13,6 +13,7 @@ import {
   startPlatformServer,
   type DataDirLock,
 } from '../platform/index.ts';
+import { counted, onStopSignals } from './stop-signals.ts';
 
 const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D] [--store postgres://…]
                            [--token T | --token-file F | --no-token] [--features FILE] [--seed-resources DIR]
@@ -157,11 +158,8 @@ export async function main(argv: string[]): Promise<number> {
   const off = Object.entries(server.features).filter(([, f]) => !f.supported).map(([name]) => name);
   if (off.length > 0) console.log(`  switched off: ${off.join(', ')}`);
 
-  let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`flow-studio platform: ${signal}, stopping`);
+    console.log(`flow-studio platform: ${signal}, stopping (a second ${signal} stops at once)`);
     // The lock is held until the store is closed; this closure also keeps it reachable, as a
     // collected lock connection would close and free the folder while the platform still runs.
     server.close().then(
@@ -175,8 +173,8 @@ export async function main(argv: string[]): Promise<number> {
       },
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  // Forced, the answers in progress are cut; every write answered before is committed (WAL) and kept.
+  onStopSignals('platform', stop, () => `${counted(server.openConnections, 'open connection')} to be answered and the store to close`);
   return -1;
 }
 

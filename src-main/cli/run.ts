@@ -27,6 +27,7 @@ import {
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
 import { remoteResourceNotes } from './remote-resource-notes.ts';
 import { integrationsUnder } from './integrations-under.ts';
+import { counted, onStopSignals } from './stop-signals.ts';
 // Types only: the platform's code loads when an embedded platform starts, never for a remote one.
 import type { DataDirHolder } from '../platform/index.ts';
 
@@ -130,13 +131,12 @@ export async function main(argv: string[]): Promise<number> {
   // schedule's timers and the platform client's are unref'd): without this the process would
   // exit as soon as it went idle, silently, instead of running until it is told to stop.
   const keepAlive = setInterval(() => {}, 1 << 30);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const inFlight = (): number => runtimes.reduce((n, r) => n + r.inFlight, 0);
+    onStopSignals('run', resolve, () => counted(inFlight(), 'in-flight run'));
   });
   clearInterval(keepAlive);
-  log.info('stopping');
+  log.info(`${signal}: stopping; waiting up to 10 s for the runs in flight (a second ${signal} stops at once)`);
   await Promise.all(runtimes.map((r) => r.stop()));
   // Services outlive the runtimes so in-flight acks and the last telemetry still reach the platform.
   await shutdown();

@@ -9,6 +9,7 @@ import { startStudioBackend, type StudioBackend } from '../studio/studio-backend
 import { appRoot, defaultDataDir, defaultWorkspaceDir, examplesDir } from '../studio/studio-paths.ts';
 import { ensureRendererBuilt } from '../studio/web/renderer-build.ts';
 import { startWebStudio, type WebStudio } from '../studio/web/web-server.ts';
+import { counted, onStopSignals } from './stop-signals.ts';
 
 export const DEFAULT_PORT = 4870;
 
@@ -97,17 +98,18 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
 
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    console.log('stopping Flow Studio…');
+  const stop = (signal: NodeJS.Signals): void => {
+    console.log(`stopping Flow Studio… (a second ${signal} stops at once)`);
     void Promise.allSettled([web.close(), backend!.close()]).then(() => process.exit(0));
   };
   // Before the URL is printed: whoever reads it may stop the studio at once (a script, a test),
   // and a signal with no handler yet would end it without closing its state or freeing its lock.
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Forced, the runs in flight are cut and the last quarter second of history is not written;
+  // what the platform and studio.db committed before is kept (WAL).
+  onStopSignals('serve', stop, () => {
+    const running = backend!.runStates().filter((s) => s.status !== 'stopped' && s.status !== 'failed').length;
+    return `${counted(running, 'integration')} to stop and the studio's history to be written`;
+  });
 
   lock.announce(web.url);
   console.log(`Flow Studio is running at ${web.url}`);

@@ -147,6 +147,8 @@ export interface PlatformServer {
    * either store.
    */
   readonly inspect: PlatformInspection;
+  /** Client connections open now; while it closes, those with an answer still in progress. */
+  readonly openConnections: number;
   /** Stops listening, answers waiting long polls with 503, and closes the database. */
   close(): Promise<void>;
 }
@@ -293,6 +295,12 @@ async function serve(
     handler,
   );
   server.maxConnections = limits.maxConnections;
+  // Counted per connection, not per request: what a stop cut short, said when a second signal forces it.
+  let openConnections = 0;
+  server.on('connection', (socket) => {
+    openConnections++;
+    socket.once('close', () => openConnections--);
+  });
   try {
     await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   } catch (err) {
@@ -343,6 +351,9 @@ async function serve(
     resources: p.resources,
     management,
     routes: router.routes.map(({ method, path, capability, enabled, maxBodyBytes }) => ({ method, path, capability, enabled, maxBodyBytes })),
+    get openConnections(): number {
+      return openConnections;
+    },
     get inspect(): PlatformInspection {
       return (inspection ??= createPlatformInspection({ store, context: p, dispatch, topicRoutes: topics }));
     },

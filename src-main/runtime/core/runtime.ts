@@ -109,6 +109,13 @@ export class Runtime {
     for (const c of this.definition.connectors) await c.instance.quiesce?.().catch(() => {});
   }
 
+  /** Messages running or waiting in this runtime's flows: what a stop waits for. */
+  get inFlight(): number {
+    let n = 0;
+    for (const flow of this.definition.flows.values()) n += flow.runner.inFlight;
+    return n;
+  }
+
   /** Stops sources, waits up to `graceMs` for in-flight messages, then stops connectors. */
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.started) return;
