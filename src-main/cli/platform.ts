@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   DataDirInUseError,
+  diskFullError,
   inClusterKubernetes,
   isPostgresUrl,
   loadFeaturesFile,
@@ -119,7 +120,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       lock = await lockDataDir(dataDir, 'platform', { instead: store === undefined ? PLATFORM_BESIDE : REPLICA_BESIDE });
     } catch (err) {
-      if (!(err instanceof DataDirInUseError)) throw err;
+      if (!(err instanceof DataDirInUseError)) throw diskFullError(dataDir, err);
       console.error(`flow-studio platform: ${err.message}`);
       return 1;
     }
@@ -136,7 +137,12 @@ export async function main(argv: string[]): Promise<number> {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     tokenFile = join(dataDir, 'platform.token');
     token = randomBytes(24).toString('base64url');
-    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    try {
+      writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    } catch (err) {
+      lock?.release();
+      throw diskFullError(dataDir, err);
+    }
   }
 
   let server;
@@ -144,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
     server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, kubernetesSecrets, token, features, seedResourcesDir: args['seed-resources'], dataDirLock: lock });
   } catch (err) {
     lock?.release();
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw diskFullError(dataDir, err);
     console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);
     return 1;
   }

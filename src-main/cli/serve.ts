@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../runtime/index.ts';
-import { DataDirInUseError, lockDataDir, type DataDirLock } from '../platform/index.ts';
+import { DataDirInUseError, diskFullError, lockDataDir, type DataDirLock } from '../platform/index.ts';
 import { startStudioBackend, type StudioBackend } from '../studio/studio-backend.ts';
 import { appRoot, defaultDataDir, defaultWorkspaceDir, examplesDir } from '../studio/studio-paths.ts';
 import { ensureRendererBuilt } from '../studio/web/renderer-build.ts';
@@ -71,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     lock = await lockDataDir(dataDir, 'web');
   } catch (err) {
-    if (!(err instanceof DataDirInUseError)) throw err;
+    if (!(err instanceof DataDirInUseError)) throw diskFullError(dataDir, err);
     console.error(`flow-studio serve: ${err.message}`);
     return 1;
   }
@@ -95,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`flow-studio serve: port ${port} is already in use; pass --port <another> (or --port 0 for any free port)`);
       return 1;
     }
-    throw err;
+    throw diskFullError(dataDir, err);
   }
 
   const stop = (signal: NodeJS.Signals): void => {

@@ -7,6 +7,7 @@ export { PlatformEventFeed, type PlatformEvent, type PlatformEventListener, type
 export { defaultFeatures, loadFeaturesFile, resolveFeatures, type FeatureName, type FeatureOverrides, type Features } from './features.ts';
 export { SPEC_VERSION } from './delegation/discovery.ts';
 export { seedResourcesFromDir } from './management/seed-resources.ts';
+export { diskFullError, diskFullMessage, isDiskFull } from './store/disk-full.ts';
 export { isPostgresUrl, redactStoreUrl } from './store/postgres/store-url.ts';
 export type { ResourceKind, ResourceStore } from './store/resource-store.ts';
 export type { TelemetryRecord } from './store/telemetry-store.ts';

@@ -39,6 +39,7 @@ import type { PlatformStore, StoreSettings } from './store/platform-store.ts';
 import type { ResourceStore } from './store/resource-store.ts';
 import { SecretCipher } from './store/secret-cipher.ts';
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+import { diskFullError } from './store/disk-full.ts';
 import type { TelemetryKind, TelemetryRecord, TelemetryStore } from './store/telemetry-store.ts';
 
 export interface PlatformServerOptions {
@@ -198,7 +199,9 @@ const SERVER_INSTEAD = 'or give this platform server a data folder of its own';
 
 async function startOnDataDir(options: PlatformServerOptions, features: Features): Promise<PlatformServer> {
   const token = options.token === false ? undefined : (options.token ?? randomBytes(24).toString('base64url'));
-  const onInternalError = options.onInternalError ?? ((err, where) => console.error(`platform server: ${where}: ${err.stack ?? err.message}`));
+  const report = options.onInternalError ?? ((err, where) => console.error(`platform server: ${where}: ${err.stack ?? err.message}`));
+  // A full disk is said with the folder it is under and what to do, in the log and in the 500's message alike.
+  const onInternalError = (err: Error, where: string): void => report(diskFullError(options.dataDir, err) as Error, where);
 
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const cipher = options.secretKey ? SecretCipher.fromKey(options.secretKey) : SecretCipher.openOrCreate(options.dataDir);
@@ -281,7 +284,7 @@ async function serve(
   const authorize = token === undefined ? undefined : bearerAuth(token);
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const checkStatuses = options.checkDeclaredStatuses ?? process.env.VITEST !== undefined;
-  const handler = requestHandler(router, authorize, onInternalError, limits.bodyIdleTimeoutMs, checkStatuses);
+  const handler = requestHandler(router, authorize, onInternalError, limits.bodyIdleTimeoutMs, checkStatuses, (err) => (store.kind === 'sqlite' ? diskFullError(options.dataDir, err) : err));
 
   // Node bounds receiving a request only (a long poll whose request is in is not affected), and
   // checks its deadlines every connectionsCheckingInterval, so that interval is kept well below them.
@@ -347,7 +350,10 @@ async function serve(
     events,
     traces: telemetryReader(p.traces),
     logs: telemetryReader(p.logs),
-    ingestTelemetry: (kind, count, text) => ingestTelemetry(p, kind, { count, text }),
+    ingestTelemetry: (kind, count, text) =>
+      ingestTelemetry(p, kind, { count, text }).catch((err: unknown) => {
+        throw store.kind === 'sqlite' ? diskFullError(options.dataDir, err) : err;
+      }),
     resources: p.resources,
     management,
     routes: router.routes.map(({ method, path, capability, enabled, maxBodyBytes }) => ({ method, path, capability, enabled, maxBodyBytes })),
@@ -395,10 +401,12 @@ function requestHandler(
   onInternalError: (err: Error, where: string) => void,
   bodyIdleTimeoutMs: number,
   checkStatuses: boolean,
+  described: (err: unknown) => unknown,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const noQuery = new URLSearchParams();
-  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
-    if (err instanceof ApiError) return sendError(res, err);
+  const fail = (req: IncomingMessage, res: ServerResponse, thrown: unknown): void => {
+    if (thrown instanceof ApiError) return sendError(res, thrown);
+    const err = described(thrown);
     const where = `${req.method} ${urlPath(req.url ?? '')}`;
     onInternalError(err as Error, where);
     sendError(res, new ApiError(500, 'internal_error', `the platform server failed on ${where}: ${(err as Error).message}`));

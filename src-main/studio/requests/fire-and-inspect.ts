@@ -22,7 +22,7 @@ import { CaptureHistory } from './capture-history.ts';
 import { CaptureStore } from './capture-store.ts';
 import { RequestHistory } from './request-history.ts';
 import { SealedRequestOriginals } from './sealed-request-originals.ts';
-import type { SecretKeyProtection } from '../../platform/index.ts';
+import { diskFullMessage, isDiskFull, type SecretKeyProtection } from '../../platform/index.ts';
 import { RequestSender } from './request-sender.ts';
 import { requestsApi, type RequestsApi } from './requests-api.ts';
 import { SavedRequests } from './saved-requests.ts';
@@ -84,7 +84,9 @@ export function startFireAndInspect(options: FireAndInspectOptions): FireAndInsp
   const onWriteError = (err: unknown): void => {
     if (warned) return;
     warned = true;
-    options.warn?.(`the studio's history could not be written to ${options.dataDir} (${err instanceof Error ? err.message : String(err)}); runs and requests go on, unsaved`);
+    // A full disk says what to do about it; anything else is said as it came.
+    const why = isDiskFull(err) ? diskFullMessage(options.dataDir, err) : `${options.dataDir} (${err instanceof Error ? err.message : String(err)})`;
+    options.warn?.(`the studio's history could not be written${isDiskFull(err) ? ': ' : ' to '}${why}; runs and requests go on, unsaved`);
   };
   const retention = options.settings.get().retention;
   const runs = new RunStore({ maxRuns: retention.runs.count, maxBytes: retention.runs.bytes });
