@@ -75,4 +75,32 @@ flows:
     ]);
     expect(lines.at(-1)).toBe('4 problems in 1 file');
   });
+
+  it('reports in one pass a source naming a connector that does not exist beside its flow\'s step mistakes, and nothing against a declared connector whose own settings are wrong', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    writeFileSync(
+      join(dir, 'hooks.yaml'),
+      `connectors:
+  web: {type: http, port: 0, bogus: 1}
+flows:
+  orders:
+    source: {type: http, connector: web, path: /orders}
+    steps:
+      - set: {body: '1'}
+  refunds:
+    source: {type: http, connector: webb, path: /refunds}
+    steps:
+      - set: {body: 'body.total >'}
+`,
+    );
+    const { code, stdout } = await validate(dir);
+    expect(code).toBe(1);
+    expect(stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/hooks\.yaml:2:30 connectors\.web\.bogus: unknown setting "bogus"; /),
+      expect.stringMatching(/hooks\.yaml:9:37 flows\.refunds\.source\.connector: no connector named "webb"; http connectors: web$/),
+      expect.stringMatching(/hooks\.yaml:11:\d+ flows\.refunds\.steps\[0\]\.set\.body: CEL: /),
+      '',
+      '3 problems in 1 file',
+    ]);
+  });
 });

@@ -6,7 +6,7 @@ import { leaderGatedSource } from '../../services/leader-gated-source.ts';
 import { envEntrySpec, flowSpec, FLOW_SOURCE_KEY, TOP_LEVEL_KEYS } from './definition-format.ts';
 import type { LoadedFlow } from './definition-loader.ts';
 import type { DeclaredEnv } from './env-vars.ts';
-import { buildContext, keyOf, settingsContext, settingsFor, type Declared, type LoadState } from './load-state.ts';
+import { buildContext, createProblem, keyOf, settingsContext, settingsFor, type Declared, type LoadState } from './load-state.ts';
 import { suggest } from '../did-you-mean.ts';
 import { loadSettings } from './settings-loader.ts';
 import type { YamlFile } from './yaml-file.ts';
@@ -95,14 +95,18 @@ export function loadConnectors(st: LoadState): void {
       st.connectorByName.set(d.name, instance);
       st.connectors.push({ name: d.name, type, location: d.file.at(d.keyNode), instance });
     } catch (err) {
-      problems.push({ location: d.file.at(d.node), path, message: errorMessage(err) });
+      createProblem(problems, { location: d.file.at(d.node), path, message: errorMessage(err) }, err);
     }
   }
 }
 
-/** A flow whose `source:` is built in the last phase, once every flow exists. */
+/**
+ * A flow whose `source:` is built in the last phase, once every flow exists. Without `flow` (its
+ * steps or settings have problems) the source is only checked, so that one pass reports its
+ * problems too (a connector it names that does not exist) instead of after the steps are fixed.
+ */
 export interface PendingSource {
-  flow: LoadedFlow;
+  flow?: LoadedFlow;
   node: Node;
   decl: Declared;
 }
@@ -113,7 +117,11 @@ export function loadFlows(st: LoadState): PendingSource[] {
   for (const d of st.declared.flows) {
     const path = `flows.${d.name}`;
     const settings = settingsFor(st, flowSpec, {}, d.node, path, d.file, [FLOW_SOURCE_KEY], d.name) as Settings<typeof flowSpec> | undefined;
-    if (!settings) continue;
+    if (!settings) {
+      const sourceNode = isMap(d.node) ? (d.node.get(FLOW_SOURCE_KEY, true) as Node | undefined) : undefined;
+      if (sourceNode) pending.push({ node: sourceNode, decl: d });
+      continue;
+    }
     const runner = new FlowRunner({
       name: d.name,
       steps: settings.steps,
@@ -141,7 +149,7 @@ export function loadFlows(st: LoadState): PendingSource[] {
 export function loadSources(st: LoadState, pending: readonly PendingSource[]): void {
   const { options, problems, services } = st;
   for (const { flow, node, decl } of pending) {
-    const path = `flows.${flow.name}.source`;
+    const path = `flows.${decl.name}.source`;
     if (!isMap(node)) {
       problems.push({ location: decl.file.at(node), path, message: 'a source is a mapping with a type, e.g. {type: http, path: /orders}' });
       continue;
@@ -157,8 +165,8 @@ export function loadSources(st: LoadState, pending: readonly PendingSource[]): v
       });
       continue;
     }
-    const settings = settingsFor(st, impl.def.settings, impl, node, path, decl.file, ['type'], flow.name);
-    if (!settings) continue;
+    const settings = settingsFor(st, impl.def.settings, impl, node, path, decl.file, ['type'], decl.name);
+    if (!settings || !flow) continue;
     const ctx: SourceContext = {
       ...buildContext(st, path, flow.name),
       flowName: flow.name,
@@ -176,7 +184,7 @@ export function loadSources(st: LoadState, pending: readonly PendingSource[]): v
         flow.source = leaderGatedSource(flow.source, { key: flow.leader, services, log: ctx.log });
       }
     } catch (err) {
-      problems.push({ location: decl.file.at(typeNode ?? node), path, message: errorMessage(err) });
+      createProblem(problems, { location: decl.file.at(typeNode ?? node), path, message: errorMessage(err) }, err);
     }
   }
 }

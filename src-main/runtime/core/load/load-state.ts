@@ -81,10 +81,27 @@ export function buildContext(st: LoadState, path: string, flowName?: string): Bu
     host: st.host,
     connector: <T extends Connector>(name: string): T => {
       const c = st.connectorByName.get(name);
-      if (!c) throw new Error(`no connector named "${name}"`);
-      return c as T;
+      if (c) return c as T;
+      if (st.declared.connectors.some((d) => d.name === name)) throw new ConnectorNotBuilt(name);
+      throw new Error(`no connector named "${name}"`);
     },
   };
+}
+
+/**
+ * A component asked for a connector that is declared but did not load: its own problems are
+ * reported where its settings are, and "no connector named web" at each user of it would be a
+ * second, wrong problem (web is declared) that sends the reader to the wrong line.
+ */
+export class ConnectorNotBuilt extends Error {
+  constructor(name: string) {
+    super(`connector "${name}" did not load`);
+  }
+}
+
+/** Adds a problem for what a component's create threw, unless it only met a connector that did not load. */
+export function createProblem(problems: LoadProblem[], problem: LoadProblem, err: unknown): void {
+  if (!(err instanceof ConnectorNotBuilt)) problems.push(problem);
 }
 
 /**
@@ -219,7 +236,7 @@ function buildStep(st: LoadState, node: Node, path: string, file: YamlFile, flow
     const block = impl.create(settings as never, buildContext(st, path, flowName));
     return { path, type, name, block };
   } catch (err) {
-    problems.push({ location: file.at(pair.key as Node), path: blockPath, message: errorMessage(err) });
+    createProblem(problems, { location: file.at(pair.key as Node), path: blockPath, message: errorMessage(err) }, err);
     return undefined;
   }
 }
