@@ -6,6 +6,8 @@
  *
  * - `name`: a string that names something (an id, a file, a key): not empty (unless optional),
  *   no NUL or other control character, at most MAX_NAME_LENGTH characters;
+ * - `key`: a KV key: a string, not empty, of any length and characters, as the platform stores
+ *   them (spec 1 §2.4 limits neither), so every key a flow can write the studio can open;
  * - `text`: any string (file contents, an expression, a value typed in a dialog);
  * - `int`: a whole number from 0 up; `number`: any finite number; `bool`: true or false;
  * - `object`: a JSON object (its fields are checked by the method); `list`: an array; `any`: anything.
@@ -14,12 +16,12 @@
  * cannot say `name` where the method takes a number.
  */
 
-export type ArgKind = 'name' | 'text' | 'int' | 'number' | 'bool' | 'object' | 'list' | 'any';
+export type ArgKind = 'name' | 'key' | 'text' | 'int' | 'number' | 'bool' | 'object' | 'list' | 'any';
 
 /** The longest name any argument may carry; longer is refused before it reaches a file system or a store. */
 export const MAX_NAME_LENGTH = 1024;
 
-type KindsFor<T> = [T] extends [string] ? 'name' | 'text' : [T] extends [number] ? 'int' | 'number' : [T] extends [boolean] ? 'bool' : [T] extends [readonly unknown[]] ? 'list' : [T] extends [object] ? 'object' : 'any';
+type KindsFor<T> = [T] extends [string] ? 'name' | 'key' | 'text' : [T] extends [number] ? 'int' | 'number' : [T] extends [boolean] ? 'bool' : [T] extends [readonly unknown[]] ? 'list' : [T] extends [object] ? 'object' : 'any';
 type Optional<T> = undefined extends T ? '?' : null extends T ? '?' : '';
 
 /** The spec an argument of type T may have. */
@@ -62,6 +64,9 @@ function kindProblem(kind: ArgKind, value: unknown): string | undefined {
       if (value.length > MAX_NAME_LENGTH) return `is ${value.length} characters long; names are at most ${MAX_NAME_LENGTH}`;
       if (CONTROL.test(value)) return 'contains a NUL or another control character, which no name may hold';
       return undefined;
+    case 'key':
+      if (typeof value !== 'string') return `must be a key (a string), got ${describe(value)}`;
+      return value === '' ? 'must not be empty' : undefined;
     case 'text':
       return typeof value === 'string' ? undefined : `must be text (a string), got ${describe(value)}`;
     case 'int':
