@@ -46,6 +46,14 @@ export type TraceRecord = Static<typeof TraceRecord>;
 
 export type TraceOutcome = TraceRecord['outcome'];
 
+/**
+ * How the error of a run record begins when an http source refused the request before its flow
+ * ran (a body that is not valid JSON: 400; one over maxBodyBytes: 413): a run of no steps, so a
+ * user debugging a webhook sees the request in the traces, and the studio lists it as rejected,
+ * the rest of the error being the reason.
+ */
+export const REFUSED_BEFORE_FLOW = 'refused before the flow ran: ';
+
 /** What a step's record keeps once it is filed under its run (the run's own fields are the run's). */
 export const STEP_FIELDS = ['block', 'name', 'startedAt', 'durationMs', 'outcome', 'error', 'input', 'output', 'spanId'] as const satisfies ReadonlyArray<keyof TraceRecord>;
 

@@ -61,3 +61,36 @@ describe('a request a verification step turns away', () => {
     });
   }
 });
+
+const orders = `connectors:
+  web: {type: http, port: 0}
+flows:
+  receive-order:
+    source: {type: http, path: /orders, methods: [POST], maxBodyBytes: 1024}
+    steps:
+      - set: {body: '{"received": true}'}
+`;
+
+describe('a request the http source refuses before any step runs', () => {
+  it.each([
+    ['a body that is not valid JSON', '{"id": 1,', 400, /^malformed JSON body: /],
+    ['a body over maxBodyBytes', JSON.stringify({ pad: 'x'.repeat(2048) }), 413, /^request body is larger than maxBodyBytes \(1024 bytes\)$/],
+  ])('is listed "rejected" with the status and the reason, linked to its request: %s', async (_what, body, status, reason) => {
+    harness = await startStudioHarness({ shop: { 'orders.yaml': orders } });
+    const { routes } = await harness.backend.api.startIntegration('shop');
+    const refused = await fetch(routes[0].url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(refused.status).toBe(status);
+    const good = await fetch(routes[0].url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id": 1}' });
+    expect(good.status).toBe(200);
+
+    const api = harness.backend.api;
+    await expect.poll(async () => (await api.queryRuns({ offset: 0, limit: 10, outcome: 'rejected' })).rows).toHaveLength(1);
+    const run = (await api.queryRuns({ offset: 0, limit: 10, outcome: 'rejected' })).rows[0];
+    expect(run).toMatchObject({ flow: 'receive-order', outcome: 'rejected', steps: 0, rejection: { block: 'http', step: 'flows.receive-order.source', reason: expect.stringMatching(reason) } });
+    await expect.poll(async () => (await api.queryRuns({ offset: 0, limit: 10, outcome: 'rejected' })).rows[0].status).toBe(status);
+    // The good request is its own run, completed, as before.
+    expect((await api.queryRuns({ offset: 0, limit: 10, outcome: 'completed' })).total).toBe(1);
+    const lines = await api.queryLogs({ limit: 10, runId: run.runId });
+    expect(lines.map((l) => [l.log.level, l.log.msg])).toEqual([['warn', `request rejected by http: ${run.rejection!.reason}`]]);
+  });
+});

@@ -2,7 +2,7 @@ import type { DefinitionVersion, RunPage, RunQuery, RunRejection, RunSummary, St
 import type { Retention } from '../../../shared/history-types.ts';
 import { type TraceRecord, type TraceSpan } from '../../runtime/index.ts';
 import { BoundedMap } from '../../../shared/bounded-map.ts';
-import { STEP_FIELDS } from '../../../shared/trace-record.ts';
+import { REFUSED_BEFORE_FLOW, STEP_FIELDS } from '../../../shared/trace-record.ts';
 import { GroupIndex } from '../../../shared/group-index.ts';
 import { failureNoteOf, type RunFailureNote } from './run-failure-note.ts';
 import { lastVerifyStep, rejectionInOutput, VERIFY_BLOCK } from './run-rejection.ts';
@@ -208,7 +208,10 @@ export class RunStore {
     if (version !== undefined) summary.version = version;
     const detailText = detailTextOf(steps, calls, e.input, e.output, snapshots);
     const record: RunRecord = { seq: 0, summary, searchText: messageText(e.input, e.output), stepText: stepTextOf(steps), detailText, bytes: 0, firstVerify: firstVerifyOf(steps) };
-    if (e.outcome === 'completed') {
+    if (e.outcome === 'failed' && steps.length === 0 && e.error?.startsWith(REFUSED_BEFORE_FLOW)) {
+      // The http source turned the request away before any step: listed as rejected, by the source.
+      reject(summary, { step: `flows.${e.flow}.source`, block: 'http', reason: e.error.slice(REFUSED_BEFORE_FLOW.length) });
+    } else if (e.outcome === 'completed') {
       const verify = lastVerifyStep(steps);
       if (verify) {
         const rejection = verify.output !== undefined ? rejectionInOutput(verify) : undefined;
@@ -222,7 +225,7 @@ export class RunStore {
       applyRequest(record, request);
       this.byCapture.set(request.captureId, record);
     }
-    this.add(record, e.outcome === 'failed' ? failureNoteOf(steps, e.input) : undefined);
+    this.add(record, summary.outcome === 'failed' ? failureNoteOf(steps, e.input) : undefined);
   }
 
   /** Takes a call a step made; it is placed under its step when the run is read. */

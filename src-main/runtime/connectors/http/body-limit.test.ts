@@ -43,6 +43,8 @@ describe('maxBodyBytes (spec 2 §2.2, §7 413)', () => {
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: 'request body is larger than maxBodyBytes (10 bytes)' });
     expect(s.runs.length).toBe(before);
+    // Traced as a run of no steps saying why, so the request is not missing from the traces.
+    expect(s.refused.at(-1)).toMatchObject({ kind: 'run', flow: 'tiny', outcome: 'failed', error: 'refused before the flow ran: request body is larger than maxBodyBytes (10 bytes)' });
   });
 
   it('answers 413 for a chunked body that crosses the limit while streaming', async () => {

@@ -5,12 +5,15 @@ import type { FlowResult } from '../../core/engine/chain.ts';
 import { formatDuration } from '../../core/duration.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
-import { Message } from '../../core/message.ts';
+import { Message, newCorrelationId } from '../../core/message.ts';
+import { newRunId } from '../../core/engine/flow-runner.ts';
+import { newSpanId, newTraceId } from '../../core/trace-context.ts';
+import { REFUSED_BEFORE_FLOW } from '../../../../shared/trace-record.ts';
 import { heldTimeout, runHolds } from '../../core/run-hold.ts';
 import { BadRequestError } from './bad-request.ts';
 import { noteExchange } from './exchange-capture.ts';
 import { declaredOver } from '../../../../shared/refused-upload.ts';
-import { BodyStalledError, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
+import { BodyStalledError, BodyTooLargeError, expectsContinue, readBody, refuseTooLarge } from './request-body.ts';
 import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
 import { endsThisTurn } from '../../../../shared/end-of-turn.ts';
@@ -107,14 +110,14 @@ export class HttpRoute implements Routable {
     if (o.sse?.maxStreams !== undefined && this.openStreams >= o.sse.maxStreams) {
       return sendError(res, 503, `${this.pattern.text} has ${o.sse.maxStreams} open streams, its maxStreams; try again later`, close, { 'retry-after': '1' });
     }
-    if (declaredOver(req, o.maxBodyBytes)) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
+    if (declaredOver(req, o.maxBodyBytes)) return this.refuseTooLarge(req, res, traced);
     // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
     if (expectsContinue(req)) res.writeContinue();
     readBody(req, o.maxBodyBytes, o.bodyIdleTimeoutMs, (err, raw) => {
       // A client that stopped sending holds its connection no longer.
       if (err instanceof BodyStalledError) return sendError(res, 408, err.message, true);
       // Too large while streaming: the rest of the upload is dropped, never read into memory.
-      if (err !== undefined) return refuseTooLarge(req, res, o.maxBodyBytes, o.bodyIdleTimeoutMs);
+      if (err !== undefined) return this.refuseTooLarge(req, res, traced);
       try {
         const pending = this.withBody(req, res, params, queryString, traced, close, raw);
         if (pending !== undefined) pending.catch((e: unknown) => this.failed(res, e));
@@ -139,11 +142,47 @@ export class HttpRoute implements Routable {
     try {
       body = decodeBody(raw, req.headers['content-type'], this.o.rawBody);
     } catch (err) {
-      return refuseBody(res, err, close);
+      return this.refuseBody(req, res, err, close, traced);
     }
     // A multipart body is parsed asynchronously.
-    if (body instanceof Promise) return body.then((decoded: unknown) => this.run(req, res, traced, vars, decoded), (err: unknown) => refuseBody(res, err, close));
+    if (body instanceof Promise) return body.then((decoded: unknown) => this.run(req, res, traced, vars, decoded), (err: unknown) => this.refuseBody(req, res, err, close, traced));
     return this.run(req, res, traced, vars, body);
+  }
+
+  private refuseBody(req: IncomingMessage, res: ServerResponse, err: unknown, close: boolean, traced: boolean | undefined): undefined {
+    if (!(err instanceof BadRequestError)) throw err;
+    sendError(res, 400, err.message, close);
+    this.traceRefusal(req, err.message, traced);
+    return undefined;
+  }
+
+  private refuseTooLarge(req: IncomingMessage, res: ServerResponse, traced: boolean | undefined): void {
+    refuseTooLarge(req, res, this.o.maxBodyBytes, this.o.bodyIdleTimeoutMs);
+    this.traceRefusal(req, new BodyTooLargeError(this.o.maxBodyBytes).message, traced);
+  }
+
+  /**
+   * A request refused before the flow ran, as a run of no steps whose error says why (shared
+   * REFUSED_BEFORE_FLOW): without it a webhook sender's bad request left nothing in the traces.
+   * Only refusals pay for it; a request the flow takes goes by none of this.
+   */
+  private traceRefusal(req: IncomingMessage, reason: string, traced: boolean | undefined): void {
+    const hub = this.o.traces;
+    if (!hub?.active || !(traced ?? hub.admission.admit())) return;
+    const correlationId = this.correlationIdOf(req) ?? newCorrelationId();
+    if (traced) noteExchange(req, { correlationId });
+    hub.emit({
+      kind: 'run',
+      flow: this.flowName,
+      correlationId,
+      runId: newRunId(),
+      traceId: newTraceId(),
+      spanId: newSpanId(),
+      startedAt: Date.now(),
+      durationMs: 0,
+      outcome: 'failed',
+      error: REFUSED_BEFORE_FLOW + reason,
+    });
   }
 
   private run(req: IncomingMessage, res: ServerResponse, traced: boolean | undefined, vars: Record<string, unknown>, body: unknown): Promise<void> | undefined {
@@ -276,8 +315,3 @@ function answerTimeout(route: HttpRoute, res: ServerResponse): void {
 }
 
 /** A body the route cannot decode is the client's mistake (400); anything else is rethrown, to answer 500. */
-function refuseBody(res: ServerResponse, err: unknown, close: boolean): undefined {
-  if (!(err instanceof BadRequestError)) throw err;
-  sendError(res, 400, err.message, close);
-  return undefined;
-}

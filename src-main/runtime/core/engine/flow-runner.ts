@@ -34,6 +34,11 @@ let runCounter = 0;
  */
 const RUN_ID_PREFIX = `r${(Math.floor(Date.now() / 1000) % 36 ** 5).toString(36)}_`;
 
+/** A run id no other run of this process has: its runs' and those a source records itself (a refused request). */
+export function newRunId(): string {
+  return RUN_ID_PREFIX + (++runCounter).toString(36);
+}
+
 /**
  * Runs messages through one flow with at most `workers` in parallel and `buffer` waiting. A
  * submit beyond that is held back (its promise waits) until a slot frees, which is how a source
@@ -174,7 +179,7 @@ export class FlowRunner {
   /** Runs a message through the flow: synchronously when every block answers synchronously and no error chain runs. */
   private execute(msg: Message, depth: number, steps = this.opts.steps, entry?: StepEntry, caller?: DebugRun): FlowResult | Promise<FlowResult> {
     const { traces, identity } = this.opts;
-    const runId = RUN_ID_PREFIX + (++runCounter).toString(36);
+    const runId = newRunId();
     const hook = caller?.hook ?? this.debugger;
     // Decided once per message: a nested run (flow-ref) shares its caller's fate.
     const trace = traces.active && (msg.traced ?? (msg.traced = traces.admission.admit())) ? traces : undefined;

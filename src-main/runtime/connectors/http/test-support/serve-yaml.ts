@@ -2,6 +2,7 @@ import { createLogger, type LogRecord } from '../../../core/logger.ts';
 import { Runtime } from '../../../core/runtime.ts';
 import type { TraceRecord } from '../../../core/trace.ts';
 import { testRegistry } from './test-registry.ts';
+import { REFUSED_BEFORE_FLOW } from '../../../../../shared/trace-record.ts';
 
 export interface Served {
   /** Base URL of the first http connector, e.g. `http://127.0.0.1:40123`. */
@@ -10,6 +11,8 @@ export interface Served {
   logs: LogRecord[];
   /** Run-level trace events (one per finished flow run), newest last. */
   runs: TraceRecord[];
+  /** Run records of requests refused before the flow ran (400 bad body, 413 too large): no flow ran for them. */
+  refused: TraceRecord[];
   /** Resolves when a log record with this message appears (or fails after the timeout). */
   logged(msg: string, timeoutMs?: number): Promise<LogRecord>;
   stop(): Promise<void>;
@@ -24,7 +27,12 @@ export async function serveYaml(yaml: string, env: Record<string, string> = {}):
     log: createLogger({ level: 'debug', sinks: [(r) => logs.push(r)] }),
   });
   const runs: TraceRecord[] = [];
-  runtime.traces.add({ emit: (e) => void (e.kind === 'run' && runs.push(e)) });
+  const refused: TraceRecord[] = [];
+  runtime.traces.add({
+    emit: (e) => {
+      if (e.kind === 'run') (e.error?.startsWith(REFUSED_BEFORE_FLOW) ? refused : runs).push(e);
+    },
+  });
   await runtime.start();
   const http = runtime.describe().connectors.find((c) => c.type === 'http');
   const url = http?.details?.url;
@@ -38,7 +46,7 @@ export async function serveYaml(yaml: string, env: Record<string, string> = {}):
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  return { url, runtime, logs, runs, logged, stop: () => runtime.stop(1_000) };
+  return { url, runtime, logs, runs, refused, logged, stop: () => runtime.stop(1_000) };
 }
 
 /** The usual connector block for tests: loopback, OS-chosen port. */
