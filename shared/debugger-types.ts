@@ -78,6 +78,11 @@ export interface BreakpointInput {
   /** Definition file, relative to the integration folder. */
   file: string;
   line: number;
+  /**
+   * The editor's text `line` is a line of, when it holds unsaved edits: the breakpoint goes on the
+   * saved step that is the step at that line of this text (lines above it may have been typed).
+   */
+  text?: string;
   condition?: string;
   hitCondition?: string;
   logMessage?: string;
@@ -93,6 +98,8 @@ export interface StudioBreakpoint {
   step?: string;
   line: number;
   block?: string;
+  /** A digest of the step's text: where the step is in an editor's unsaved text (followStep). */
+  digest?: string;
   condition?: string;
   hitCondition?: string;
   logMessage?: string;

@@ -91,6 +91,15 @@ describe('the studio debugger', () => {
     await api().removeBreakpoint(hits.id);
   });
 
+  it('sets a breakpoint from a line of the editor’s unsaved text on that step as saved, and refuses a step not saved yet', async () => {
+    // Two lines typed above and a new first step, none of it saved: "answer" starts on line 12 of the editor.
+    const typed = GREET.replace('flows:\n', '# typed\n# above\nflows:\n').replace('    steps:\n', "    steps:\n      - log: {message: '\"in\"'}\n");
+    const bp = await api().addBreakpoint({ integration: 'greet', file: 'greet.yaml', line: 13, text: typed });
+    expect(bp).toMatchObject({ step: 'flows.greet.steps[1]', line: 9, block: 'set' });
+    await expect(api().addBreakpoint({ integration: 'greet', file: 'greet.yaml', line: 9, text: typed })).rejects.toThrow(/the step at line 9 of greet.yaml is not saved yet: save the file/);
+    await api().removeBreakpoint(bp.id);
+  });
+
   it('refuses a breakpoint on a line outside every step, saying so', async () => {
     await expect(api().addBreakpoint({ integration: 'greet', file: 'greet.yaml', line: 2 })).rejects.toThrow(/line 2 of greet.yaml is not inside a step/);
   });

@@ -1,7 +1,10 @@
 import type { BreakpointInput, StepAction, StudioBreakpoint } from '../../../shared/debugger-types.ts';
 import type { StudioBridge } from '../../../shared/studio-api.ts';
 import { studio } from '../../api/studio-client.ts';
+import { stepAtLine, stepLocations } from '../../../shared/step-paths.ts';
+import { breakpointsOfFile } from '../../store/debugger-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
+import { placeBreakpoints, shapesOfReference } from './breakpoint-places.ts';
 
 /** Every call of the debugger: a failure becomes the shell's notice; the state is read again after each change. */
 async function call<T>(run: () => Promise<T>): Promise<T | undefined> {
@@ -39,14 +42,33 @@ export function refreshDebugger(bridge: StudioBridge = studio): Promise<void> {
   return reading;
 }
 
+/** The editor's text of a file, and whether it holds edits not saved yet. */
+export interface EditorText {
+  text: string;
+  unsaved: boolean;
+}
+
 /**
- * Sets a breakpoint on the step at that line, or removes the one the step has: what a click in
- * the editor's gutter does, and what the flow graph's step toggle does (with the step's line).
+ * Sets a breakpoint on the step at a line of the editor, or removes the breakpoints that step has:
+ * what a click in the editor's gutter does (on the step's first line or any line of its settings),
+ * and what the flow graph's step toggle does. With unsaved edits the line is one of the editor's
+ * text, which goes along so the breakpoint lands on that step as saved.
  */
-export function toggleBreakpointAt(integration: string, file: string, line: number): Promise<unknown> {
-  const existing = useStudio.getState().breakpoints.find((b) => b.integration === integration && b.file === file && b.line === line);
-  if (existing) return call(() => studio.removeBreakpoint(existing.id));
-  return call(() => studio.addBreakpoint({ integration, file, line }));
+export function toggleBreakpointAt(integration: string, file: string, line: number, editor?: EditorText): Promise<unknown> {
+  const state = useStudio.getState();
+  const shapes = shapesOfReference(state.designReference);
+  if (!editor || !shapes) {
+    const existing = state.breakpoints.find((b) => b.integration === integration && b.file === file && b.line === line);
+    if (existing) return call(() => studio.removeBreakpoint(existing.id));
+    return call(() => studio.addBreakpoint({ integration, file, line }));
+  }
+  const steps = stepLocations(editor.text, shapes);
+  const step = stepAtLine(steps, line);
+  const bps = breakpointsOfFile(state, integration, file);
+  const places = placeBreakpoints(steps, bps);
+  const existing = step ? bps.filter((b) => places.get(b.id)?.path === step.path) : [];
+  if (existing.length > 0) return call(() => Promise.all(existing.map((b) => studio.removeBreakpoint(b.id))));
+  return call(() => studio.addBreakpoint({ integration, file, line, ...(editor.unsaved ? { text: editor.text } : {}) }));
 }
 
 export const addBreakpoint = (input: BreakpointInput) => call(() => studio.addBreakpoint(input));

@@ -1,7 +1,10 @@
+import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
+import { stepLocations } from '../../../../shared/step-paths.ts';
 import { breakpointsOfFile, pausedInFile } from '../../../store/debugger-slice.ts';
-import type { FileRef } from '../../../store/flows-slice.ts';
+import { fileKey, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
-import { moveBreakpoints, toggleBreakpointAt } from '../../debugger/debugger-actions.ts';
+import { placeBreakpoints, shapesOfReference } from '../../debugger/breakpoint-places.ts';
+import { moveBreakpoints, removeBreakpoint, toggleBreakpointAt } from '../../debugger/debugger-actions.ts';
 import { monaco } from './monaco-setup.ts';
 import './breakpoint-gutter.css';
 
@@ -29,7 +32,13 @@ export class BreakpointGutter {
       editor.onMouseDown((e) => {
         if (e.target.type !== monaco.editor.MouseTargetType.GUTTER_GLYPH_MARGIN || !e.target.position) return;
         const ref = this.current();
-        if (ref) void toggleBreakpointAt(ref.integration, ref.file, this.breakpointLineAt(e.target.position.lineNumber) ?? e.target.position.lineNumber);
+        const model = this.editor.getModel();
+        if (!ref || !model) return;
+        const line = e.target.position.lineNumber;
+        // A click on a dot removes it; elsewhere it toggles the step the line is in, as the editor's text has it.
+        const dot = this.breakpointAt(line);
+        if (dot) void removeBreakpoint(dot);
+        else void toggleBreakpointAt(ref.integration, ref.file, line, { text: model.getValue(), unsaved: useStudio.getState().dirtyFiles[fileKey(ref)] === true });
       }),
       editor.onMouseMove((e) => {
         const line = e.target.type === monaco.editor.MouseTargetType.GUTTER_GLYPH_MARGIN ? e.target.position?.lineNumber : undefined;
@@ -50,8 +59,12 @@ export class BreakpointGutter {
     }
     const state = useStudio.getState();
     const bps = breakpointsOfFile(state, ref.integration, ref.file);
+    // Kept against the saved file: with unsaved edits a step (and its dot) may stand on another line.
+    const shapes = state.dirtyFiles[fileKey(ref)] ? shapesOfReference(state.designReference) : undefined;
+    const places = shapes ? placeBreakpoints(stepLocations(this.editor.getModel()!.getValue(), shapes), bps) : undefined;
+    const lineOf = (b: StudioBreakpoint): number => places?.get(b.id)?.line ?? b.line;
     const decorations: monaco.editor.IModelDeltaDecoration[] = bps.map((b) => ({
-      range: new monaco.Range(b.line, 1, b.line, 1),
+      range: new monaco.Range(lineOf(b), 1, lineOf(b), 1),
       options: {
         glyphMarginClassName: `flow-bp-glyph${b.logMessage ? ' log' : ''}${b.enabled && b.verified ? '' : ' off'}`,
         glyphMarginHoverMessage: { value: hoverOf(b) },
@@ -87,14 +100,14 @@ export class BreakpointGutter {
     this.hint.clear();
   }
 
-  /** The stored line of the breakpoint whose glyph is now at `line` (edits may have moved it), for a click that removes it. */
-  private breakpointLineAt(line: number): number | undefined {
+  /** The breakpoint whose glyph is now at `line` (edits may have moved it), for a click that removes it. */
+  private breakpointAt(line: number): StudioBreakpoint | undefined {
     const model = this.editor.getModel();
     const ref = this.current();
     if (!model || !ref) return undefined;
     for (const [decoration, id] of this.shown) {
       if (model.getDecorationRange(decoration)?.startLineNumber !== line) continue;
-      return breakpointsOfFile(useStudio.getState(), ref.integration, ref.file).find((b) => b.id === id)?.line;
+      return breakpointsOfFile(useStudio.getState(), ref.integration, ref.file).find((b) => b.id === id);
     }
     return undefined;
   }

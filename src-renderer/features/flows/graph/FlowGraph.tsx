@@ -1,10 +1,11 @@
 import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { moveStep } from '../../../../shared/flow-edits/index.ts';
-import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
+import { stepLocations } from '../../../../shared/step-paths.ts';
 import { studio } from '../../../api/studio-client.ts';
 import { cursorFlowOf, fileKey } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
-import { addBreakpoint, removeBreakpoint } from '../../debugger/debugger-actions.ts';
+import { placeBreakpoints, shapesOfReference } from '../../debugger/breakpoint-places.ts';
+import { toggleBreakpointAt } from '../../debugger/debugger-actions.ts';
 import type { OutlineFlow } from '../analysis/outline-types.ts';
 import { editorCommands, openFileAt } from '../editor-commands.ts';
 import { statsKey } from '../run-stats.ts';
@@ -59,7 +60,17 @@ export function FlowGraph() {
   const allBreakpoints = useStudio((s) => s.breakpoints);
   const pausedRuns = useStudio((s) => s.pausedRuns);
   const file = openFile?.file;
-  const breakpoints = useMemo(() => new Map(allBreakpoints.filter((b) => b.integration === integration && b.file === file && b.step !== undefined).map((b) => [b.step!, b])), [allBreakpoints, integration, file]);
+  const unsaved = useStudio((s) => (openFile ? s.dirtyFiles[fileKey(openFile)] === true : false));
+  const reference = useStudio((s) => s.designReference);
+  const breakpoints = useMemo(() => {
+    const mine = allBreakpoints.filter((b) => b.integration === integration && b.file === file && b.step !== undefined);
+    // Kept against the saved file: with unsaved edits (a step added above) a step stands at another path of the text shown.
+    const shapes = unsaved ? shapesOfReference(reference) : undefined;
+    const text = shapes && openFile && current ? editorCommands()?.text(fileKey(openFile)) : undefined;
+    if (!shapes || text === undefined) return new Map(mine.map((b) => [b.step!, b]));
+    const places = placeBreakpoints(stepLocations(text, shapes), mine);
+    return new Map(mine.flatMap((b) => (places.has(b.id) ? [[places.get(b.id)!.path, b] as const] : [])));
+  }, [allBreakpoints, integration, file, unsaved, reference, openFile, current]);
   const pausedAt = useMemo(() => new Set(pausedRuns.filter((p) => p.integration === integration && p.frames[0]?.file === file).map((p) => p.step)), [pausedRuns, integration, file]);
 
   const flowName = flow?.name ?? '';
@@ -82,7 +93,7 @@ export function FlowGraph() {
       branchCoverage,
       breakpoints,
       pausedAt,
-      toggleBreakpoint: (path: string) => openFile && void toggleStepBreakpoint(openFile, path, breakpoints.get(path)),
+      toggleBreakpoint: (path: string) => openFile && void toggleStepBreakpoint(openFile, path),
     }),
     [integration, flowName, openFile, coverage, branchCoverage, breakpoints, pausedAt],
   );
@@ -244,17 +255,15 @@ function Source({
   );
 }
 
-/** A node's breakpoint toggle: removes the step's breakpoint, or sets one at the step's first line as the editor holds it. */
-async function toggleStepBreakpoint(file: { integration: string; file: string }, path: string, existing: StudioBreakpoint | undefined): Promise<void> {
-  if (existing) {
-    await removeBreakpoint(existing);
-    return;
-  }
+/** A node's breakpoint toggle: removes the step's breakpoints, or sets one on the step, at its line as the editor holds it. */
+async function toggleStepBreakpoint(file: { integration: string; file: string }, path: string): Promise<void> {
+  const key = fileKey(file);
   const outline = useStudio.getState().outline;
-  const span = outline?.key === fileKey(file) ? spanAt(outline.outline, path) : undefined;
-  const line = span ? editorCommands()?.lineOf(fileKey(file), span[0]) : undefined;
+  const span = outline?.key === key ? spanAt(outline.outline, path) : undefined;
+  const line = span ? editorCommands()?.lineOf(key, span[0]) : undefined;
   if (line === undefined) return useStudio.getState().setNotice(`open ${file.file} in the editor to set a breakpoint from the graph`);
-  await addBreakpoint({ integration: file.integration, file: file.file, line });
+  const text = editorCommands()?.text(key);
+  await toggleBreakpointAt(file.integration, file.file, line, text !== undefined ? { text, unsaved: useStudio.getState().dirtyFiles[key] === true } : undefined);
 }
 
 /** Shows a called flow: in this file, or in the other definition file that declares it. */
