@@ -103,4 +103,28 @@ flows:
       '3 problems in 1 file',
     ]);
   });
+
+  it('names a connector of unknown type once, at its type, not again at each source and block naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    writeFileSync(
+      join(dir, 'proxy.yaml'),
+      `connectors:
+  web: {type: htp, port: 0}
+  catalog: {type: http-clint, baseURL: 'http://127.0.0.1:9090'}
+flows:
+  items:
+    source: {type: http, connector: web, path: /items}
+    steps:
+      - rest: {connector: catalog, method: GET, path: /items}
+`,
+    );
+    const { code, stdout } = await validate(dir);
+    expect(code).toBe(1);
+    expect(stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/proxy\.yaml:2:15 connectors\.web\.type: unknown connector type "htp"; did you mean "http"\?$/),
+      expect.stringMatching(/proxy\.yaml:3:19 connectors\.catalog\.type: unknown connector type "http-clint"; did you mean "http-client"\?$/),
+      '',
+      '2 problems in 1 file',
+    ]);
+  });
 });

@@ -66,6 +66,7 @@ export function settingsContext(st: LoadState, file: YamlFile): SettingsLoadCont
     envValue: (n) => st.envValues.get(n),
     isDeclared: (n) => st.env.some((e) => e.name === n),
     connectorTypes: st.connectorTypes,
+    declaredConnectors: new Set(st.declared.connectors.map((d) => d.name)),
     buildSteps: () => new Chain([]),
   };
 }

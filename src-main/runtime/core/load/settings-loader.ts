@@ -17,6 +17,11 @@ export interface SettingsLoadContext {
   isDeclared(name: string): boolean;
   /** Declared connectors by name → type. */
   connectorTypes: ReadonlyMap<string, string>;
+  /**
+   * Every connector name declared, its type known or not: naming one whose type is unknown is not
+   * a second problem (its own is reported at its type).
+   */
+  declaredConnectors?: ReadonlySet<string>;
   buildSteps(node: Node | null | undefined, path: string): Chain;
 }
 
@@ -167,6 +172,7 @@ function loadValue(setting: Setting, node: Node | null, path: string, ctx: Setti
 
 function checkConnector(name: string, type: string, node: Node, path: string, ctx: SettingsLoadContext): boolean {
   const actual = ctx.connectorTypes.get(name);
+  if (actual === undefined && ctx.declaredConnectors?.has(name)) return true;
   if (actual === undefined) {
     const candidates = [...ctx.connectorTypes].filter(([, t]) => t === type).map(([n]) => n);
     problem(ctx, node, path, `no connector named "${name}"${candidates.length ? `; ${type} connectors: ${candidates.join(', ')}` : `; declare one of type ${type} under connectors:`}`);
