@@ -98,7 +98,10 @@ export interface SseFrame {
   id?: string;
   /** A comment line (`: ping`), which keeps an idle stream alive. */
   heartbeat?: boolean;
-  /** `error` for an `event: error` frame; `final` for the last event before the server closed. */
+  /**
+   * `error` for an `event: error` frame; `final` for the last event of a stream the server closed
+   * (never on one stopped, interrupted or broken off: its last event was just the last one seen).
+   */
   mark?: 'final' | 'error';
 }
 
@@ -119,8 +122,11 @@ export interface ResponseRecord {
   error?: string;
   /** Present for event streams: every frame, heartbeats included. */
   frames?: SseFrame[];
-  /** How an event stream ended. */
-  endedBy?: 'server' | 'stopped' | 'error';
+  /**
+   * How an event stream ended: the server closed it, the person pressed Stop, it broke off, or
+   * the page that sent it went away mid-stream (interrupted).
+   */
+  endedBy?: 'server' | 'stopped' | 'error' | 'interrupted';
 }
 
 /** A request sent from the studio with what came back. */

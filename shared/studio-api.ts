@@ -214,8 +214,11 @@ export interface StudioApi extends RequestsApi, TracesApi, PlatformViewsApi, Res
 export interface RequestsApi {
   /** Sends from the main process (no CORS); resolves when the response (or stream) has ended. */
   sendRequest(input: SendRequestInput): Promise<HistoryEntry>;
-  /** Closes the connection of a request in flight (an event stream). */
-  stopRequest(id: string): Promise<void>;
+  /**
+   * Closes the connection of a request in flight (an event stream). `interrupted`: nobody asked
+   * for the stop, the page that sent it went away (a reload); the record says so, not "stopped by you".
+   */
+  stopRequest(id: string, why?: 'stopped' | 'interrupted'): Promise<void>;
   requestHistory(): Promise<HistoryEntry[]>;
   clearRequestHistory(): Promise<void>;
   /** Requests saved as plain files under the workspace's `requests/` folder. */
@@ -395,7 +398,7 @@ const methodRecord = {
   renameDefinitionFile: ['integration:name', 'from:name', 'to:name'],
   deleteDefinitionFile: ['integration:name', 'file:name'],
   sendRequest: ['input:object'],
-  stopRequest: ['id:name'],
+  stopRequest: ['id:name', 'why:name?'],
   requestHistory: [],
   clearRequestHistory: [],
   savedRequests: [],

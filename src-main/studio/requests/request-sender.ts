@@ -6,6 +6,9 @@ import { StudioError } from '../studio-error.ts';
 import { bodyView, encodeBody, headerOf, VIEW_LIMIT } from './body-bytes.ts';
 import { markFinal, SseReader } from './sse-reader.ts';
 
+/** The abort reason of a request whose page went away (a reload) rather than one stopped by its person. */
+export const INTERRUPTED = 'interrupted';
+
 /** Frames kept per stream; a stream that runs for hours keeps its newest. */
 const MAX_FRAMES = 5_000;
 /** How often live frames go to the window while a stream runs. */
@@ -60,12 +63,13 @@ export class RequestSender {
       });
     } catch (err) {
       const stopped = options.signal.aborted;
+      const interrupted = stopped && options.signal.reason === INTERRUPTED;
       return {
         status: 0,
         headers: [],
         body: bodyView(undefined, undefined),
         timing: timing(Math.round(performance.now() - t0)),
-        error: stopped ? 'stopped before the server answered' : `no response: ${errorMessage(err)}`,
+        error: interrupted ? 'interrupted before the server answered: the page that sent it was reloaded or closed' : stopped ? 'stopped before the server answered' : `no response: ${errorMessage(err)}`,
       };
     }
     const headersMs = Math.round(performance.now() - t0);
@@ -134,7 +138,7 @@ export class RequestSender {
         timer ??= setTimeout(flush, PROGRESS_MS);
       }
     } catch (err) {
-      if (options.signal.aborted) endedBy = 'stopped';
+      if (options.signal.aborted) endedBy = options.signal.reason === INTERRUPTED ? 'interrupted' : 'stopped';
       else {
         endedBy = 'error';
         error = `the stream broke off: ${errorMessage(err)}`;

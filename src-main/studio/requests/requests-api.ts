@@ -18,7 +18,7 @@ import { signForRoute, verifyStepOf } from './notes-signing.ts';
 import { maskHistoryEntry, unmaskForResend } from './history-masking.ts';
 import type { RequestHistory } from './request-history.ts';
 import type { SealedRequestOriginals } from './sealed-request-originals.ts';
-import type { RequestSender } from './request-sender.ts';
+import { INTERRUPTED, type RequestSender } from './request-sender.ts';
 import type { SavedRequests } from './saved-requests.ts';
 import { hmacSignature, mintHs256Jwt, type SecretValueOf } from './signing-helper.ts';
 
@@ -112,8 +112,8 @@ export function requestsApi(ctx: RequestsContext): RequestsApi {
 
   return {
     sendRequest: (input) => send(input),
-    async stopRequest(id) {
-      inFlight.get(id)?.abort();
+    async stopRequest(id, why) {
+      inFlight.get(id)?.abort(why === 'interrupted' ? INTERRUPTED : undefined);
     },
     async requestHistory() {
       return ctx.history.list();

@@ -142,6 +142,13 @@ export async function startWebStudio(options: WebStudioOptions): Promise<WebStud
       return json(res, 400, { ok: false, error: `the call name "${method.slice(0, 80)}" is not valid percent-encoding; call ${studioWeb.callPrefix}<method name>`, kind: 'user' });
     }
     const args = body && typeof body === 'object' ? (body as { args?: unknown }).args : undefined;
+    const sent = sentRequestId(name, args);
+    // The page waiting on a request it sent went away (a reload, a closed tab): nobody can watch
+    // or stop its stream any more, so it ends, recorded as interrupted rather than ended by the server.
+    const onGone = (): void => {
+      if (sent !== undefined && !res.writableFinished) void options.backend.api.stopRequest(sent, 'interrupted').catch(() => {});
+    };
+    res.once('close', onGone);
     const result = await dispatchStudioCall(options.backend.api, name, args ?? []);
     json(res, result.ok ? 200 : studioErrorStatus[result.kind], result);
   }
@@ -222,4 +229,11 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'Cache-Control': 'no-store' });
   endThisTurn(res, payload);
+}
+
+/** The id of the request a call sends (the composer's send, a capture's replay), which a page can stop. */
+function sentRequestId(method: string, args: unknown): string | undefined {
+  if (!Array.isArray(args)) return undefined;
+  const id: unknown = method === 'sendRequest' ? (args[0] as { id?: unknown } | undefined)?.id : method === 'replayCapture' ? args[1] : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }

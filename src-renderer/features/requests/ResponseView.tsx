@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { BodyView, HistoryEntry, VerificationNote } from '../../../shared/request-types.ts';
+import type { BodyView, HistoryEntry, ResponseRecord, VerificationNote } from '../../../shared/request-types.ts';
 import { captures } from '../../api/request-actions.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { JsonTree } from '../traces/JsonTree.tsx';
@@ -22,9 +22,9 @@ export function ResponseView({ entry }: { entry: HistoryEntry }) {
         <span className="muted">
           {/* No status, no headers: how long it waited is all there is to say (the error says why). */}
           {r.status === 0
-            ? `${r.error?.startsWith('stopped') ? 'stopped' : 'failed'} after ${r.timing.totalMs} ms`
+            ? `${r.error?.startsWith('stopped') ? 'stopped' : r.error?.startsWith('interrupted') ? 'interrupted' : 'failed'} after ${r.timing.totalMs} ms`
             : `headers in ${r.timing.headersMs} ms · total ${r.timing.totalMs} ms${r.frames ? '' : ` · ${r.body.bytes.toLocaleString()} bytes`}`}
-          {r.endedBy ? ` · stream ${r.endedBy === 'stopped' ? 'stopped by you' : r.endedBy === 'server' ? 'ended by the server' : 'broke off'}` : ''}
+          {r.endedBy ? ` · stream ${streamEnd[r.endedBy]}` : ''}
         </span>
         {entry.signature ? <span className="tag">signed</span> : null}
         {entry.replayOf !== undefined ? <span className="tag">replay of #{entry.replayOf}</span> : null}
@@ -149,3 +149,10 @@ export function BodyDisplay({ body, label }: { body: BodyView; label: string }) 
     </div>
   );
 }
+
+const streamEnd: Record<NonNullable<ResponseRecord['endedBy']>, string> = {
+  server: 'ended by the server',
+  stopped: 'stopped by you',
+  error: 'broke off',
+  interrupted: 'interrupted: the page that sent it was reloaded or closed',
+};
