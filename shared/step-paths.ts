@@ -158,6 +158,18 @@ export function followStep(steps: readonly StepLocation[], was: { path: string; 
 }
 
 /**
+ * The step of `saved` that `step` of an edited text of the same file is: the same text moved by
+ * lines added above it, or the step edited where it stands. Undefined for a step added in the
+ * edit (a saved step found by its path only, whose text the edit holds elsewhere, is another step
+ * that moved down).
+ */
+export function savedStepOf(saved: readonly StepLocation[], edited: readonly StepLocation[], step: StepLocation): StepLocation | undefined {
+  const found = followStep(saved, step);
+  if (!found || (found.digest !== step.digest && edited.some((s) => s !== step && s.digest === found.digest))) return undefined;
+  return found;
+}
+
+/**
  * The frames of a step path, innermost first: the step, then each step whose nested chain holds
  * it (`flows.f.steps[2].switch.cases[0].steps[1]` → itself, then `flows.f.steps[2]`). A list item
  * of a block's setting (`cases[0]`) is no step: a step is an item of a chain, whose path ends in

@@ -230,6 +230,35 @@ describe('flow-studio debug --dap over real stdio', () => {
     }
   });
 
+  it('follows the definition file as the client edits and saves it: breakpoints by its new lines go on the running steps, and frames show the new lines', async () => {
+    const edited = join(root, 'edited');
+    mkdirSync(edited);
+    const file = join(edited, 'flows.yaml');
+    writeFileSync(file, FLOW);
+    const dap = await launched({ program: edited });
+    try {
+      await dap.request('configurationDone');
+      const listening = await dap.event('output', (e) => /^connector http listening on /.test(String(e.body?.output)));
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(String(listening.body!.output))![1];
+      // Saved in the client's editor: a comment and a new first step above; the answer (line 8 at launch) is on line 10.
+      writeFileSync(file, FLOW.replace('    steps:\n', "    steps:\n      # says hello\n      - log: {message: '\"in\"'}\n"));
+      const set = await dap.request('setBreakpoints', { source: { path: file }, breakpoints: [{ line: 10 }, { line: 8 }] });
+      const [answer, added] = set.body!.breakpoints as Array<{ verified: boolean; line: number; message?: string }>;
+      expect(answer).toMatchObject({ verified: true, line: 10, message: 'flows.greet.steps[1]' });
+      expect(added).toMatchObject({ verified: false, message: expect.stringMatching(/^line 8 is on a step added or changed since flows\.yaml was loaded, and the program runs it as it was; restart the debug session/) });
+      const fay = greet(url, 'fay');
+      const threadId = Number((await dap.event('stopped')).body!.threadId);
+      const frames = (await dap.request('stackTrace', { threadId })).body!.stackFrames as Array<{ line: number; name: string }>;
+      expect(frames.map((f) => [f.line, f.name])).toEqual([[10, 'set — flows.greet.steps[1]']]);
+      await dap.request('continue', { threadId });
+      expect(await fay).toEqual({ greeting: 'hello fay' });
+      await dap.request('disconnect', {});
+      expect(await dap.exited).toBe(0);
+    } finally {
+      dap.kill();
+    }
+  });
+
   it('refuses a launch without a usable program, saying what to pass', async () => {
     const dap = new DapClient();
     try {

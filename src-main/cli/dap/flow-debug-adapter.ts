@@ -2,7 +2,6 @@ import { userInfo } from 'node:os';
 import { basename, resolve } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { PausedRunView } from '../../../shared/debugger-types.ts';
-import { stepAtLine } from '../../../shared/step-paths.ts';
 import { DebugSession, errorMessage, FRAMES_PER_THREAD, LoadError, formatProblem, type LogRecord, type StepBreakpoint } from '../../runtime/index.ts';
 import { DapArguments, optionalText } from './dap-arguments.ts';
 import type { DapWire } from './dap-wire.ts';
@@ -198,7 +197,6 @@ export class FlowDebugAdapter {
     if (source === null || typeof source !== 'object' || typeof source.path !== 'string') throw new Error('setBreakpoints needs "source": {"path": "<definition file>"}');
     const path = resolve(source.path);
     const wanted = sourceBreakpoints(args.values);
-    const steps = program.steps.of(path);
     const answers: DebugProtocol.Breakpoint[] = [];
     const set: StepBreakpoint[] = [];
     const before = this.bySource.get(path) ?? [];
@@ -207,11 +205,12 @@ export class FlowDebugAdapter {
         answers.push({ id: this.nextBreakpoint++, verified: false, line: b.line, message: `${source.name ?? path} is not a definition file of ${program.integration}` });
         continue;
       }
-      const step = stepAtLine(steps, b.line);
-      if (!step) {
-        answers.push({ id: this.nextBreakpoint++, verified: false, line: b.line, source, message: `line ${b.line} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)` });
+      const found = program.stepAtLine(path, b.line);
+      if ('problem' in found) {
+        answers.push({ id: this.nextBreakpoint++, verified: false, line: b.line, source, message: found.problem });
         continue;
       }
+      const { step } = found;
       const spec: Omit<StepBreakpoint, 'id'> = { step: step.path, ...optional('condition', b.condition), ...optional('hitCondition', b.hitCondition), ...optional('logMessage', b.logMessage) };
       // Clients send a file's whole list again whenever one of its breakpoints changes: one that
       // stays as it was keeps its id, and so its hit count (`5` still means the fifth hit).
@@ -219,7 +218,7 @@ export class FlowDebugAdapter {
       const id = kept?.id ?? this.nextBreakpoint++;
       const bp: StepBreakpoint = { id, ...spec };
       set.push(bp);
-      answers.push({ id, verified: true, line: step.line, source, message: step.path });
+      answers.push({ id, verified: true, line: found.line, source, message: step.path });
     }
     this.bySource.set(path, set);
     const checks = this.session.setBreakpoints([...this.bySource.values()].flat());
@@ -354,7 +353,7 @@ export class FlowDebugAdapter {
   }
 
   private sourceOf(step: string): Partial<DebugProtocol.OutputEvent['body']> {
-    const place = this.program?.steps.locate(step);
+    const place = this.program?.locate(step);
     return place ? { source: { path: place.file, name: basename(place.file) }, line: place.line } : {};
   }
 

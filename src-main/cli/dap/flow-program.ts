@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import {
   type ComponentRegistry,
@@ -17,6 +17,7 @@ import {
   type StartedRuntime,
   type DefinitionText,
 } from '../../runtime/index.ts';
+import { followStep, savedStepOf, stepAtLine, stepLocations, type ChainShapes, type StepLocation } from '../../../shared/step-paths.ts';
 import { openDebuggerDb, type DebuggerDb } from '../../studio/debugger/debugger-store.ts';
 import { recordRuns } from '../../studio/debugger/run-recordings.ts';
 import { replayRun, type Replayed } from '../../studio/debugger/run-replay.ts';
@@ -46,6 +47,7 @@ export class FlowProgram {
   readonly integration: string;
   readonly texts: DefinitionText[];
   readonly steps: DefinitionSteps;
+  private readonly shapes: ChainShapes;
   private started: StartedRuntime | undefined;
   private detach: Array<() => void> = [];
 
@@ -60,7 +62,47 @@ export class FlowProgram {
     this.dir = resolve(args.program);
     this.integration = basename(this.dir);
     this.texts = readDefinitions(definitionFilesIn(this.dir));
-    this.steps = new DefinitionSteps(this.texts, registryChainShapes(registry));
+    this.shapes = registryChainShapes(registry);
+    this.steps = new DefinitionSteps(this.texts, this.shapes);
+  }
+
+  /**
+   * The running step a line of a definition file is on, the file read as it is now: the program
+   * runs its files as they were at launch, and a client sends lines of the file as edited since
+   * (lines added above a step move it). `line` is where that step starts now. A step added or
+   * rewritten since launch is not in the program: the reason says so.
+   */
+  stepAtLine(file: string, line: number): { step: StepLocation; line: number } | { problem: string } {
+    const { steps, changed } = this.stepsNow(file);
+    const step = stepAtLine(steps, line);
+    if (!step) return { problem: `line ${line} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)` };
+    if (!changed) return { step, line: step.line };
+    const running = savedStepOf(this.steps.of(file), steps, step);
+    if (!running) return { problem: `line ${line} is on a step added or changed since ${basename(file)} was loaded, and the program runs it as it was; restart the debug session to debug it` };
+    return { step: running, line: step.line };
+  }
+
+  /** Where a running step is in its file now (the frames and logpoint lines of an edited file follow it), else where it was at launch. */
+  readonly locate = (path: string): ReturnType<DefinitionSteps['locate']> => {
+    const place = this.steps.locate(path);
+    if (!place) return undefined;
+    const { steps, changed } = this.stepsNow(place.file);
+    const was = changed ? this.steps.of(place.file).find((s) => s.path === path) : undefined;
+    const now = was ? followStep(steps, was) : undefined;
+    return now ? { ...place, line: now.line } : place;
+  };
+
+  /** The steps of a definition file as it is on disk now, and whether that differs from what the program loaded. */
+  private stepsNow(file: string): { steps: readonly StepLocation[]; changed: boolean } {
+    const loaded = this.texts.find((t) => t.file === file)?.text;
+    let now: string | undefined;
+    try {
+      now = readFileSync(file, 'utf8');
+    } catch {
+      // Deleted or unreadable since launch: what the program runs is all there is to show.
+    }
+    if (loaded === undefined || now === undefined || now === loaded) return { steps: this.steps.of(file), changed: false };
+    return { steps: stepLocations(now, this.shapes), changed: true };
   }
 
   /** Checks the program and starts the embedded platform; nothing runs yet. Throws saying what is wrong with the arguments. */
@@ -100,7 +142,7 @@ export class FlowProgram {
         if (ended.outcome === 'failed') this.onLog({ time: new Date().toISOString(), level: 'warn', msg: `run ${run.runId} of ${run.flow} failed: ${ended.error ?? 'failed'}; to step through it again, launch with "replay": "${run.runId}"` });
       }),
     );
-    this.detach.push(this.session.attach(started.runtime, { log: started.log, locate: this.steps.locate, integration: this.integration }));
+    this.detach.push(this.session.attach(started.runtime, { log: started.log, locate: this.locate, integration: this.integration }));
     await started.runtime.start();
     return started.runtime;
   }
@@ -113,7 +155,7 @@ export class FlowProgram {
       integrationDir: this.dir,
       env: this.variables(),
       session: this.session,
-      attach: (session, runtime, _definitions, label) => session.attach(runtime, { label, locate: this.steps.locate, integration: this.integration, log: logTo(this.onLog) }),
+      attach: (session, runtime, _definitions, label) => session.attach(runtime, { label, locate: this.locate, integration: this.integration, log: logTo(this.onLog) }),
     });
   }
 

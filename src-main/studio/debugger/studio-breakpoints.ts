@@ -1,5 +1,5 @@
 import type { BreakpointInput, StudioBreakpoint } from '../../../shared/debugger-types.ts';
-import { followStep, stepAtLine, stepLocations, type ChainShapes, type StepLocation } from '../../../shared/step-paths.ts';
+import { followStep, savedStepOf, stepAtLine, stepLocations, type ChainShapes, type StepLocation } from '../../../shared/step-paths.ts';
 import { errorMessage, type BreakpointCheck, type StepBreakpoint } from '../../runtime/index.ts';
 import { StudioError } from '../studio-error.ts';
 import type { Workspace } from '../workspace.ts';
@@ -22,7 +22,7 @@ export class StudioBreakpoints {
   ) {}
 
   add(input: BreakpointInput): StoredBreakpoint {
-    const step = input.text !== undefined ? this.savedStepOf(input.integration, input.file, input.line, input.text) : this.stepAt(input.integration, input.file, input.line);
+    const step = input.text !== undefined ? this.stepOfUnsaved(input.integration, input.file, input.line, input.text) : this.stepAt(input.integration, input.file, input.line);
     return this.store.add({
       integration: input.integration,
       file: input.file,
@@ -135,18 +135,15 @@ export class StudioBreakpoints {
    * The saved step that is the step at `line` of an editor's unsaved `text`: the same text, moved
    * by lines typed above it, or edited where it stands. A step typed but not saved has none.
    */
-  private savedStepOf(integration: string, file: string, line: number, text: string): StepLocation {
+  private stepOfUnsaved(integration: string, file: string, line: number, text: string): StepLocation {
     if (typeof text !== 'string') throw new StudioError('text must be the editor\'s text of the file');
     const inEditor = stepLocations(text, this.shapes);
     const step = stepAtLine(inEditor, line);
     if (!step) throw new StudioError(`line ${line} of ${file} is not inside a step; a breakpoint goes on a step (its line or any line of its settings)`);
     const saved = this.stepsOf(integration, file);
     if (!saved) throw StudioError.notFound(`no definition file "${file}" in integration "${integration}"`);
-    const found = followStep(saved, step);
-    // A saved step found by its path only, whose text the editor holds elsewhere, is another step that moved down.
-    if (!found || (found.digest !== step.digest && inEditor.some((s) => s !== step && s.digest === found.digest))) {
-      throw new StudioError(`the step at line ${line} of ${file} is not saved yet: save the file, then set the breakpoint`);
-    }
+    const found = savedStepOf(saved, inEditor, step);
+    if (!found) throw new StudioError(`the step at line ${line} of ${file} is not saved yet: save the file, then set the breakpoint`);
     return found;
   }
 
