@@ -49,7 +49,9 @@ export function FileRow({ file, test = false }: { file: FileRef; test?: boolean 
         aria-label={`${file.file}${test ? ' (flow tests)' : ''}${dirty ? ' (unsaved)' : ''}${problems ? `, ${problems} problem${problems === 1 ? '' : 's'}` : ''}`}
         onClick={() => setOpenFile(file)}
       >
-        {file.file}
+        <span className="file-label" title={file.file}>
+          {file.file}
+        </span>
         {dirty ? (
           <span className="dirty-dot" title="Unsaved changes (Ctrl+S saves)">
             ●

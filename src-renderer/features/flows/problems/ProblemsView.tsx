@@ -42,10 +42,16 @@ export function ProblemsView() {
         {rows.map((p, i) => (
           <li key={`${p.file}:${p.line}:${p.col}:${i}`}>
             <button type="button" className={`problem problem-${p.source}`} onClick={() => openFileAt({ integration, file: p.file }, p.line, p.col)}>
-              <code className="where">
-                {p.file}:{p.line}:{p.col}
+              <code className="where" title={`${p.file}:${p.line}:${p.col}`}>
+                <span dir="ltr">
+                  {p.file}:{p.line}:{p.col}
+                </span>
               </code>
-              {p.path ? <code className="muted setting-path">{p.path}</code> : null}
+              {p.path ? (
+                <code className="muted setting-path" title={p.path}>
+                  {p.path}
+                </code>
+              ) : null}
               <span className="message">{p.message}</span>
               {p.source === 'schema' ? <span className="muted source">schema</span> : null}
             </button>
