@@ -169,6 +169,13 @@ export interface SourceContext extends BuildContext {
   start(msg: Message): FlowResult | Promise<FlowResult>;
   /** The definition's trace hub, for sources that report the request they answered. */
   traces?: TraceHub;
+  /**
+   * Traces a message the source refused before the flow ran (a request body it could not read)
+   * as a run of no steps whose error says why, with the run's identity; `traced`: the source's
+   * sampling decision, when it made one. Returns the run's correlation id, or undefined when
+   * not traced.
+   */
+  refused?(reason: string, correlationId: string | undefined, traced: boolean | undefined): string | undefined;
 }
 
 export interface BlockImpl<S extends SettingsSpec = SettingsSpec> {

@@ -44,7 +44,15 @@ describe('maxBodyBytes (spec 2 §2.2, §7 413)', () => {
     expect(await res.json()).toEqual({ error: 'request body is larger than maxBodyBytes (10 bytes)' });
     expect(s.runs.length).toBe(before);
     // Traced as a run of no steps saying why, so the request is not missing from the traces.
-    expect(s.refused.at(-1)).toMatchObject({ kind: 'run', flow: 'tiny', outcome: 'failed', error: 'refused before the flow ran: request body is larger than maxBodyBytes (10 bytes)' });
+    // It carries the deployment and instance, as every run record does (spec 1 §4.6).
+    expect(s.refused.at(-1)).toMatchObject({
+      kind: 'run',
+      flow: 'tiny',
+      outcome: 'failed',
+      error: 'refused before the flow ran: request body is larger than maxBodyBytes (10 bytes)',
+      deployment: expect.any(String),
+      instance: expect.any(String),
+    });
   });
 
   it('answers 413 for a chunked body that crosses the limit while streaming', async () => {

@@ -2,13 +2,11 @@ import { systemClock, type Clock } from '../../../../shared/clock.ts';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FlowResult } from '../../core/engine/chain.ts';
+import type { SourceContext } from '../../core/component.ts';
 import { formatDuration } from '../../core/duration.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
-import { Message, newCorrelationId } from '../../core/message.ts';
-import { newRunId } from '../../core/engine/flow-runner.ts';
-import { newSpanId, newTraceId } from '../../core/trace-context.ts';
-import { REFUSED_BEFORE_FLOW } from '../../../../shared/trace-record.ts';
+import { Message } from '../../core/message.ts';
 import { heldTimeout, runHolds } from '../../core/run-hold.ts';
 import { BadRequestError } from './bad-request.ts';
 import { noteExchange } from './exchange-capture.ts';
@@ -48,6 +46,8 @@ export interface RouteOptions {
   start(msg: Message): FlowResult | Promise<FlowResult>;
   /** Where the request's server span goes, and whose activity decides if trace context is read. */
   traces?: TraceHub;
+  /** Traces a request refused before the flow ran (SourceContext.refused). */
+  refused?: SourceContext['refused'];
   log: Logger;
 }
 
@@ -162,27 +162,14 @@ export class HttpRoute implements Routable {
   }
 
   /**
-   * A request refused before the flow ran, as a run of no steps whose error says why (shared
-   * REFUSED_BEFORE_FLOW): without it a webhook sender's bad request left nothing in the traces.
-   * Only refusals pay for it; a request the flow takes goes by none of this.
+   * A request refused before the flow ran, traced by the flow's runner as a run of no steps whose
+   * error says why: without it a webhook sender's bad request left nothing in the traces. Only
+   * refusals pay for it; a request the flow takes goes by none of this.
    */
   private traceRefusal(req: IncomingMessage, reason: string, traced: boolean | undefined): void {
-    const hub = this.o.traces;
-    if (!hub?.active || !(traced ?? hub.admission.admit())) return;
-    const correlationId = this.correlationIdOf(req) ?? newCorrelationId();
-    if (traced) noteExchange(req, { correlationId });
-    hub.emit({
-      kind: 'run',
-      flow: this.flowName,
-      correlationId,
-      runId: newRunId(),
-      traceId: newTraceId(),
-      spanId: newSpanId(),
-      startedAt: Date.now(),
-      durationMs: 0,
-      outcome: 'failed',
-      error: REFUSED_BEFORE_FLOW + reason,
-    });
+    const correlationId = this.o.refused?.(reason, this.correlationIdOf(req), traced);
+    // The captured exchange names the run it started, as a run the flow took does.
+    if (traced && correlationId !== undefined) noteExchange(req, { correlationId });
   }
 
   private run(req: IncomingMessage, res: ServerResponse, traced: boolean | undefined, vars: Record<string, unknown>, body: unknown): Promise<void> | undefined {

@@ -61,6 +61,7 @@ export const routeSource = implementSource(
       submit: noted?.submit ?? ctx.submit,
       start: noted?.start ?? ctx.start,
       traces: ctx.traces,
+      refused: ctx.refused,
       log: ctx.log,
     });
     connector.addRoute(route);

@@ -1,5 +1,6 @@
 import { errorMessage, errorStatus } from '../errors.ts';
-import { toSnapshot, type Message } from '../message.ts';
+import { newCorrelationId, toSnapshot, type Message } from '../message.ts';
+import { REFUSED_BEFORE_FLOW } from '../../../../shared/trace-record.ts';
 import { toMicros, type TraceHub } from '../trace.ts';
 import { newSpanId, newTraceId } from '../trace-context.ts';
 import { Chain, runContext, settled, type FlowResult, type RunContext, type Step } from './chain.ts';
@@ -34,8 +35,8 @@ let runCounter = 0;
  */
 const RUN_ID_PREFIX = `r${(Math.floor(Date.now() / 1000) % 36 ** 5).toString(36)}_`;
 
-/** A run id no other run of this process has: its runs' and those a source records itself (a refused request). */
-export function newRunId(): string {
+/** A run id no other run of this process has, a refused message's too. */
+function newRunId(): string {
   return RUN_ID_PREFIX + (++runCounter).toString(36);
 }
 
@@ -174,6 +175,33 @@ export class FlowRunner {
     // Guarded: an empty splice still allocates, and this runs once per message.
     if (this.readyProbes.length > 0) for (const wake of this.readyProbes.splice(0)) wake();
     if (this.idleWaiters.length > 0 && this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /**
+   * Traces a message its source refused before any step ran (a request body it could not read)
+   * as a run of no steps whose error begins REFUSED_BEFORE_FLOW, carrying the deployment and
+   * instance as every run does. `traced`: the source's sampling decision, when it made one.
+   * Returns the run's correlation id when it was traced.
+   */
+  refused(reason: string, correlationId: string | undefined, traced: boolean | undefined): string | undefined {
+    const { traces, identity } = this.opts;
+    if (!traces.active || !(traced ?? traces.admission.admit())) return undefined;
+    const id = correlationId ?? newCorrelationId();
+    traces.emit({
+      kind: 'run',
+      flow: this.opts.name,
+      correlationId: id,
+      runId: newRunId(),
+      traceId: newTraceId(),
+      spanId: newSpanId(),
+      startedAt: Date.now(),
+      durationMs: 0,
+      outcome: 'failed',
+      error: REFUSED_BEFORE_FLOW + reason,
+      deployment: identity.deploymentId,
+      instance: identity.instanceId,
+    });
+    return id;
   }
 
   /** Runs a message through the flow: synchronously when every block answers synchronously and no error chain runs. */

@@ -174,6 +174,7 @@ export function loadSources(st: LoadState, pending: readonly PendingSource[]): v
       submit: (msg) => flow.runner.submit(msg),
       start: (msg) => flow.runner.start(msg),
       traces: st.traces,
+      refused: (reason, correlationId, traced) => flow.runner.refused(reason, correlationId, traced),
     };
     try {
       flow.source = impl.create(settings as never, ctx);
