@@ -32,7 +32,7 @@ test.describe('Traces charts with few runs in the window', () => {
     expect((await post(routes.ping, {})).status).toBe(200);
     await page.getByRole('tab', { name: 'Traces' }).click();
     await page.getByRole('tab', { name: 'Charts' }).click();
-    await expect(page.getByLabel('Over the window')).toContainText(/^1 runs/);
+    await expect(page.getByLabel('Over the window')).toContainText(/^1 run · /);
     // The charts ask every second; the point is there once a draw has the run.
     await expect.poll(() => colouredPixels(page, 'Latency'), { timeout: 5_000 }).toBeGreaterThan(10);
     await screenshotsAtBothSizes(page, 'charts-one-request');

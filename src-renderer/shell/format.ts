@@ -15,3 +15,13 @@ export function runDuration(ms: number): string {
   const seconds = Math.round(ms / 1_000);
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
+
+/** A count with its noun, singular for one: "1 run", "2 runs", "1,024 bytes". */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+}
+
+/** "None of the 3 lines match" reads "The 1 line does not match" for one. */
+export function noneOfMatch(n: number, noun: string, where = ''): string {
+  return n === 1 ? `The one ${noun}${where} does not match` : `None of the ${counted(n, noun)}${where} match`;
+}

@@ -1,3 +1,4 @@
+import { counted } from '../../shell/format.ts';
 import { useState } from 'react';
 import { METRIC_WINDOWS, type MetricRow, type MetricsSeries } from '../../../shared/metrics-types.ts';
 import { metricsCalls } from '../../api/metrics-calls.ts';
@@ -101,7 +102,7 @@ function Headline({ s }: { s: MetricsSeries }) {
   const rejected = s.points.reduce((n, p) => n + p.rejected, 0);
   return (
     <span className="charts-headline muted" aria-label="Over the window">
-      {s.total.runs.toLocaleString('en-US')} runs · {formatRate(s.total.perSecond)} · p95 {s.total.p95 !== undefined ? ms(s.total.p95) : '–'} · errors {pct(s.total.errorRate)}
+      {counted(s.total.runs, 'run')} · {formatRate(s.total.perSecond)} · p95 {s.total.p95 !== undefined ? ms(s.total.p95) : '–'} · errors {pct(s.total.errorRate)}
       {rejected > 0 ? ` · ${rejected.toLocaleString('en-US')} rejected` : ''}
     </span>
   );

@@ -7,7 +7,7 @@ import { PanelHeader } from '../../components/PanelHeader.tsx';
 import { objectKey } from '../../components/object-key.ts';
 import { VirtualList } from '../../components/VirtualList.tsx';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime } from '../../shell/format.ts';
+import { clockTime, noneOfMatch } from '../../shell/format.ts';
 import { atLeast, mergeByTime, platformLine, runtimeLine, type LogLine } from './log-lines.ts';
 import './logs.css';
 
@@ -85,7 +85,7 @@ export function LogsPanel() {
           ) : (
             // Lines are there, the filters hide them: say so, and undo them in one click.
             <EmptyState title="No lines match">
-              None of the {(logs.length + platform.length).toLocaleString('en-US')} lines match these filters.{' '}
+              {noneOfMatch(logs.length + platform.length, 'line')} these filters.{' '}
               <button
                 type="button"
                 className="link"

@@ -1,3 +1,4 @@
+import { counted } from '../../shell/format.ts';
 import { lazy, Suspense } from 'react';
 import type { MultipartPart, RequestBody } from '../../../shared/request-types.ts';
 import { jsonBodyProblem } from './json-body.ts';
@@ -32,7 +33,7 @@ export function BodyEditor({ body, onChange, variables = [] }: { body: RequestBo
             <input type="radio" name="body-kind" checked={body.kind === k.kind} onChange={() => switchKind(k.kind)} /> {k.label}
           </label>
         ))}
-        {body.kind === 'bytes' ? <span className="muted">exact bytes of a captured request ({Math.floor((body.base64.length * 3) / 4)} bytes)</span> : null}
+        {body.kind === 'bytes' ? <span className="muted">exact bytes of a captured request ({counted(Math.floor((body.base64.length * 3) / 4), 'byte')})</span> : null}
       </div>
       {body.kind === 'json' ? <JsonBody text={body.text} variables={variables} onChange={(text) => onChange({ kind: 'json', text })} /> : null}
       {body.kind === 'text' ? (

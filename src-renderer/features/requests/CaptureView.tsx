@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { CaptureDetail } from '../../../shared/request-types.ts';
 import { captures, editCapture, replayCapture } from '../../api/request-actions.ts';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime } from '../../shell/format.ts';
+import { clockTime, counted } from '../../shell/format.ts';
 import { BodyDisplay, HeaderList, VerificationLine } from './ResponseView.tsx';
 import { SaveCaptureAsTest } from '../traces/SaveAsTest.tsx';
 
@@ -73,7 +73,7 @@ export function CaptureView({ id }: { id: number }) {
             Response <span className={`status-code status-${c.status === 0 ? 'none' : `${Math.floor(c.status / 100)}xx`}`}>{c.status || 'none'}</span>
           </h4>
           <HeaderList headers={c.responseHeaders} />
-          {c.stream ? <p className="muted">An event stream ({c.responseBody.bytes.toLocaleString()} bytes written).</p> : null}
+          {c.stream ? <p className="muted">An event stream ({counted(c.responseBody.bytes, 'byte')} written).</p> : null}
           <BodyDisplay body={c.responseBody} label="Captured response body" />
         </div>
       </div>

@@ -1,3 +1,4 @@
+import { counted } from '../../shell/format.ts';
 import { useEffect, useState } from 'react';
 import type { BodyView, HistoryEntry, ResponseRecord, VerificationNote } from '../../../shared/request-types.ts';
 import { captures } from '../../api/request-actions.ts';
@@ -23,7 +24,7 @@ export function ResponseView({ entry }: { entry: HistoryEntry }) {
           {/* No status, no headers: how long it waited is all there is to say (the error says why). */}
           {r.status === 0
             ? `${r.error?.startsWith('stopped') ? 'stopped' : r.error?.startsWith('interrupted') ? 'interrupted' : 'failed'} after ${r.timing.totalMs} ms`
-            : `headers in ${r.timing.headersMs} ms · total ${r.timing.totalMs} ms${r.frames ? '' : ` · ${r.body.bytes.toLocaleString()} bytes`}`}
+            : `headers in ${r.timing.headersMs} ms · total ${r.timing.totalMs} ms${r.frames ? '' : ` · ${counted(r.body.bytes, 'byte')}`}`}
           {r.endedBy ? ` · stream ${streamEnd[r.endedBy]}` : ''}
         </span>
         {entry.signature ? <span className="tag">signed</span> : null}
@@ -120,7 +121,7 @@ export function HeaderList({ headers }: { headers: Array<[string, string]> }) {
 /** A body as a JSON tree when it parses, else as text; binary bodies show their size. */
 export function BodyDisplay({ body, label }: { body: BodyView; label: string }) {
   const [raw, setRaw] = useState(false);
-  if (body.base64 !== undefined) return <p className="muted">binary body, {body.bytes.toLocaleString()} bytes{body.truncated ? ' (first part shown)' : ''}</p>;
+  if (body.base64 !== undefined) return <p className="muted">binary body, {counted(body.bytes, 'byte')}{body.truncated ? ' (first part shown)' : ''}</p>;
   const text = body.text ?? '';
   if (text === '') return <p className="muted">empty body</p>;
   let parsed: unknown;
@@ -145,7 +146,7 @@ export function BodyDisplay({ body, label }: { body: BodyView; label: string }) 
           {text}
         </pre>
       )}
-      {body.truncated ? <p className="muted">Showing the first part of {body.bytes.toLocaleString()} bytes.</p> : null}
+      {body.truncated ? <p className="muted">Showing the first part of {counted(body.bytes, 'byte')}.</p> : null}
     </div>
   );
 }

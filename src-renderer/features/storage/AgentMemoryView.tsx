@@ -4,7 +4,7 @@ import { platformQueries } from '../../api/platform-queries.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useLiveQuery } from '../../components/use-live-query.ts';
 import { formatBytes } from '../../components/ValueView.tsx';
-import { clockTime } from '../../shell/format.ts';
+import { clockTime, counted } from '../../shell/format.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { ConversationView } from './ConversationView.tsx';
 
@@ -59,7 +59,7 @@ export function AgentMemoryView() {
                 <td>{c.userId ?? <span className="muted">nobody</span>}</td>
                 <td>{c.title ?? ''}</td>
                 <td>{c.turns}</td>
-                <td>{c.workingBytes > 0 ? `${formatBytes(c.workingBytes)} · iteration ${c.iteration} · ${c.tokens} tokens` : <span className="muted">none saved</span>}</td>
+                <td>{c.workingBytes > 0 ? `${formatBytes(c.workingBytes)} · iteration ${c.iteration} · ${counted(c.tokens, 'token')}` : <span className="muted">none saved</span>}</td>
                 <td>{clockTime(c.updatedAt)}</td>
               </tr>
             ))}

@@ -1,3 +1,4 @@
+import { counted } from '../../shell/format.ts';
 import type { RunCall } from '../../../shared/trace-types.ts';
 
 interface BodyPreview {
@@ -57,7 +58,7 @@ function Body({ label, body }: { label: string; body: BodyPreview }) {
   return (
     <>
       <h5>
-        {label} <span className="muted">({body.bytes.toLocaleString('en')} bytes{body.truncated ? ', first 2 KB shown' : ''})</span>
+        {label} <span className="muted">({counted(body.bytes, 'byte')}{body.truncated ? ', first 2 KB shown' : ''})</span>
       </h5>
       <pre aria-label={label}>{body.text}</pre>
     </>

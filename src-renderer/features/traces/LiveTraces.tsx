@@ -5,7 +5,7 @@ import { objectKey } from '../../components/object-key.ts';
 import { VirtualList } from '../../components/VirtualList.tsx';
 import { FEED_LIMITS } from '../../store/feed-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime, runDuration } from '../../shell/format.ts';
+import { clockTime, noneOfMatch, runDuration } from '../../shell/format.ts';
 import { NO_RUN_FILTERS, type RunFilters } from '../../store/traces-slice.ts';
 import { RunFiltersBar } from './RunFiltersBar.tsx';
 
@@ -44,7 +44,7 @@ export function LiveTraces() {
           all.length > 0 ? (
             // The feed holds traces, the filters hide them: "No traces yet" sent people to send requests.
             <EmptyState title="No traces match">
-              None of the {all.length.toLocaleString('en-US')} traces in the feed match these filters.{' '}
+              {noneOfMatch(all.length, 'trace', ' in the feed')} these filters.{' '}
               <button type="button" className="link" onClick={() => setRunFilters(NO_RUN_FILTERS)}>
                 Clear filters
               </button>

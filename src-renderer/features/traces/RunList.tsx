@@ -3,7 +3,7 @@ import type { RunPage, RunSummary, StoredVersion } from '../../../shared/trace-t
 import { traceQueries } from '../../api/trace-queries.ts';
 import { NO_RUN_FILTERS, type RunFilters } from '../../store/traces-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime, runDuration } from '../../shell/format.ts';
+import { clockTime, counted, runDuration } from '../../shell/format.ts';
 
 const PAGE = 200;
 const ROW = 28;
@@ -213,7 +213,7 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
         ) : (
           <>
             <span aria-label="matching runs">
-              {total.toLocaleString('en-US')} of {list.stored.toLocaleString('en-US')} runs
+              {total.toLocaleString('en-US')} of {counted(list.stored, 'run')}
             </span>{' '}
             <span className="answer-time" data-store-ms={list.tookMs.toFixed(1)} data-answer-ms={list.answerMs.toFixed(0)}>
               · answered in {Math.max(1, Math.round(list.answerMs))} ms

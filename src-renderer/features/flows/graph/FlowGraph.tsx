@@ -168,7 +168,7 @@ export function FlowGraph() {
           <span
             className="muted graph-untraced"
             data-testid="graph-untraced"
-            title={`${untraced} runs went untraced since the counts were reset; the counts are of traced runs. Under load a runtime traces at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set) and answers the others without tracing them.`}
+            title={`${untraced === 1 ? '1 run' : `${untraced} runs`} went untraced since the counts were reset; the counts are of traced runs. Under load a runtime traces at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set) and answers the others without tracing them.`}
           >
             +{COMPACT.format(untraced)} untraced
           </span>
