@@ -9,6 +9,7 @@ import { toggleBreakpointAt } from '../../debugger/debugger-actions.ts';
 import type { OutlineFlow } from '../analysis/outline-types.ts';
 import { editorCommands, openFileAt } from '../editor-commands.ts';
 import { statsKey } from '../run-stats.ts';
+import { counted } from '../../../shell/format.ts';
 import { Counts } from './Counts.tsx';
 import { flowSteps, shownFlow } from './graph-actions.ts';
 import { editOnGraph, insertBlock } from './graph-edit.ts';
@@ -168,7 +169,7 @@ export function FlowGraph() {
           <span
             className="muted graph-untraced"
             data-testid="graph-untraced"
-            title={`${untraced === 1 ? '1 run' : `${untraced} runs`} went untraced since the counts were reset; the counts are of traced runs. Under load a runtime traces at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set) and answers the others without tracing them.`}
+            title={`${counted(untraced, 'run')} went untraced since the counts were reset; the counts are of traced runs. Under load a runtime traces at most FLOW_TRACE_SATURATED_RATE runs a second (250 in the studio unless set) and answers the others without tracing them.`}
           >
             +{COMPACT.format(untraced)} untraced
           </span>
