@@ -69,7 +69,7 @@ export function KvEntryPanel({ namespace, entryKey, onChanged }: { namespace: st
           </dl>
           {draft ? (
             <div className="pv-editor">
-              <label>
+              <label className="pv-editor-format">
                 Format
                 <select value={draft.format} onChange={(ev) => setDraft({ ...draft, format: ev.currentTarget.value as Draft['format'] })}>
                   <option value="json">JSON</option>
