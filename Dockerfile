@@ -34,7 +34,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json ./
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist-electron ./dist-electron
-COPY --from=build --chown=root:root /app/bin/flow-studio.js ./bin/
+COPY --from=build --chown=root:root /app/bin/flow-studio.js /app/bin/fetch-snapshot.js ./bin/
 # Read at run time beside the build (the platform's discovery document, the schemas).
 COPY --from=build --chown=root:root /app/shared/*.json ./shared/
 # Platform data (the SQLite default, key files) and runtime flows live outside /app.

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, matchesGlob } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
@@ -162,6 +162,47 @@ describe('Dockerfile', () => {
     const final = stages[stages.length - 1];
     expect(final).toMatch(/^COPY --from=build .*\/app\/dist-electron /m);
     expect(final).not.toMatch(/src-main|tsconfig/);
+  });
+
+  it("holds what the runtime manifest's init container runs: the tag is unpacked from inside the image's files", async () => {
+    // The image's /app as the final stage copies it from the build stage, plain JavaScript only
+    // (node_modules and dist-electron are the build's output, not what an init script may need).
+    const final = stages[stages.length - 1];
+    const app = mkdtempSync(join(tmpdir(), 'flow-image-app-'));
+    try {
+      for (const m of final.matchAll(/^COPY --from=build (?:--\S+ )*(.+) \S+$/gm)) {
+        for (const source of m[1].split(/\s+/).filter((p) => p.startsWith('/app/bin/'))) {
+          const pattern = source.slice('/app/'.length);
+          for (const file of readdirSync(dirname(pattern)).filter((f) => matchesGlob(join(dirname(pattern), f), pattern))) {
+            mkdirSync(join(app, dirname(pattern)), { recursive: true });
+            copyFileSync(join(dirname(pattern), file), join(app, dirname(pattern), file));
+          }
+        }
+      }
+      const manifest = runtimeDeploymentManifest({
+        deploymentId: 'orders-prod',
+        snapshot: { id: snapshotId, integration: 'orders', tag: 'v1.2.0', variables: [] },
+        bindings: {},
+        image: 'x',
+        replicas: 1,
+        platformUrl: platform.url,
+        platformTokenSecret: 'flow-platform',
+      }) as unknown as { spec: { template: { spec: { initContainers: Array<{ command: string[] }> } } } };
+      const [command, ...args] = manifest.spec.template.spec.initContainers[0].command;
+      expect(command).toBe('node');
+      const flows = join(app, 'flows');
+      const child = spawn(process.execPath, args.map((a) => (a === '/flows' ? flows : a)), {
+        cwd: app,
+        env: { ...process.env, FLOW_PLATFORM_API_URL: platform.url, FLOW_PLATFORM_API_TOKEN: platform.server.token!, FLOW_SNAPSHOT_ID: snapshotId },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      expect(await new Promise((r) => child.once('close', r)), err).toBe(0);
+      expect(readFileSync(join(flows, 'orders.yaml'), 'utf8')).toBe(DEFINITION);
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
   });
 
   it('copies only paths that exist', () => {
