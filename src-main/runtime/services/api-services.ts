@@ -2,7 +2,7 @@ import type { Clock } from '../../../shared/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { apiConfigFromEnv, identityFromEnv, type ApiConfig, type Identity } from './api-config.ts';
 import { assembleServices, describeCapabilities, type AssembledServices, type AssembleOptions } from './assemble-services.ts';
-import { discover, type Discovery } from './discovery.ts';
+import { checkCredentials, discover, type Discovery } from './discovery.ts';
 import { HttpTransport } from './http-transport.ts';
 import { samplingFromEnv } from './trace-sampling.ts';
 
@@ -28,6 +28,7 @@ export async function connectApiServices(config: ApiConfig, identity: Identity, 
   let discovery: Discovery;
   try {
     discovery = await discover(transport, config.baseUrl, { budgetMs: config.discoveryBudgetMs, clock: options.clock }, log);
+    await checkCredentials(transport, config.baseUrl, discovery);
   } catch (err) {
     await transport.close();
     throw err;

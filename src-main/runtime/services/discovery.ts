@@ -1,7 +1,7 @@
 import { sleepOn, systemClock, type Clock } from '../../../shared/clock.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Discovery as DiscoveryDocument } from '../../../shared/platform-api/discovery.ts';
-import { getDiscovery } from '../../../shared/platform-api/route-addresses.ts';
+import { getDiscovery, kvGet } from '../../../shared/platform-api/route-addresses.ts';
 import type { Logger } from '../core/logger.ts';
 import type { PlatformTransport } from './api-http.ts';
 import { CAPABILITY_NAMES, type CapabilityName, type UnsupportedPolicy } from './capability.ts';
@@ -83,6 +83,23 @@ export async function discover(transport: PlatformTransport, baseUrl: string, op
     await sleepOn(clock, Math.min(delay, left));
     delay = Math.min(delay * 2, maxDelay);
   }
+}
+
+/**
+ * Discovery needs no token (spec 1 §4.1), so it cannot tell a wrong or missing token from a right
+ * one. One KV read, the one route every implementation serves, does: a 401 or 403 fails the start
+ * at once, as a refused discovery would, instead of a runtime that starts and fails every call.
+ * Any other answer (a miss, 501, a transient failure) leaves the start to go on.
+ */
+export async function checkCredentials(transport: PlatformTransport, baseUrl: string, discovery: Discovery): Promise<void> {
+  if (!discovery.implemented) return;
+  let res;
+  try {
+    res = await callRoute(transport, kvGet, { params: { namespace: 'system' }, query: { key: 'flow-runtime/credentials-check' }, timeoutMs: 10_000 });
+  } catch {
+    return; // unreachable now: the calls that need it report it then
+  }
+  if (res.status === 401 || res.status === 403) throw withHint(new PlatformError(res.route, res.status, res.body, `credentials check at ${baseUrl}`), res.status);
 }
 
 function transient(status: number): boolean {

@@ -127,17 +127,21 @@ describe('selecting the services module', () => {
       FLOW_PLATFORM_API_HEADERS: 'X-Api-Key=k%2F1, X-Tenant=blue',
     });
     await services.kv.get('user', 'k');
-    expect(seen).toHaveLength(2);
+    expect(seen).toHaveLength(3); // discovery, the start's credentials check, the read
     for (const h of seen) expect(h).toMatchObject({ 'x-api-key': 'k/1', 'x-tenant': 'blue', authorization: 'Bearer tok-123' });
   });
 
   it('re-reads FLOW_PLATFORM_API_TOKEN_FILE when the token is rotated', async () => {
     const platform = await platformWith({ token: 'right-token' });
     const tokenFile = join(tempDir(), 'token');
-    writeFileSync(tokenFile, 'stale-token\n');
+    writeFileSync(tokenFile, 'right-token\n');
     const env = apiEnv({ url: platform.url, token: undefined });
     const services = await select({ ...env, FLOW_PLATFORM_API_TOKEN_FILE: tokenFile });
-    await expect(services.kv.get('user', 'k')).rejects.toThrow(/answered 401/);
+    expect(await services.kv.get('user', 'k')).toBeUndefined();
+    // Picked up within a second of the change (the file is checked at most once a second).
+    writeFileSync(tokenFile, 'stale-token\n');
+    await until(() => services.kv.get('user', 'k').then(() => false, (err: Error) => /answered 401/.test(err.message)), 5_000, 'the stale token in use');
+    // A 401 re-reads the file at once: the rotated token is used by the call that was refused.
     writeFileSync(tokenFile, 'right-token\n');
     expect(await services.kv.get('user', 'k')).toBeUndefined();
   });
