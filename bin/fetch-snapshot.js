@@ -2,15 +2,25 @@
 // The runtime pod's init container: writes the definitions of the version tag in FLOW_SNAPSHOT_ID
 // into DIR, fetched from the platform (GET /snapshots/{id}/bundle, the tag's frozen tar), so
 // `flow-studio run DIR` starts exactly what was tagged. Uses FLOW_PLATFORM_API_URL and
-// FLOW_PLATFORM_API_TOKEN like the runtime. Plain JavaScript: it runs before anything else.
+// FLOW_PLATFORM_API_TOKEN_FILE (or FLOW_PLATFORM_API_TOKEN) like the runtime. Plain JavaScript:
+// it runs before anything else.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 
 const [dir] = process.argv.slice(2);
-const { FLOW_PLATFORM_API_URL: base, FLOW_PLATFORM_API_TOKEN: token, FLOW_SNAPSHOT_ID: snapshot } = process.env;
+const { FLOW_PLATFORM_API_URL: base, FLOW_PLATFORM_API_TOKEN_FILE: tokenFile, FLOW_SNAPSHOT_ID: snapshot } = process.env;
 if (!dir || !base || !snapshot) {
-  console.error('usage: FLOW_PLATFORM_API_URL=… FLOW_SNAPSHOT_ID=… [FLOW_PLATFORM_API_TOKEN=…] fetch-snapshot.js DIR');
+  console.error('usage: FLOW_PLATFORM_API_URL=… FLOW_SNAPSHOT_ID=… [FLOW_PLATFORM_API_TOKEN_FILE=… | FLOW_PLATFORM_API_TOKEN=…] fetch-snapshot.js DIR');
   process.exit(2);
+}
+let token = process.env.FLOW_PLATFORM_API_TOKEN;
+if (tokenFile) {
+  try {
+    token = readFileSync(tokenFile, 'utf8').trim();
+  } catch (err) {
+    console.error(`fetch-snapshot: cannot read FLOW_PLATFORM_API_TOKEN_FILE ${tokenFile}: ${err.code ?? err.message}`);
+    process.exit(1);
+  }
 }
 const url = `${base.replace(/\/+$/, '')}/snapshots/${encodeURIComponent(snapshot)}/bundle`;
 let res;

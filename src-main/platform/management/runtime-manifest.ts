@@ -20,6 +20,9 @@ export interface RuntimeManifestInput {
   platformTokenSecret: string;
 }
 
+/** Where the platform token Secret is mounted in runtime pods, as in docs/kubernetes/platform.yaml. */
+const TOKEN_MOUNT = '/var/run/flow-platform';
+
 type EnvVar = { name: string; value: string } | { name: string; valueFrom: Record<string, unknown> };
 
 /**
@@ -58,11 +61,15 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
   if (problems.length > 0) throw new Error(`deployment "${deploymentId}" of ${snapshot.integration}:${snapshot.tag} cannot run:\n  ${problems.join('\n  ')}`);
 
   const labels = { 'app.kubernetes.io/name': 'flow-runtime', 'app.kubernetes.io/instance': deploymentId, 'flow-studio/integration': snapshot.integration };
+  // The token as a file from a Secret volume, not an env var: Kubernetes updates a mounted Secret
+  // in place, and the runtime re-reads FLOW_PLATFORM_API_TOKEN_FILE, so a rotated platform token
+  // reaches running pods; an env var keeps the old token until each pod is restarted.
   const platformEnv: EnvVar[] = [
     { name: 'RUNTIME_SERVICES_MODULE', value: 'api' },
     { name: 'FLOW_PLATFORM_API_URL', value: input.platformUrl },
-    { name: 'FLOW_PLATFORM_API_TOKEN', valueFrom: { secretKeyRef: { name: input.platformTokenSecret, key: 'token' } } },
+    { name: 'FLOW_PLATFORM_API_TOKEN_FILE', value: `${TOKEN_MOUNT}/token` },
   ];
+  const tokenMount = { name: 'platform-token', mountPath: TOKEN_MOUNT, readOnly: true };
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -74,7 +81,10 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
         metadata: { labels },
         spec: {
           securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 },
-          volumes: [{ name: 'flows', emptyDir: {} }],
+          volumes: [
+            { name: 'flows', emptyDir: {} },
+            { name: 'platform-token', secret: { secretName: input.platformTokenSecret, items: [{ key: 'token', path: 'token' }] } },
+          ],
           initContainers: [
             {
               name: 'fetch-tag',
@@ -82,7 +92,7 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
               // The tag's definitions, exactly as frozen: the same bundle the studio downloads.
               command: ['node', 'bin/fetch-snapshot.js', '/flows'],
               env: [...platformEnv, { name: 'FLOW_SNAPSHOT_ID', value: snapshot.id }],
-              volumeMounts: [{ name: 'flows', mountPath: '/flows' }],
+              volumeMounts: [{ name: 'flows', mountPath: '/flows' }, tokenMount],
             },
           ],
           containers: [
@@ -98,7 +108,7 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
                 ...env,
               ],
               ports: [{ name: 'http', containerPort: 8080 }],
-              volumeMounts: [{ name: 'flows', mountPath: '/flows', readOnly: true }],
+              volumeMounts: [{ name: 'flows', mountPath: '/flows', readOnly: true }, tokenMount],
               resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
             },
           ],
