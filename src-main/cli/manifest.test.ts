@@ -70,6 +70,43 @@ describe('flow-studio manifest: a runtime Deployment from a version tag', () => 
     expect(snapshot.variables.find((v) => v.name === 'REGION')?.satisfiedBy).toEqual(['prod.env']);
   });
 
+  it('names the Deployment and labels its pods as Kubernetes accepts, whatever the ids, one id per name and selector', async () => {
+    // Kubernetes refuses a Deployment name that is not a DNS-1123 label and a label value over 63
+    // characters or outside [A-Za-z0-9._-]; kubectl apply refused "flow-Orders_Prod".
+    const dns1123 = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+    const labelValue = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+    expect((await platform.call('PUT', '/deployments/Orders_Prod', { json: { integration: 'orders', tag: 'v1.2.0', bindings: { DB_PASSWORD: { secret: 'orders-db' } } } })).status).toBe(201);
+    const res = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'Orders_Prod']);
+    expect(res.code, res.err).toBe(0);
+    type Meta = { name: string; labels: Record<string, string> };
+    const printed = parse(res.out) as { metadata: Meta; spec: { selector: { matchLabels: Record<string, string> }; template: { spec: { containers: Array<{ env: Env }> } } } };
+    expect(printed.metadata.name).toMatch(dns1123);
+    for (const value of Object.values(printed.metadata.labels)) expect(value).toMatch(labelValue);
+    // The runtime still runs under the exact id.
+    expect(printed.spec.template.spec.containers[0].env.find((e) => e.name === 'FLOW_DEPLOYMENT_ID')?.value).toBe('Orders_Prod');
+
+    const long = (integration: string, deploymentId: string) =>
+      runtimeDeploymentManifest({
+        deploymentId,
+        snapshot: { id: 's', integration, tag: 'v1', variables: [] },
+        bindings: {},
+        image: 'x',
+        replicas: 1,
+        platformUrl: 'http://flow-platform:7480',
+        platformTokenSecret: 'flow-platform',
+      }) as unknown as { metadata: Meta; spec: { selector: { matchLabels: Record<string, string> } } };
+    const stem = `billing-${'x'.repeat(70)}`;
+    const [a, b] = [long(`${stem}-a`, `${stem}-prod-a`), long(`${stem}-b`, `${stem}-prod-b`)];
+    for (const m of [a, b]) {
+      expect(m.metadata.name).toMatch(dns1123);
+      for (const value of Object.values(m.metadata.labels)) expect(value).toMatch(labelValue);
+    }
+    expect(a.metadata.name).not.toBe(b.metadata.name);
+    expect(a.spec.selector.matchLabels).not.toEqual(b.spec.selector.matchLabels);
+    // A valid id is kept as it is.
+    expect(long('orders', 'orders-prod').metadata.name).toBe('flow-orders-prod');
+  });
+
   it('names a deployment the platform does not have', async () => {
     const res = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'ghost']);
     expect(res.code).toBe(1);

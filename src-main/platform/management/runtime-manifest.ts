@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Binding } from '../store/deployment-store.ts';
 import type { DeclaredVariable } from '../store/snapshot-store.ts';
 
@@ -60,7 +61,9 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
   for (const v of unbound) problems.push(`${v.name} is required (${v.declaredIn}) and has no binding and no frozen env resource`);
   if (problems.length > 0) throw new Error(`deployment "${deploymentId}" of ${snapshot.integration}:${snapshot.tag} cannot run:\n  ${problems.join('\n  ')}`);
 
-  const labels = { 'app.kubernetes.io/name': 'flow-runtime', 'app.kubernetes.io/instance': deploymentId, 'flow-studio/integration': snapshot.integration };
+  // Ids allow what Kubernetes names and labels do not (upper case, "_", up to 128 characters):
+  // such an id is made valid with a hash of it, so two ids never share a name or a selector.
+  const labels = { 'app.kubernetes.io/name': 'flow-runtime', 'app.kubernetes.io/instance': k8sLabelOf(deploymentId), 'flow-studio/integration': k8sLabelOf(snapshot.integration) };
   // The token as a file from a Secret volume, not an env var: Kubernetes updates a mounted Secret
   // in place, and the runtime re-reads FLOW_PLATFORM_API_TOKEN_FILE, so a rotated platform token
   // reaches running pods; an env var keeps the old token until each pod is restarted.
@@ -73,7 +76,7 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: `flow-${deploymentId}`, ...(input.namespace ? { namespace: input.namespace } : {}), labels: { ...labels, 'flow-studio/tag': k8sLabel(snapshot.tag) } },
+    metadata: { name: k8sNameOf(`flow-${deploymentId}`), ...(input.namespace ? { namespace: input.namespace } : {}), labels: { ...labels, 'flow-studio/tag': k8sLabel(snapshot.tag) } },
     spec: {
       replicas: input.replicas,
       selector: { matchLabels: labels },
@@ -116,6 +119,26 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
       },
     },
   };
+}
+
+/**
+ * A Deployment name (a DNS-1123 label, which also keeps its pods' names and host names valid):
+ * at most 63 of [a-z0-9-], starting and ending alphanumeric. Any other text gets a hash suffix.
+ */
+function k8sNameOf(text: string): string {
+  if (/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(text)) return text;
+  const base = text.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 54).replace(/-+$/, '');
+  return `${base}-${shortHash(text)}`;
+}
+
+/** A label value that stands for one id only: the id itself when valid, else a hashed form. */
+function k8sLabelOf(text: string): string {
+  if (/^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/.test(text)) return text;
+  return `${text.slice(0, 54).replace(/[^A-Za-z0-9]+$/, '')}-${shortHash(text)}`;
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
 }
 
 /** A label value: at most 63 of [A-Za-z0-9._-], starting and ending alphanumeric. */
