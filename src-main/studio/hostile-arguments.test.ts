@@ -115,7 +115,8 @@ const keyReads = (): Attempt[] => [
   ...each('revealHandshakeToken', [1], 0, ['..', -1, null]),
   ...each('queueMessage', ['orders', '1'], 0, unusable()),
   ...each('kvEntry', ['ns', 'key'], 0, unusable()),
-  ...each('kvEntry', ['ns', 'key'], 1, unusable()),
+  // A KV key is any non-empty string (spec 1 §2.4): only what is not one is refused.
+  ...each('kvEntry', ['ns', 'key'], 1, unusable().filter((v) => typeof v !== 'string' || v === '')),
   ...each('agentConversation', ['agent', 'thread'], 0, unusable()),
   ...each('peekQueue', ['orders', 'workers'], 0, unusable()),
 ];
@@ -221,6 +222,10 @@ describe('hostile StudioApi arguments over the web studio', () => {
   it('keys of stored things that look like paths are only keys: answered as absent, nothing read from disk', async () => {
     for (const [method, args] of [
       ['kvEntry', ['../../outside', 'secret.txt']],
+      // Keys a flow may write (spec 1 §2.4 limits neither length nor characters).
+      ['kvEntry', ['ns', 'a\u0000b']],
+      ['kvEntry', ['ns', 'line\nbreak']],
+      ['kvEntry', ['ns', 'x'.repeat(5000)]],
       ['runDetail', ['../../outside/secret.txt']],
       ['queueMessage', ['../outside', '1']],
     ] as const) {
