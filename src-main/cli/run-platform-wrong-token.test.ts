@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,25 @@ describe('flow-studio run with a token the platform refuses', () => {
     expect(output).not.toContain('listening');
     expect(output).not.toContain(WRONG);
     expect(Date.now() - started).toBeLessThan(15_000); // not after a discovery budget
+  }, 30_000);
+
+  it('names a token file it cannot read, or an empty one, and binds no route', async () => {
+    const missing = join(dir, 'no-such.token');
+    const gone = await runCli(['run', 'examples/json-api'], {
+      env: { FLOW_PLATFORM_API_URL: platform.url, FLOW_PLATFORM_API_TOKEN_FILE: missing, HTTP_PORT: '0' },
+      stopWhen: (out) => out.includes('runtime started'),
+    });
+    expect(gone.stopped, gone.output).toBe(false);
+    expect(gone.code).toBe(1);
+    expect(gone.output).toContain(`flow-studio run: FLOW_PLATFORM_API_TOKEN_FILE: cannot read ${missing}: ENOENT`);
+    const empty = join(dir, 'empty.token');
+    writeFileSync(empty, '\n');
+    const blank = await runCli(['run', 'examples/json-api'], {
+      env: { FLOW_PLATFORM_API_URL: platform.url, FLOW_PLATFORM_API_TOKEN_FILE: empty, HTTP_PORT: '0' },
+      stopWhen: (out) => out.includes('runtime started'),
+    });
+    expect(blank.code, blank.output).toBe(1);
+    expect(blank.output).toContain(`flow-studio run: FLOW_PLATFORM_API_TOKEN_FILE: ${empty} is empty`);
   }, 30_000);
 
   it('starts with the right token', async () => {

@@ -65,7 +65,7 @@ export function apiConfigFromEnv(env: Record<string, string | undefined>): ApiCo
   return {
     baseUrl: url.replace(/\/+$/, ''),
     token: nonEmpty(env.FLOW_PLATFORM_API_TOKEN),
-    tokenFile: nonEmpty(env.FLOW_PLATFORM_API_TOKEN_FILE),
+    tokenFile: readableTokenFile(nonEmpty(env.FLOW_PLATFORM_API_TOKEN_FILE)),
     headers: parseStaticHeaders(env.FLOW_PLATFORM_API_HEADERS),
     tls: readTls(env),
     discoveryBudgetMs: parseBudget(env.FLOW_PLATFORM_API_DISCOVERY_BUDGET),
@@ -114,6 +114,23 @@ function parseBudget(text: string | undefined): number {
   } catch {
     throw new Error(`FLOW_PLATFORM_API_DISCOVERY_BUDGET="${raw}" is not a duration; write e.g. 30s or 2m`);
   }
+}
+
+/**
+ * The token file must hold a token at start ("read at start", docs/deploying.md): a wrong path
+ * or an empty file otherwise sent no token at all, and the platform's 401 did not say why.
+ * Later, a file missing mid-rotation keeps the last token (http-transport.ts).
+ */
+function readableTokenFile(path: string | undefined): string | undefined {
+  if (!path) return undefined;
+  let token: string;
+  try {
+    token = readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    throw new Error(`FLOW_PLATFORM_API_TOKEN_FILE: cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (!token) throw new Error(`FLOW_PLATFORM_API_TOKEN_FILE: ${path} is empty; it should hold the platform's bearer token`);
+  return path;
 }
 
 function readTls(env: Record<string, string | undefined>): ClientTls | undefined {
