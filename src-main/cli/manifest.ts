@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { runtimeDeploymentManifest, type Binding, type DeclaredVariable } from '../platform/index.ts';
+import { readTokenFile } from './token-file.ts';
 
 const USAGE = `usage: flow-studio manifest --platform URL [--token T | --token-file F] --deployment ID
                            [--image IMAGE] [--replicas N] [--namespace NS]
@@ -65,7 +66,15 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`flow-studio manifest: --platform carries credentials (${platformUrl.protocol}//***@${platformUrl.host}); give the platform's token with --token-file instead`);
     return 2;
   }
-  const token = args.token ?? (args['token-file'] ? readFileSync(args['token-file'], 'utf8').trim() : process.env.FLOW_PLATFORM_API_TOKEN);
+  let token = args.token ?? process.env.FLOW_PLATFORM_API_TOKEN;
+  if (args.token === undefined && args['token-file'] !== undefined) {
+    try {
+      token = readTokenFile(args['token-file']);
+    } catch (err) {
+      console.error(`flow-studio manifest: ${(err as Error).message}`);
+      return 1;
+    }
+  }
   const get = async <T>(path: string): Promise<T> => {
     const url = `${args.platform!.replace(/\/+$/, '')}${path}`;
     let res: Response;

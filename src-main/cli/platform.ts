@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,7 @@ import {
   type DataDirLock,
 } from '../platform/index.ts';
 import { counted, onStopSignals } from './stop-signals.ts';
+import { readTokenFile } from './token-file.ts';
 
 const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D] [--store postgres://…]
                            [--token T | --token-file F | --no-token] [--features FILE] [--seed-resources DIR]
@@ -131,8 +132,7 @@ export async function main(argv: string[]): Promise<number> {
   else if (args.token !== undefined) token = args.token;
   else if (args['token-file'] !== undefined) {
     tokenFile = resolve(args['token-file']);
-    token = readFileSync(tokenFile, 'utf8').trim();
-    if (!token) throw new Error(`the token file ${tokenFile} is empty`);
+    token = readTokenFile(tokenFile);
   } else {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     tokenFile = join(dataDir, 'platform.token');
