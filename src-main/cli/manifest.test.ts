@@ -107,6 +107,39 @@ describe('flow-studio manifest: a runtime Deployment from a version tag', () => 
     expect(long('orders', 'orders-prod').metadata.name).toBe('flow-orders-prod');
   });
 
+  it('makes a pod ready once its routes listen on the container port, and warns of connectors a Service cannot reach', async () => {
+    // Without a readiness probe a pod took the Service's traffic from the moment its container
+    // started, while the runtime was still discovering the platform and had bound nothing.
+    const deploy = async (integration: string, connector: string): Promise<void> => {
+      await platform.call('PUT', `/integrations/${integration}/definitions/web.yaml`, {
+        json: { content: `connectors:\n  web: ${connector}\nflows:\n  hello:\n    source: {type: http, connector: web, path: /hello, methods: [GET]}\n    steps: []\n` },
+      });
+      expect((await platform.call('POST', `/integrations/${integration}/tags`, { json: { tag: 'v1' } })).status).toBe(201);
+      expect((await platform.call('PUT', `/deployments/${integration}-prod`, { json: { integration, tag: 'v1', bindings: {} } })).status).toBe(201);
+    };
+    type Runtime = { readinessProbe?: unknown; ports: Array<{ name: string; containerPort: number }> };
+    const runtimeOf = (out: string): Runtime => (parse(out) as { spec: { template: { spec: { containers: Runtime[] } } } }).spec.template.spec.containers[0];
+
+    await deploy('served', '{type: http}');
+    const served = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'served-prod']);
+    expect(served.code, served.err).toBe(0);
+    expect(served.err).toBe('');
+    new Deployment(parse(served.out) as never).validate();
+    expect(runtimeOf(served.out).readinessProbe).toMatchObject({ tcpSocket: { port: 'http' } });
+    expect(runtimeOf(served.out).ports).toEqual([{ name: 'http', containerPort: 8080 }]);
+
+    await deploy('studio-made', '{type: http, host: 127.0.0.1, port: 0}');
+    const local = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'studio-made-prod']);
+    expect(local.code, local.err).toBe(0);
+    expect(local.err).toContain('flow-studio manifest: warning: web.yaml connectors.web binds host 127.0.0.1: a Service cannot reach its routes; remove host: so it binds HTTP_HOST (0.0.0.0)');
+    expect(local.err).toContain('flow-studio manifest: warning: web.yaml connectors.web listens on port 0, not the container port 8080; remove port: so it listens on HTTP_PORT');
+    expect(runtimeOf(local.out).readinessProbe).toBeUndefined();
+
+    // A tag with no http connector (a queue worker) has nothing to probe.
+    const worker = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'orders-prod']);
+    expect(runtimeOf(worker.out).readinessProbe).toBeUndefined();
+  });
+
   it('names a deployment the platform does not have', async () => {
     const res = await cli(['manifest', '--platform', platform.url, '--token', platform.server.token!, '--deployment', 'ghost']);
     expect(res.code).toBe(1);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { runtimeDeploymentManifest, type Binding, type DeclaredVariable } from '../platform/index.ts';
+import { filesOfBundle, runtimeDeploymentManifest, type Binding, type DeclaredVariable } from '../platform/index.ts';
+import { tagHttpServing } from './manifest-http-ports.ts';
 import { readTokenFile } from './token-file.ts';
 
 const USAGE = `usage: flow-studio manifest --platform URL [--token T | --token-file F] --deployment ID
@@ -99,6 +100,12 @@ export async function main(argv: string[]): Promise<number> {
   const snapshot = await get<{ snapshotId: string; integration: string; tag: string; variables: DeclaredVariable[] }>(
     `/snapshots/${encodeURIComponent(deployment.snapshotId)}`,
   );
+  // The tag's definitions, as its pods will run them, say what serves the container port.
+  const bundleUrl = `${args.platform.replace(/\/+$/, '')}/snapshots/${encodeURIComponent(deployment.snapshotId)}/bundle`;
+  const bundle = await fetch(bundleUrl, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!bundle.ok) throw new Error(`GET /snapshots/${deployment.snapshotId}/bundle answered ${bundle.status}: ${(await bundle.text()).slice(0, 512)}`);
+  const serving = tagHttpServing((await filesOfBundle(Buffer.from(await bundle.arrayBuffer()))).definitions);
+  for (const warning of serving.warnings) console.error(`flow-studio manifest: warning: ${warning}`);
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const manifest = runtimeDeploymentManifest({
     deploymentId: deployment.id,
@@ -109,6 +116,7 @@ export async function main(argv: string[]): Promise<number> {
     namespace: args.namespace,
     platformUrl: args['platform-service'],
     platformTokenSecret: args['platform-token-secret'],
+    servesHttpPort: serving.servesHttpPort,
   });
   process.stdout.write(stringify(manifest));
   return 0;

@@ -19,6 +19,12 @@ export interface RuntimeManifestInput {
   platformUrl: string;
   /** The Secret with the platform's bearer token under the key `token`. */
   platformTokenSecret: string;
+  /**
+   * Some http connector of the tag listens on HTTP_PORT: the pod is ready once it accepts
+   * connections there (the runtime binds only after everything started), so a Service sends it
+   * nothing before. Without one (a queue worker), there is nothing to probe.
+   */
+  servesHttpPort?: boolean;
 }
 
 /** Where the platform token Secret is mounted in runtime pods, as in docs/kubernetes/platform.yaml. */
@@ -111,6 +117,7 @@ export function runtimeDeploymentManifest(input: RuntimeManifestInput): Record<s
                 ...env,
               ],
               ports: [{ name: 'http', containerPort: 8080 }],
+              ...(input.servesHttpPort ? { readinessProbe: { tcpSocket: { port: 'http' }, periodSeconds: 2, failureThreshold: 2 } } : {}),
               volumeMounts: [{ name: 'flows', mountPath: '/flows', readOnly: true }, tokenMount],
               resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
             },
