@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +10,7 @@ import {
   loadFeaturesFile,
   lockDataDir,
   redactStoreUrl,
+  mintToken,
   startPlatformServer,
   type DataDirLock,
 } from '../platform/index.ts';
@@ -136,7 +136,7 @@ export async function main(argv: string[]): Promise<number> {
   } else {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     tokenFile = join(dataDir, 'platform.token');
-    token = randomBytes(24).toString('base64url');
+    token = mintToken();
     try {
       writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
     } catch (err) {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -170,14 +169,14 @@ export async function startEmbeddedPlatform(
   log: Logger,
   shell: 'run' | 'debug' = 'run',
 ): Promise<EmbeddedPlatform> {
-  const { diskFullError, lockDataDir, startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
+  const { diskFullError, lockDataDir, mintToken, startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
   const dataDir = resolve(dataDirArg ?? join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'flow-studio', 'platform'));
   // Its store must be the folder's only writer: a second run on the folder stops here, saying why.
   // A full disk is said with the folder (a bare ENOSPC or SQLITE_FULL names none).
   const lock = await lockDataDir(dataDir, shell, { instead: runBeside }).catch((err: unknown) => {
     throw diskFullError(dataDir, err);
   });
-  const token = randomBytes(24).toString('base64url');
+  const token = mintToken();
   let server;
   try {
     server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined, dataDirLock: lock });

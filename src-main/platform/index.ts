@@ -2,6 +2,7 @@
  * The platform server's public surface: start it, read what it stores, follow what it does.
  * Everything else in src-main/platform/ is internal.
  */
+export { mintToken } from './minted-token.ts';
 export { startPlatformServer, type PlatformServer, type PlatformServerOptions, type TelemetryReader } from './server.ts';
 export { PlatformEventFeed, type PlatformEvent, type PlatformEventListener, type LeaseKind, type SubscribeOptions } from './events.ts';
 export { defaultFeatures, loadFeaturesFile, resolveFeatures, type FeatureName, type FeatureOverrides, type Features } from './features.ts';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { mintToken } from './minted-token.ts';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -198,7 +198,7 @@ export async function startPlatformServer(options: PlatformServerOptions): Promi
 const SERVER_INSTEAD = 'or give this platform server a data folder of its own';
 
 async function startOnDataDir(options: PlatformServerOptions, features: Features): Promise<PlatformServer> {
-  const token = options.token === false ? undefined : (options.token ?? randomBytes(24).toString('base64url'));
+  const token = options.token === false ? undefined : (options.token ?? mintToken());
   const report = options.onInternalError ?? ((err, where) => console.error(`platform server: ${where}: ${err.stack ?? err.message}`));
   // A full disk is said with the folder it is under and what to do, in the log and in the 500's message alike.
   const onInternalError = (err: Error, where: string): void => report(diskFullError(options.dataDir, err) as Error, where);
