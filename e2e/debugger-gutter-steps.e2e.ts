@@ -83,6 +83,22 @@ test.describe('breakpoints set in the gutter go on the step clicked', () => {
     await expect(page.getByLabel('unsaved changes')).toHaveCount(0);
     await page.getByRole('tab', { name: 'Debugger' }).click();
     await expect(bps.filter({ hasText: 'e2e-gutter/greet.yaml:10' })).toContainText('flows.greet.steps[1]');
+
+    // A second breakpoint, on the switch; then "answer" moved below the switch on the graph, back above
+    // it, and that undone with Ctrl+Z: each dot stays on its step.
+    await page.getByRole('tab', { name: 'Flows' }).click();
+    await clickGutter(page, 12);
+    await expect.poll(() => glyphLines(page)).toEqual([10, 12]);
+    await graph.getByRole('button', { name: /^answer \(set\)/ }).click();
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(graph.locator('[data-path="flows.greet.steps[2]"]')).toHaveAccessibleName(/^answer/);
+    await expect.poll(() => glyphLines(page)).toEqual([10, 15]);
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect(graph.locator('[data-path="flows.greet.steps[1]"]')).toHaveAccessibleName(/^answer/);
+    await expect.poll(() => glyphLines(page)).toEqual([10, 12]);
+    await page.keyboard.press('Control+z');
+    await expect(graph.locator('[data-path="flows.greet.steps[2]"]')).toHaveAccessibleName(/^answer/);
+    await expect.poll(() => glyphLines(page)).toEqual([10, 15]);
     health.expectNone();
   });
 });
