@@ -1,5 +1,5 @@
 import type { StudioBreakpoint } from '../../../../shared/debugger-types.ts';
-import { stepLocations } from '../../../../shared/step-paths.ts';
+import { followStep, stepLocations } from '../../../../shared/step-paths.ts';
 import { breakpointsOfFile, pausedInFile } from '../../../store/debugger-slice.ts';
 import { fileKey, type FileRef } from '../../../store/flows-slice.ts';
 import { useStudio } from '../../../store/studio-store.ts';
@@ -45,6 +45,8 @@ export class BreakpointGutter {
         this.hint.set(line === undefined ? [] : [{ range: new monaco.Range(line, 1, line, 1), options: { glyphMarginClassName: 'flow-bp-hint', glyphMarginHoverMessage: { value: 'Click to set a breakpoint on this step' } } }]);
       }),
       editor.onMouseLeave(() => this.hint.clear()),
+      // Undo and redo put text back without the dots that were on it: each goes where its step now is.
+      editor.onDidChangeModelContent((e) => (e.isUndoing || e.isRedoing) && this.render()),
       { dispose: useStudio.subscribe((s, prev) => (s.breakpoints !== prev.breakpoints || s.pausedRuns !== prev.pausedRuns) && this.render()) },
     );
   }
@@ -59,9 +61,10 @@ export class BreakpointGutter {
     }
     const state = useStudio.getState();
     const bps = breakpointsOfFile(state, ref.integration, ref.file);
-    // Kept against the saved file: with unsaved edits a step (and its dot) may stand on another line.
+    // Kept against the saved file: with unsaved edits a step (its dot, the line a run waits at) may stand on another line.
     const shapes = state.dirtyFiles[fileKey(ref)] ? shapesOfReference(state.designReference) : undefined;
-    const places = shapes ? placeBreakpoints(stepLocations(this.editor.getModel()!.getValue(), shapes), bps) : undefined;
+    const steps = shapes ? stepLocations(this.editor.getModel()!.getValue(), shapes) : undefined;
+    const places = steps ? placeBreakpoints(steps, bps) : undefined;
     const lineOf = (b: StudioBreakpoint): number => places?.get(b.id)?.line ?? b.line;
     const decorations: monaco.editor.IModelDeltaDecoration[] = bps.map((b) => ({
       range: new monaco.Range(lineOf(b), 1, lineOf(b), 1),
@@ -72,8 +75,9 @@ export class BreakpointGutter {
       },
     }));
     for (const p of pausedInFile(state, ref.integration, ref.file)) {
-      const line = p.frames[0].line;
-      if (line === undefined) continue;
+      const top = p.frames[0];
+      if (top.line === undefined) continue;
+      const line = (steps && followStep(steps, { path: top.step, line: top.line, ...(top.block !== undefined ? { block: top.block } : {}) })?.line) ?? top.line;
       decorations.push({ range: new monaco.Range(line, 1, line, 1), options: { isWholeLine: true, className: 'flow-paused-line', glyphMarginClassName: 'flow-paused-glyph', glyphMarginHoverMessage: { value: `${p.flow} ${p.runId} is paused before this step` } } });
     }
     const ids = this.marks.set(decorations);

@@ -293,6 +293,8 @@ export class FlowEditor {
       this.editor.executeEdits('flow-graph', ranges);
     }
     this.editor.pushUndoStop();
+    // A graph edit rewrites whole steps, which drags no breakpoint dot along: each goes where its step now is.
+    this.gutter.render();
     return model.getVersionId();
   }
 
