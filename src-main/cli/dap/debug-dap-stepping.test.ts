@@ -101,7 +101,11 @@ describe('flow-studio debug --dap: pause, step over, into and out, hit counts', 
       expect(await post(url, 'carol')).toEqual({ greeting: 'hello carol', tier: 'none' });
       expect(dap.events.filter((e) => e.event === 'stopped')).toHaveLength(5);
 
+      // Stop, as VS Code sends it: terminate, which stops the program and says terminated; then disconnect ends the adapter.
       expect((await dap.request('terminate')).success).toBe(true);
+      await dap.event('terminated');
+      await expect(fetch(`${url}/shape`, { method: 'POST', body: '{}' })).rejects.toThrow();
+      expect((await dap.request('disconnect', {})).success).toBe(true);
       expect(await dap.exited).toBe(0);
     } finally {
       dap.kill();

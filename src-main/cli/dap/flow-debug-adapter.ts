@@ -94,7 +94,8 @@ export class FlowDebugAdapter {
     try {
       const body = await this.dispatch(request);
       this.respond(request, true, body);
-      if (request.command === 'disconnect' || request.command === 'terminate') await this.end();
+      if (request.command === 'terminate') await this.stopProgram();
+      if (request.command === 'disconnect') await this.end();
     } catch (err) {
       this.respond(request, false, undefined, errorMessage(err));
     } finally {
@@ -374,6 +375,17 @@ export class FlowDebugAdapter {
 
   private terminated(): void {
     this.event('terminated', {});
+  }
+
+  /**
+   * `terminate`: the program stops (paused runs fail, saying so) and the client is told with
+   * `terminated`; it answers with `disconnect`, which ends the adapter, as the protocol has it.
+   */
+  private async stopProgram(): Promise<void> {
+    if (!this.program) return;
+    await this.program.close();
+    this.program = undefined;
+    this.terminated();
   }
 
   private async end(): Promise<void> {
