@@ -115,8 +115,10 @@ describe('flow-studio manifest: the platform token of a running pod', () => {
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    await until(() => output.includes('"msg":"runtime started"'), 20_000, 'the runtime to start');
-    const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)\/count"/.exec(output)![1];
+    // The route's address is in the 'connector web ready' line, written just after 'runtime started'.
+    const routeUrl = /"url":"(http:\/\/127\.0\.0\.1:\d+)\/count"/;
+    await until(() => routeUrl.test(output), 20_000, 'the runtime to serve /count');
+    const url = routeUrl.exec(output)![1];
     expect((await fetch(`${url}/count`, { method: 'POST' })).status, output).toBe(200);
 
     // The token is rotated: the Secret changes (the kubelet rewrites the mounted file) and the
