@@ -23,16 +23,28 @@ if (tokenFile) {
   }
 }
 const url = `${base.replace(/\/+$/, '')}/snapshots/${encodeURIComponent(snapshot)}/bundle`;
+// The platform may still be starting: retried for FLOW_PLATFORM_API_DISCOVERY_BUDGET, as the runtime's start is.
+const budget = process.env.FLOW_PLATFORM_API_DISCOVERY_BUDGET || '30s';
+const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(budget.trim());
+if (!m) {
+  console.error(`fetch-snapshot: FLOW_PLATFORM_API_DISCOVERY_BUDGET must be a duration (30s, 2m) or a number of seconds, got "${budget}"`);
+  process.exit(2);
+}
+const deadline = Date.now() + Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? 's']);
 let res;
 for (let attempt = 1; ; attempt++) {
   try {
     res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     if (res.status < 500) break;
   } catch (err) {
-    if (attempt >= 30) throw new Error(`fetch-snapshot: cannot reach the platform at ${base}: ${err.message}`);
+    if (Date.now() >= deadline) {
+      // fetch's own message is only "fetch failed"; the reason (refused, no such host) is its cause.
+      console.error(`fetch-snapshot: cannot reach the platform at ${base} (FLOW_PLATFORM_API_URL) after ${attempt} attempt${attempt === 1 ? "" : "s"} within ${budget}: ${err.cause?.message ?? err.message}`);
+      process.exit(1);
+    }
   }
-  if (attempt >= 30) break;
-  await new Promise((r) => setTimeout(r, 1000)); // the platform may still be starting
+  if (Date.now() >= deadline) break;
+  await new Promise((r) => setTimeout(r, 1000));
 }
 if (!res || !res.ok) {
   console.error(`fetch-snapshot: GET ${url} answered ${res?.status}: ${(await res?.text())?.slice(0, 512)}`);

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, matchesGlob } from 'node:path';
@@ -182,6 +184,25 @@ describe('flow-studio manifest: a runtime Deployment from a version tag', () => 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('bin/fetch-snapshot.js, the init container', () => {
+  // It printed "fetch failed" and a stack trace: neither the reason (refused, no such host) nor the variable.
+  it('says why the platform could not be reached, naming FLOW_PLATFORM_API_URL, within the discovery budget', async () => {
+    // A port nothing listens on: one the OS just gave and took back.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const child = spawn(process.execPath, ['bin/fetch-snapshot.js', join(tmpdir(), 'flow-never-written')], {
+      env: { ...process.env, FLOW_PLATFORM_API_URL: `http://127.0.0.1:${port}`, FLOW_SNAPSHOT_ID: 'snap_x', FLOW_PLATFORM_API_DISCOVERY_BUDGET: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    expect(await new Promise((r) => child.once('close', r))).toBe(1);
+    expect(err).toBe(`fetch-snapshot: cannot reach the platform at http://127.0.0.1:${port} (FLOW_PLATFORM_API_URL) after 1 attempt within 0: connect ECONNREFUSED 127.0.0.1:${port}\n`);
   });
 });
 
