@@ -38,4 +38,42 @@ test.describe('a KV entry in the Storage panel', () => {
     }
     await screenshotsAtBothSizes(page, 'kv-editor-format');
   });
+
+  test('a key holding a tab or a line break reads as such, and a 2,000-character key wraps in its heading and copies whole', async ({ page, studio }) => {
+    const long = `orders/${'k'.repeat(1_993)}`;
+    await openStudio(page, studio.url);
+    for (const key of ['orders/1\tline', 'orders/1 line', 'orders/2\nbreak', long]) {
+      await call(page, studio.origin, 'writeKvEntry', { namespace: 'user', key, text: '{"id":1}', format: 'json', expectedVersion: 0 });
+    }
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openKv(page, studio.url);
+    const keys = page.getByRole('table', { name: 'Keys' });
+    await expect(keys).toContainText('1\\tline');
+    await expect(keys).toContainText('1 line');
+    await expect(keys).toContainText('2\\nbreak');
+
+    await page.getByRole('button', { name: 'Key orders/1\\tline' }).click();
+    const tabbed = page.getByRole('region', { name: 'Entry orders/1\\tline' });
+    await expect(tabbed.getByRole('heading')).toHaveText('orders/1\\tline');
+    await tabbed.getByRole('button', { name: 'Copy key' }).click();
+    await expect(tabbed.getByRole('status')).toHaveText('Copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('orders/1\tline');
+
+    await page.getByRole('button', { name: /^Key orders\/k{100}/ }).click();
+    const entry = page.getByRole('region', { name: `Entry ${long}` });
+    const heading = entry.getByRole('heading');
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      // Wrapped inside the entry's column: nothing runs past its right edge, and the value stays in view.
+      const [box, column] = [await heading.boundingBox(), await entry.boundingBox()];
+      expect(box!.x + box!.width, `heading's right edge at ${size.width}x${size.height}`).toBeLessThanOrEqual(column!.x + column!.width + 1);
+      expect(await page.locator('.pv-kv-entry').evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+      await expect(entry.getByLabel('Value')).toBeInViewport();
+    }
+    await entry.getByRole('button', { name: 'Copy key' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(long);
+    await screenshotsAtBothSizes(page, 'kv-long-key');
+    await page.getByRole('button', { name: 'Key orders/2\\nbreak' }).click();
+    await screenshotsAtBothSizes(page, 'kv-control-key');
+  });
 });

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { KvKeyInfo } from '../../../shared/platform-views.ts';
 import { VirtualList } from '../../components/VirtualList.tsx';
 import { keyTreeRows } from './key-tree.ts';
+import { VisibleKey, visibleKey } from './VisibleKey.tsx';
 
 /**
  * The keys of a namespace as a tree of their slash-separated parts, filterable; a key opens its
@@ -43,18 +44,18 @@ export function KeyTree({
         renderRow={(r) =>
           r.kind === 'folder' ? (
             <button type="button" className="pv-tree-row pv-folder" style={{ paddingLeft: 6 + r.depth * 14 }} aria-expanded={!collapsed.has(r.path)} onClick={() => toggle(r.path)}>
-              {collapsed.has(r.path) ? '▸' : '▾'} {r.label} <span className="muted">{r.keys}</span>
+              {collapsed.has(r.path) ? '▸' : '▾'} <VisibleKey text={r.label} /> <span className="muted">{r.keys}</span>
             </button>
           ) : (
             <button
               type="button"
               className={`pv-tree-row pv-key${r.path === selected ? ' selected' : ''}${r.info.changedSince ? ' changed' : ''}`}
               style={{ paddingLeft: 20 + r.depth * 14 }}
-              aria-label={`Key ${r.path}`}
+              aria-label={`Key ${visibleKey(r.path)}`}
               aria-current={r.path === selected ? 'true' : undefined}
               onClick={() => onSelect(r.path)}
             >
-              {r.label} <span className="muted">v{r.info.version || '?'}</span>
+              <VisibleKey text={r.label} /> <span className="muted">v{r.info.version || '?'}</span>
               {r.info.changedSince ? <span className="pv-tag">changed since</span> : null}
             </button>
           )

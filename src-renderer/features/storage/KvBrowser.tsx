@@ -7,6 +7,7 @@ import { clockTime } from '../../shell/format.ts';
 import { useStudio } from '../../store/studio-store.ts';
 import { KeyTree } from './KeyTree.tsx';
 import { KvEntryPanel, Writer } from './KvEntryPanel.tsx';
+import { VisibleKey } from './VisibleKey.tsx';
 
 /** KV: namespaces → keys (slashes as a tree) → the entry; recent writes with the runs that made them. */
 export function KvBrowser() {
@@ -95,7 +96,7 @@ export function KvBrowser() {
               <span className="cell time">{clockTime(w.at)}</span>
               <span className="cell pv-action">{w.action}</span>
               <button type="button" className="link cell fields" onClick={() => namespace !== undefined && select(namespace, w.key)}>
-                {w.key} {w.version !== undefined ? `v${w.version}` : ''}
+                <VisibleKey text={w.key} /> {w.version !== undefined ? `v${w.version}` : ''}
               </button>
               <Writer write={w} />
               <button type="button" className="pv-icon" aria-label={`Show the platform as it was at ${clockTime(w.at)}`} onClick={() => setAt(w.at)}>

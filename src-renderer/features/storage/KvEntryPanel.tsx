@@ -6,6 +6,7 @@ import { RunLinkButton } from '../../components/RunLinkButton.tsx';
 import { useLiveQuery } from '../../components/use-live-query.ts';
 import { ValueView } from '../../components/ValueView.tsx';
 import { clockTime } from '../../shell/format.ts';
+import { VisibleKey, visibleKey } from './VisibleKey.tsx';
 
 interface Draft {
   text: string;
@@ -50,10 +51,8 @@ export function KvEntryPanel({ namespace, entryKey, onChanged }: { namespace: st
   };
 
   return (
-    <section className="pv-entry" aria-label={`Entry ${entryKey}`}>
-      <h3 className="pv-title">
-        <code>{entryKey}</code>
-      </h3>
+    <section className="pv-entry" aria-label={`Entry ${visibleKey(entryKey)}`}>
+      <KeyHeading entryKey={entryKey} />
       {e === null ? <p className="muted">No such entry now (deleted, or it has not been written yet).</p> : null}
       {e ? (
         <>
@@ -99,7 +98,7 @@ export function KvEntryPanel({ namespace, entryKey, onChanged }: { namespace: st
                 <button type="button" disabled={secret || e.editText === undefined} title={secret ? 'Set secret values in Secrets → Platform secrets' : undefined} onClick={() => startEdit(e, setDraft, setMessage)}>
                   Edit
                 </button>
-                <ConfirmButton label="Delete…" question={`Delete ${entryKey} (version ${e.version})?`} confirmLabel="Delete" onConfirm={() => void remove(e.version)} />
+                <ConfirmButton label="Delete…" question={`Delete ${visibleKey(entryKey)} (version ${e.version})?`} confirmLabel="Delete" onConfirm={() => void remove(e.version)} />
               </div>
             </>
           )}
@@ -138,4 +137,38 @@ export function Writer({ write }: { write: KvWriteEvent | undefined }) {
   if (write.run) return <RunLinkButton run={write.run} />;
   if (write.possibleRuns) return <span className="muted">one of {write.possibleRuns} runs writing at that moment</span>;
   return <span className="muted">not a studio run</span>;
+}
+
+/**
+ * The key as a heading: control characters drawn visibly, a long key wrapped within the panel (and
+ * scrolled past a few lines) instead of cut at its edge, and a button that copies the key as stored.
+ */
+function KeyHeading({ entryKey }: { entryKey: string }) {
+  const [copied, setCopied] = useState<string | undefined>();
+  return (
+    <div className="pv-key-heading">
+      <h3 className="pv-title">
+        <code>
+          <VisibleKey text={entryKey} />
+        </code>
+      </h3>
+      <button
+        type="button"
+        className="link"
+        onClick={() =>
+          void navigator.clipboard?.writeText(entryKey).then(
+            () => setCopied('Copied.'),
+            () => setCopied('The clipboard is not available here; select the key and copy it.'),
+          )
+        }
+      >
+        Copy key
+      </button>
+      {copied ? (
+        <span className="muted" role="status">
+          {copied}
+        </span>
+      ) : null}
+    </div>
+  );
 }
