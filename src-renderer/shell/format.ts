@@ -21,7 +21,7 @@ export function counted(n: number, noun: string, plural = `${noun}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 }
 
-/** "None of the 3 lines match" reads "The 1 line does not match" for one. */
+/** "None of the 3 lines match", and for one "The one line does not match". */
 export function noneOfMatch(n: number, noun: string, where = ''): string {
   return n === 1 ? `The one ${noun}${where} does not match` : `None of the ${counted(n, noun)}${where} match`;
 }

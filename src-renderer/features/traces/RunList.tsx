@@ -3,7 +3,7 @@ import type { RunPage, RunSummary, StoredVersion } from '../../../shared/trace-t
 import { traceQueries } from '../../api/trace-queries.ts';
 import { NO_RUN_FILTERS, type RunFilters } from '../../store/traces-slice.ts';
 import { useStudio } from '../../store/studio-store.ts';
-import { clockTime, counted, runDuration } from '../../shell/format.ts';
+import { clockTime, counted, noneOfMatch, runDuration } from '../../shell/format.ts';
 
 const PAGE = 200;
 const ROW = 28;
@@ -261,7 +261,7 @@ export function RunList({ onOptions }: { onOptions(flows: string[], versions: St
             {filtered && list.stored > 0 ? (
               // Runs are stored, the filters hide them: advice to send a request would mislead.
               <p>
-                None of the {list.stored.toLocaleString('en-US')} stored runs match these filters.{' '}
+                {noneOfMatch(list.stored, 'stored run')} these filters.{' '}
                 <button type="button" className="link" onClick={() => setRunFilters(NO_RUN_FILTERS)}>
                   Clear filters
                 </button>
