@@ -7,7 +7,7 @@ import { useStudio } from '../../store/studio-store.ts';
 import { clockTime } from '../../shell/format.ts';
 import { ForkLink, SaveAsTest } from './SaveAsTest.tsx';
 import { RunOriginBadge, VersionBadge } from './RunList.tsx';
-import { RejectionBanner } from './RejectionBanner.tsx';
+import { RejectionBanner, refusedBeforeFlow } from './RejectionBanner.tsx';
 import { StepInspector } from './StepInspector.tsx';
 import { Waterfall } from './Waterfall.tsx';
 import { JsonTree } from './JsonTree.tsx';
@@ -74,7 +74,7 @@ export function RunDetailView({ runId }: { runId: string }) {
             ) : null}
           </div>
         ) : null}
-        {s.error ? <p className="step-error">{s.error}</p> : null}
+        {s.error && !refusedBeforeFlow(run) ? <p className="step-error">{s.error}</p> : null}
         <RejectionBanner run={run} />
         {s.captureId === undefined && run.output ? (
           // A re-run or a test has no captured request: its answer is the message it ended with.
