@@ -127,4 +127,31 @@ flows:
       '2 problems in 1 file',
     ]);
   });
+
+  it('does not ask a source with no connector: for one of its type when the only connector declared has an unknown type', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    writeFileSync(
+      join(dir, 'app.yaml'),
+      `connectors:
+  web: {type: htp, port: 0}
+flows:
+  items:
+    source: {type: http, path: /items}
+    steps:
+      - set: {body: '1'}
+`,
+    );
+    const { code, stdout } = await validate(dir);
+    expect(code).toBe(1);
+    expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/app\.yaml:2:15 connectors\.web\.type: unknown connector type "htp"; did you mean "http"\?$/), '', '1 problem in 1 file']);
+  });
+
+  it('still asks for a connector of the type when none is declared at all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    writeFileSync(join(dir, 'app.yaml'), `flows:\n  items:\n    source: {type: http, path: /items}\n    steps:\n      - set: {body: '1'}\n`);
+    const { code, stdout } = await validate(dir);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/flows\.items\.source\.connector: needs a http connector; declare one under connectors:/);
+  });
 });
+

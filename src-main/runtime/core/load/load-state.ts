@@ -151,6 +151,12 @@ function fillConnectorDefaults(st: LoadState, spec: SettingsSpec, node: Node, fi
       const candidates = [...st.connectorTypes].filter(([, t]) => t === s.connectorType).map(([n]) => n);
       if (candidates.length === 1) filled[name] = candidates[0];
       else if (candidates.length > 1 && s.connectorNeededAtRunOnly) continue;
+      else if (candidates.length === 0 && untyped(st) !== undefined) {
+        // None of the type, but a connector of unknown type is declared: that one may be meant (htp
+        // for http), and its type is already a problem; 'needs a http connector' would be a second.
+        // Naming it makes the component meet a connector that did not load, which adds nothing.
+        filled[name] = untyped(st);
+      }
       else {
         st.problems.push({
           location: file.at(node),
@@ -164,6 +170,11 @@ function fillConnectorDefaults(st: LoadState, spec: SettingsSpec, node: Node, fi
     }
     return filled;
   };
+}
+
+/** The first declared connector whose type is unknown (not loaded), if any. */
+function untyped(st: LoadState): string | undefined {
+  return st.declared.connectors.find((d) => !st.connectorTypes.has(d.name))?.name;
 }
 
 function checkFlowRefs(st: LoadState, spec: SettingsSpec, settings: Record<string, unknown>, node: Node, path: string, file: YamlFile): void {
