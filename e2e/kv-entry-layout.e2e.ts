@@ -26,10 +26,10 @@ async function gapAfterLabelText(label: Locator): Promise<number> {
 test.describe('a KV entry in the Storage panel', () => {
   test('the editor keeps its Format label clear of the select at both sizes', async ({ page, studio }) => {
     await openStudio(page, studio.url);
-    await call(page, studio.origin, 'writeKvEntry', { namespace: 'user', key: 'reports/count', text: '{"n":1}', format: 'json', expectedVersion: 0 });
+    await call(page, studio.origin, 'writeKvEntry', { namespace: 'user', key: 'layout/format', text: '{"n":1}', format: 'json', expectedVersion: 0 });
     await openKv(page, studio.url);
-    await page.getByRole('button', { name: 'Key reports/count' }).click();
-    const entry = page.getByRole('region', { name: 'Entry reports/count' });
+    await page.getByRole('button', { name: 'Key layout/format' }).click();
+    const entry = page.getByRole('region', { name: 'Entry layout/format' });
     await entry.getByRole('button', { name: 'Edit' }).click();
     const format = entry.locator('label', { hasText: 'Format' });
     for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
