@@ -48,7 +48,8 @@ export type TraceOutcome = TraceRecord['outcome'];
 
 /**
  * How the error of a run record begins when an http source refused the request before its flow
- * ran (a body that is not valid JSON: 400; one over maxBodyBytes: 413): a run of no steps, so a
+ * ran (a body that is not valid JSON: 400; one over maxBodyBytes: 413; a body that stalled: 408;
+ * the flow not running or its maxStreams reached: 503): a run of no steps, so a
  * user debugging a webhook sees the request in the traces, and the studio lists it as rejected,
  * the rest of the error being the reason.
  */

@@ -54,7 +54,7 @@ export interface RouteOptions {
 /**
  * One flow's route: turns a request into the flow's input message and the flow's result into the
  * response (spec 2 §2.2–2.6). Everything refused before the flow runs (405 is the table's; 413,
- * 400, 503 here) never reaches it.
+ * 400, 408, 503 here) never reaches it; each of those is traced as a run of no steps (traceRefusal).
  */
 export class HttpRoute implements Routable {
   readonly flowName: string;
@@ -106,16 +106,16 @@ export class HttpRoute implements Routable {
     const o = this.o;
     // Refused before `100 Continue` went out: the client will not send its body, so do not wait for it.
     const close = o.response.closeConnection || (req.headers.expect !== undefined && expectsContinue(req));
-    if (!this.active) return sendError(res, 503, `flow "${this.flowName}" is not running`, close);
+    if (!this.active) return this.refuse(req, res, 503, `flow "${this.flowName}" is not running`, close, traced);
     if (o.sse?.maxStreams !== undefined && this.openStreams >= o.sse.maxStreams) {
-      return sendError(res, 503, `${this.pattern.text} has ${o.sse.maxStreams} open streams, its maxStreams; try again later`, close, { 'retry-after': '1' });
+      return this.refuse(req, res, 503, `${this.pattern.text} has ${o.sse.maxStreams} open stream${o.sse.maxStreams === 1 ? '' : 's'}, its maxStreams; try again later`, close, traced, { 'retry-after': '1' });
     }
     if (declaredOver(req, o.maxBodyBytes)) return this.refuseTooLarge(req, res, traced);
     // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
     if (expectsContinue(req)) res.writeContinue();
     readBody(req, o.maxBodyBytes, o.bodyIdleTimeoutMs, (err, raw) => {
       // A client that stopped sending holds its connection no longer.
-      if (err instanceof BodyStalledError) return sendError(res, 408, err.message, true);
+      if (err instanceof BodyStalledError) return this.refuse(req, res, 408, err.message, true, traced);
       // Too large while streaming: the rest of the upload is dropped, never read into memory.
       if (err !== undefined) return this.refuseTooLarge(req, res, traced);
       try {
@@ -154,6 +154,12 @@ export class HttpRoute implements Routable {
     sendError(res, 400, err.message, close);
     this.traceRefusal(req, err.message, traced);
     return undefined;
+  }
+
+  /** Answers a refusal (408, 503) and traces it as a run the flow did not take. */
+  private refuse(req: IncomingMessage, res: ServerResponse, status: number, reason: string, close: boolean, traced: boolean | undefined, headers?: Record<string, string>): void {
+    sendError(res, status, reason, close, headers);
+    this.traceRefusal(req, reason, traced);
   }
 
   private refuseTooLarge(req: IncomingMessage, res: ServerResponse, traced: boolean | undefined): void {

@@ -236,7 +236,9 @@ describe('SSE route settings (spec 2 §2.6)', () => {
     expect(await first.next()).toEqual({ data: 'holding' });
     const second = await fetch(`${s.url}/one`);
     expect(second.status).toBe(503);
-    expect(await second.json()).toEqual({ error: '/one has 1 open streams, its maxStreams; try again later' });
+    expect(await second.json()).toEqual({ error: '/one has 1 open stream, its maxStreams; try again later' });
+    // Traced as a run the flow did not take, saying why, like a 400 or a 413.
+    expect(s.refused.at(-1)).toMatchObject({ kind: 'run', flow: 'one-at-a-time', outcome: 'failed', error: 'refused before the flow ran: /one has 1 open stream, its maxStreams; try again later' });
     await first.rest();
     expect((await SseReader.open(`${s.url}/one`)).response.status).toBe(200);
   });

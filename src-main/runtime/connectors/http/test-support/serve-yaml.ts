@@ -11,7 +11,7 @@ export interface Served {
   logs: LogRecord[];
   /** Run-level trace events (one per finished flow run), newest last. */
   runs: TraceRecord[];
-  /** Run records of requests refused before the flow ran (400 bad body, 413 too large): no flow ran for them. */
+  /** Run records of requests refused before the flow ran (400 bad body, 413 too large, 408 stalled, 503 not running or maxStreams): no flow ran for them. */
   refused: TraceRecord[];
   /** Resolves when a log record with this message appears (or fails after the timeout). */
   logged(msg: string, timeoutMs?: number): Promise<LogRecord>;
