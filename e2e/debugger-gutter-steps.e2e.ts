@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
 import { cursorToLineEnd, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { clickGutter } from './debugger-helpers.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
 
 // Line 7: the first step; 8–9: "answer", its name and its settings; 10: the switch.
@@ -19,20 +20,6 @@ flows:
               steps:
                 - log: {message: '"bob"'}
 `;
-
-/** Clicks the editor's gutter left of a line number, where a person sets a breakpoint. */
-async function clickGutter(page: Page, line: number): Promise<void> {
-  const number = page.locator('.flow-editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
-  // Measured again while the editor redraws its lines (a box of a line it replaced is null).
-  let at: { x: number; y: number } | undefined;
-  await expect(async () => {
-    const row = await number.boundingBox();
-    const glyphs = await page.locator('.flow-editor .glyph-margin').first().boundingBox();
-    expect(row && glyphs).toBeTruthy();
-    at = { x: glyphs!.x + glyphs!.width / 2, y: row!.y + row!.height / 2 };
-  }).toPass();
-  await page.mouse.click(at!.x, at!.y);
-}
 
 /** The editor lines that show a breakpoint's dot (or, with `.flow-paused-glyph`, that a paused run waits at). */
 async function glyphLines(page: Page, glyph = '.flow-bp-glyph'): Promise<number[]> {

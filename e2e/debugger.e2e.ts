@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
 import { openFile, openStudio, writeIntegration } from './flows-helpers.ts';
+import { clickGutter } from './debugger-helpers.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
 
 // Two steps: line 7 sets the greeting, line 9 answers with it.
@@ -14,14 +14,6 @@ flows:
       - name: answer
         set: {body: '{"greeting": vars.greeting}'}
 `;
-
-/** Clicks the editor's gutter left of a line number, where a person sets a breakpoint. */
-async function clickGutter(page: Page, line: number): Promise<void> {
-  const number = page.locator('.flow-editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
-  const row = (await number.boundingBox())!;
-  const glyphs = (await page.locator('.flow-editor .glyph-margin').first().boundingBox())!;
-  await page.mouse.click(glyphs.x + glyphs.width / 2, row.y + row.height / 2);
-}
 
 const greet = (url: string, customer: string) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer }) }).then((r) => r.json() as Promise<unknown>);

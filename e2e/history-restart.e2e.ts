@@ -1,8 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, serveAt as serve } from './restarting-studio.ts';
+import { withRestartingStudio } from './restarting-studio.ts';
 import { screenshotsAtBothSizes } from './page-health.ts';
 
 /** Counts the studio calls a page makes from now on. */
@@ -17,11 +14,7 @@ function countCalls(page: Page): { count(): number } {
 base.describe('a tab left open while the studio restarts', () => {
   base('says the studio restarted, stops asking, and reloads into the new start with the integration running again', async ({ page }) => {
     base.setTimeout(180_000);
-    const temp = mkdtempSync(join(tmpdir(), 'studio-restart-e2e-'));
-    const [workspace, dataDir] = [join(temp, 'ws'), join(temp, 'data')];
-    const port = await freePort();
-    let studio = await serve(port, workspace, dataDir);
-    try {
+    await withRestartingStudio('studio-restart-e2e-', async (studio) => {
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(studio.url);
       const card = page.getByRole('listitem', { name: 'orders-api' });
@@ -29,8 +22,7 @@ base.describe('a tab left open while the studio restarts', () => {
       await expect(card.getByRole('status', { name: 'orders-api is running' })).toBeVisible({ timeout: 15_000 });
       const url = await card.getByRole('list', { name: 'Routes' }).textContent();
 
-      await studio.stop();
-      studio = await serve(port, workspace, dataDir);
+      await studio.restart();
       const banner = page.getByRole('alert', { name: 'Studio restarted' });
       await expect(banner).toBeVisible({ timeout: 30_000 });
       await expect(banner).toContainText('Flow Studio restarted.');
@@ -51,9 +43,6 @@ base.describe('a tab left open while the studio restarts', () => {
       await page.getByRole('tab', { name: 'Flows' }).click();
       await expect(card.getByRole('status', { name: 'orders-api is running' })).toBeVisible({ timeout: 15_000 });
       await expect(card.getByRole('list', { name: 'Routes' })).toHaveText(url!);
-    } finally {
-      await studio.stop();
-      rmSync(temp, { recursive: true, force: true });
-    }
+    });
   });
 });

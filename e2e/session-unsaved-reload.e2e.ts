@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, serveAt as serve } from './restarting-studio.ts';
+import { withRestartingStudio } from './restarting-studio.ts';
 import { cursorToLineEnd, focusEditor, openFile } from './flows-helpers.ts';
 import { screenshotsAtBothSizes } from './page-health.ts';
 
@@ -12,11 +11,8 @@ const fileRow = (page: Page, integration: string, label: string) => page.getByRo
 test.describe('a tab with unsaved edits while the studio restarts', () => {
   test('Reload on the restart banner gives back the open file and what was typed, still unsaved', async ({ page }) => {
     test.setTimeout(180_000);
-    const temp = mkdtempSync(join(tmpdir(), 'studio-unsaved-reload-e2e-'));
-    const [workspace, dataDir] = [join(temp, 'ws'), join(temp, 'data')];
-    const port = await freePort();
-    let studio = await serve(port, workspace, dataDir);
-    try {
+    await withRestartingStudio('studio-unsaved-reload-e2e-', async (studio) => {
+      const { workspace } = studio;
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(studio.url);
       // Not the file the studio opens first, so the test sees the open file come back.
@@ -26,8 +22,7 @@ test.describe('a tab with unsaved edits while the studio restarts', () => {
       await page.keyboard.type(' # half-way through a change');
       await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toBeVisible();
 
-      await studio.stop();
-      studio = await serve(port, workspace, dataDir);
+      await studio.restart();
       const banner = page.getByRole('alert', { name: 'Studio restarted' });
       await expect(banner).toBeVisible({ timeout: 30_000 });
       await banner.getByRole('button', { name: 'Reload' }).click();
@@ -46,19 +41,13 @@ test.describe('a tab with unsaved edits while the studio restarts', () => {
       await page.keyboard.press('Control+z');
       await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toHaveCount(0);
       await expect(fileRow(page, 'orders-api', 'orders.yaml')).toBeVisible();
-    } finally {
-      await studio.stop();
-      rmSync(temp, { recursive: true, force: true });
-    }
+    });
   });
 
   test('a file changed on disk while the studio was down: the restored edits say so and undo reaches the new file', async ({ page }) => {
     test.setTimeout(180_000);
-    const temp = mkdtempSync(join(tmpdir(), 'studio-draft-over-change-e2e-'));
-    const [workspace, dataDir] = [join(temp, 'ws'), join(temp, 'data')];
-    const port = await freePort();
-    let studio = await serve(port, workspace, dataDir);
-    try {
+    await withRestartingStudio('studio-draft-over-change-e2e-', async (studio) => {
+      const { workspace } = studio;
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(studio.url);
       await openFile(page, 'orders-api', 'orders.yaml');
@@ -66,12 +55,10 @@ test.describe('a tab with unsaved edits while the studio restarts', () => {
       await page.keyboard.type(' # typed before the checkout');
       await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toBeVisible();
 
-      await studio.stop();
       // A `git checkout` while the studio is down: the file the edits were typed over is gone.
       const path = join(workspace, 'orders-api', 'orders.yaml');
       const checkedOut = `# from the other branch\n${readFileSync(path, 'utf8')}`;
-      writeFileSync(path, checkedOut);
-      studio = await serve(port, workspace, dataDir);
+      await studio.restart(() => writeFileSync(path, checkedOut));
       const banner = page.getByRole('alert', { name: 'Studio restarted' });
       await expect(banner).toBeVisible({ timeout: 30_000 });
       await banner.getByRole('button', { name: 'Reload' }).click();
@@ -87,10 +74,7 @@ test.describe('a tab with unsaved edits while the studio restarts', () => {
       await page.keyboard.press('Control+z');
       await expect(page.locator('.flow-editor .view-lines')).toContainText('# from the other branch');
       await expect(page.getByLabel('Open file').getByLabel('unsaved changes')).toHaveCount(0);
-    } finally {
-      await studio.stop();
-      rmSync(temp, { recursive: true, force: true });
-    }
+    });
   });
 
   test('a reload comes back on the panel the tab showed, and Flows on the file it had open', async ({ page, studio }) => {
