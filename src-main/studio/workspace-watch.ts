@@ -3,7 +3,7 @@ import { watch as chokidarWatch } from 'chokidar';
 
 export interface WorkspaceChange {
   integration: string;
-  /** Relative to the integration folder, with `/`. */
+  /** Relative to the integration folder, with `/`; empty when the folder itself was removed. */
   file: string;
 }
 
@@ -56,9 +56,13 @@ export function watchWorkspace(root: string, onChange: (changes: WorkspaceChange
   // editor's temporary file report its removal as a second burst (and a second reload); the quiet
   // time here already merges a save's steps into one.
   const watcher = chokidarWatch(root, { ignoreInitial: true, ignored, depth: WATCH_DEPTH, atomic: false });
-  watcher.on('all', (_event, path) => {
+  watcher.on('all', (event, path) => {
     const parts = relative(root, path).split(sep);
-    if (parts.length < 2 || parts[0] === '' || parts[0].startsWith('..')) return;
+    if (parts[0] === '' || parts[0].startsWith('..')) return;
+    // An integration folder removed whole is reported as a change of it with no file: the unlink
+    // of each file inside may never come (a folder made just before has no watch of its own yet),
+    // and without one the run manager never learnt it should stop what ran from it.
+    if (parts.length < 2 && event !== 'unlinkDir') return;
     const [integration, ...rest] = parts;
     const change = { integration, file: rest.join('/') };
     pending.set(`${change.integration}/${change.file}`, change);

@@ -76,6 +76,23 @@ describe('the workspace', () => {
     expect(existsSync(join(root, 'orders-api', 'orders.yaml'))).toBe(true);
   });
 
+  it('reports an integration folder removed whole as a change of it with no file, so what runs from it stops', async () => {
+    const root = join(temp(), 'ws');
+    Workspace.open(root, samples());
+    const seen: WorkspaceChange[] = [];
+    let onReady: () => void = () => {};
+    const ready = new Promise<void>((r) => (onReady = r));
+    const stop = watchWorkspace(root, (c) => seen.push(...c), { debounceMs: 60, onReady: () => onReady() });
+    await ready;
+    try {
+      rmSync(join(root, 'orders-api'), { recursive: true });
+      for (const deadline = Date.now() + 10_000; !seen.some((c) => c.file === '') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 25));
+      expect(seen).toContainEqual({ integration: 'orders-api', file: '' });
+    } finally {
+      stop();
+    }
+  });
+
   it('reports every save that replaces a file by a rename, not only the first', async () => {
     const root = join(temp(), 'ws');
     const ws = Workspace.open(root, samples());
