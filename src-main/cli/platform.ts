@@ -121,7 +121,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       lock = await lockDataDir(dataDir, 'platform', { instead: store === undefined ? PLATFORM_BESIDE : REPLICA_BESIDE });
     } catch (err) {
-      if (!(err instanceof DataDirInUseError)) throw diskFullError(dataDir, err);
+      if (!(err instanceof DataDirInUseError)) throw err;
       console.error(`flow-studio platform: ${err.message}`);
       return 1;
     }
@@ -150,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
     server = await startPlatformServer({ host: args.host, port, dataDir, store, secretKey, kubernetesSecrets, token, features, seedResourcesDir: args['seed-resources'], dataDirLock: lock });
   } catch (err) {
     lock?.release();
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw diskFullError(dataDir, err);
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     console.error(`flow-studio platform: port ${port} on ${args.host} is in use; pick another with --port (0 picks a free one)`);
     return 1;
   }

@@ -169,20 +169,17 @@ export async function startEmbeddedPlatform(
   log: Logger,
   shell: 'run' | 'debug' = 'run',
 ): Promise<EmbeddedPlatform> {
-  const { diskFullError, lockDataDir, mintToken, startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
+  const { lockDataDir, mintToken, startPlatformServer, seedResourcesFromDir } = await import('../platform/index.ts');
   const dataDir = resolve(dataDirArg ?? join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'flow-studio', 'platform'));
   // Its store must be the folder's only writer: a second run on the folder stops here, saying why.
-  // A full disk is said with the folder (a bare ENOSPC or SQLITE_FULL names none).
-  const lock = await lockDataDir(dataDir, shell, { instead: runBeside }).catch((err: unknown) => {
-    throw diskFullError(dataDir, err);
-  });
+  const lock = await lockDataDir(dataDir, shell, { instead: runBeside });
   const token = mintToken();
   let server;
   try {
     server = await startPlatformServer({ host: '127.0.0.1', port: 0, dataDir, token, features: env.FLOW_PLATFORM_FEATURES || undefined, dataDirLock: lock });
   } catch (err) {
     lock.release();
-    throw diskFullError(dataDir, err);
+    throw err;
   }
   lock.announce(server.url);
   let seeded = 0;

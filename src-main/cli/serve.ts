@@ -71,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     lock = await lockDataDir(dataDir, 'web');
   } catch (err) {
-    if (!(err instanceof DataDirInUseError)) throw diskFullError(dataDir, err);
+    if (!(err instanceof DataDirInUseError)) throw err;
     console.error(`flow-studio serve: ${err.message}`);
     return 1;
   }

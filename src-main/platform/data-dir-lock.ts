@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { diskFullError, isDiskFull } from './store/disk-full.ts';
 
 /**
  * The file whose lock says "a Flow Studio process uses this data folder": a studio (its embedded
@@ -101,6 +102,15 @@ function makeWritable(dataDir: string, shell: DataDirShell): void {
  * DataDirInUseError when another (in any process) holds it.
  */
 export async function lockDataDir(dataDir: string, shell: DataDirShell, options: LockDataDirOptions = {}): Promise<DataDirLock> {
+  try {
+    return await takeLock(dataDir, shell, options);
+  } catch (err) {
+    // A full disk is said with the folder and what to do (a bare ENOSPC or SQLITE_FULL names neither).
+    throw diskFullError(dataDir, err);
+  }
+}
+
+async function takeLock(dataDir: string, shell: DataDirShell, options: LockDataDirOptions): Promise<DataDirLock> {
   makeWritable(dataDir, shell);
   const lockPath = join(dataDir, DATA_DIR_LOCK_FILE);
   const holderPath = join(dataDir, DATA_DIR_HOLDER_FILE);
@@ -113,6 +123,7 @@ export async function lockDataDir(dataDir: string, shell: DataDirShell, options:
   } catch (err) {
     db.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir, await holderOf(holderPath, options.holderWaitMs ?? 2_000), options.instead);
+    if (isDiskFull(err)) throw err;
     throw new Error(`could not lock the data folder ${dataDir} (${lockPath}): ${err instanceof Error ? err.message : String(err)}`);
   }
   const holder: DataDirHolder = { pid: process.pid, since: new Date().toISOString(), shell };

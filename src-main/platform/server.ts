@@ -187,7 +187,8 @@ export async function startPlatformServer(options: PlatformServerOptions): Promi
     server = await startOnDataDir(options, features);
   } catch (err) {
     ownLock?.release();
-    throw err;
+    // On SQLite a full disk is said with the data folder and what to do.
+    throw options.store ? err : diskFullError(options.dataDir, err);
   }
   if (!ownLock) return server;
   ownLock.announce(server.url);
