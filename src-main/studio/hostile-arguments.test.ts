@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioMethod } from '../../shared/studio-api.ts';
-import { startWebStudio, type WebStudio } from './web/web-server.ts';
-import { sessionCookieName } from './web/web-trust.ts';
-import { rawRequest } from './testing/http-request.ts';
-import { startStudioHarness, type StudioHarness } from './testing/studio-harness.ts';
+import type { StudioHarness } from './testing/studio-harness.ts';
+import { startWebStudioHarness, type WebStudioHarness } from './testing/web-studio-harness.ts';
 
 /**
  * Issue 48 item 2: no StudioApi call answers 5xx on a hostile argument. Names, ids and paths
@@ -18,14 +16,14 @@ import { startStudioHarness, type StudioHarness } from './testing/studio-harness
 const FLOW = `flows:\n  hello:\n    steps:\n      - log: {message: '"hi"'}\n`;
 const CANARY = 'CANARY-7d1e-outside-the-workspace';
 
+let w: WebStudioHarness;
 let h: StudioHarness;
-let web: WebStudio;
 let outside: string;
-let rendererDir: string;
 let planted: string;
 
 beforeAll(async () => {
-  h = await startStudioHarness({ inside: { 'flows.yaml': FLOW, 'env/base.env': 'A=1\n', 'template/t.txt': 'hello' } });
+  w = await startWebStudioHarness({ inside: { 'flows.yaml': FLOW, 'env/base.env': 'A=1\n', 'template/t.txt': 'hello' } });
+  h = w.harness;
   // The folder beside the workspace: `../outside` from the workspace, `../../outside` from an integration.
   outside = join(h.workspaceDir, '..', 'outside');
   mkdirSync(join(outside, 'env'), { recursive: true });
@@ -35,15 +33,11 @@ beforeAll(async () => {
   writeFileSync(join(outside, 'env', 'base.env'), `LEAK=${CANARY}\n`);
   writeFileSync(join(outside, 'template', 't.txt'), CANARY);
   planted = mkdtempSync(join(tmpdir(), 'studio-planted-'));
-  rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
-  web = await startWebStudio({ backend: h.backend, rendererDir, port: 0 });
 });
 
 afterAll(async () => {
-  await web?.close();
-  await h?.close();
-  for (const dir of [planted, rendererDir]) rmSync(dir, { recursive: true, force: true });
+  await w?.close();
+  rmSync(planted, { recursive: true, force: true });
 });
 
 /** Names and paths that try to leave their folder, or that no file system should be handed. */
@@ -174,14 +168,7 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-async function call(method: StudioMethod, args: unknown[]): Promise<{ status: number; body: string }> {
-  const res = await rawRequest(`${web.origin}/api/call/${method}`, {
-    method: 'POST',
-    headers: { host: `127.0.0.1:${web.port}`, cookie: `${sessionCookieName(web.port)}=${web.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ args }),
-  });
-  return { status: res.status, body: res.body };
-}
+const call = (method: StudioMethod, args: unknown[]): Promise<{ status: number; body: string }> => w.callRaw(method, args);
 
 async function attempt(attempts: Attempt[]): Promise<Array<{ call: string; status: number; error: string }>> {
   const answers = [];

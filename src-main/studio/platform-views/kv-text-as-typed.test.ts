@@ -1,39 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KvEntryDetail, KvWriteInput, KvWriteResult } from '../../../shared/platform-views.ts';
-import { rawRequest } from '../testing/http-request.ts';
-import { startStudioHarness, type StudioHarness } from '../testing/studio-harness.ts';
-import { startWebStudio, type WebStudio } from '../web/web-server.ts';
-import { sessionCookieName } from '../web/web-trust.ts';
+import { startWebStudioHarness, type WebStudioHarness } from '../testing/web-studio-harness.ts';
 
-let h: StudioHarness;
-let web: WebStudio;
-let rendererDir: string;
+let w: WebStudioHarness;
 beforeAll(async () => {
-  h = await startStudioHarness({});
-  rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
-  web = await startWebStudio({ backend: h.backend, rendererDir, port: 0 });
+  w = await startWebStudioHarness();
 }, 30_000);
-afterAll(async () => {
-  await web?.close();
-  await h?.close();
-  rmSync(rendererDir, { recursive: true, force: true });
-});
+afterAll(() => w?.close());
 
 /** A StudioApi call as the page sends it over the web studio's HTTP API. */
-async function call<T>(method: string, ...args: unknown[]): Promise<T> {
-  const res = await rawRequest(`${web.origin}/api/call/${method}`, {
-    method: 'POST',
-    headers: { host: `127.0.0.1:${web.port}`, cookie: `${sessionCookieName(web.port)}=${web.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ args }),
-  });
-  const body = JSON.parse(res.body) as { ok: boolean; value?: T; error?: string };
-  if (!body.ok) throw new Error(`${method}: ${body.error}`);
-  return body.value as T;
-}
+const call = <T>(method: string, ...args: unknown[]): Promise<T> => w.call<T>(method, ...args);
 
 /** Edit, then Save without changing anything: what the storage view's editor sends. */
 async function editAndSave(namespace: string, key: string): Promise<KvEntryDetail> {

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry, RequestProgress } from '../../../shared/request-types.ts';
 import { rawRequest } from '../testing/http-request.ts';
-import { startStudioHarness, type StudioHarness } from '../testing/studio-harness.ts';
-import { startWebStudio, type WebStudio } from '../web/web-server.ts';
-import { sessionCookieName } from '../web/web-trust.ts';
+import type { StudioHarness } from '../testing/studio-harness.ts';
+import { startWebStudioHarness, type WebStudioHarness } from '../testing/web-studio-harness.ts';
+import type { WebStudio } from '../web/web-server.ts';
 
 const TICKER = `connectors:
   web: {type: http, host: 127.0.0.1, port: 0}
@@ -23,24 +20,18 @@ flows:
       - sse-event: {event: tick, data: '{"n": 2}'}
 `;
 
+let w: WebStudioHarness;
 let h: StudioHarness;
 let web: WebStudio;
-let rendererDir: string;
 let ticks: string;
 beforeAll(async () => {
-  h = await startStudioHarness({ ticker: { 'ticker.yaml': TICKER } });
+  w = await startWebStudioHarness({ ticker: { 'ticker.yaml': TICKER } });
+  ({ harness: h, web } = w);
   ticks = (await h.backend.api.startIntegration('ticker')).routes[0].url;
-  rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
-  web = await startWebStudio({ backend: h.backend, rendererDir, port: 0 });
 }, 30_000);
-afterAll(async () => {
-  await web?.close();
-  await h?.close();
-  rmSync(rendererDir, { recursive: true, force: true });
-});
+afterAll(() => w?.close());
 
-const headers = (): Record<string, string> => ({ host: `127.0.0.1:${web.port}`, cookie: `${sessionCookieName(web.port)}=${web.token}`, 'content-type': 'application/json' });
+const headers = (): Record<string, string> => w.headers();
 
 /** The page's sendRequest call, left hanging while the stream runs; `leave()` drops it as a reload does. */
 function sendFromPage(id: string): { leave(): void } {
