@@ -1,20 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './studio-fixture.ts';
 import { cursorToLineEnd, openFile, openStudio, writeIntegration } from './flows-helpers.ts';
-import { clickGutter } from './debugger-helpers.ts';
+import { clickGutter, GREET } from './debugger-helpers.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
 
 // Line 7: the first step; 8–9: "answer", its name and its settings; 10: the switch.
-const FLOW = `connectors:
-  web: {type: http, host: 127.0.0.1, port: 0}
-flows:
-  greet:
-    source: {type: http, path: /greet, methods: [POST]}
-    steps:
-      - set: {vars: {greeting: '"hello " + body.customer'}}
-      - name: answer
-        set: {body: '{"greeting": vars.greeting}'}
-      - switch:
+const FLOW = `${GREET}      - switch:
           cases:
             - when: vars.greeting == "hello bob"
               steps:

@@ -1,6 +1,18 @@
 import type { Page } from '@playwright/test';
 import { expect } from './studio-fixture.ts';
 
+/** The debugger specs' flow. Two steps: line 7 sets the greeting, lines 8–9 answer with it. */
+export const GREET = `connectors:
+  web: {type: http, host: 127.0.0.1, port: 0}
+flows:
+  greet:
+    source: {type: http, path: /greet, methods: [POST]}
+    steps:
+      - set: {vars: {greeting: '"hello " + body.customer'}}
+      - name: answer
+        set: {body: '{"greeting": vars.greeting}'}
+`;
+
 /** Clicks the editor's gutter left of a line number, where a person sets a breakpoint. */
 export async function clickGutter(page: Page, line: number): Promise<void> {
   const number = page.locator('.flow-editor .line-numbers', { hasText: new RegExp(`^${line}$`) });

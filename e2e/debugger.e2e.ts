@@ -1,19 +1,7 @@
 import { expect, test } from './studio-fixture.ts';
 import { openFile, openStudio, writeIntegration } from './flows-helpers.ts';
-import { clickGutter } from './debugger-helpers.ts';
+import { clickGutter, GREET } from './debugger-helpers.ts';
 import { collectPageErrors, screenshotsAtBothSizes } from './page-health.ts';
-
-// Two steps: line 7 sets the greeting, line 9 answers with it.
-const GREET = `connectors:
-  web: {type: http, host: 127.0.0.1, port: 0}
-flows:
-  greet:
-    source: {type: http, path: /greet, methods: [POST]}
-    steps:
-      - set: {vars: {greeting: '"hello " + body.customer'}}
-      - name: answer
-        set: {body: '{"greeting": vars.greeting}'}
-`;
 
 const greet = (url: string, customer: string) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ customer }) }).then((r) => r.json() as Promise<unknown>);
