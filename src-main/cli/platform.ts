@@ -14,7 +14,8 @@ import {
   startPlatformServer,
   type DataDirLock,
 } from '../platform/index.ts';
-import { counted, onStopSignals } from './stop-signals.ts';
+import { counted } from '../../shared/counted.ts';
+import { onStopSignals } from './stop-signals.ts';
 import { readTokenFile } from './token-file.ts';
 
 const USAGE = `usage: flow-studio platform [--port P] [--host H] [--data-dir D] [--store postgres://…]

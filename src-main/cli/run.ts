@@ -26,7 +26,8 @@ import {
 import { logLevelOf, RUN_USAGE } from './run-environment.ts';
 import { remoteResourceNotes } from './remote-resource-notes.ts';
 import { integrationsUnder } from './integrations-under.ts';
-import { counted, onStopSignals } from './stop-signals.ts';
+import { counted } from '../../shared/counted.ts';
+import { onStopSignals } from './stop-signals.ts';
 // Types only: the platform's code loads when an embedded platform starts, never for a remote one.
 import type { DataDirHolder } from '../platform/index.ts';
 

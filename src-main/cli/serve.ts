@@ -9,7 +9,8 @@ import { startStudioBackend, type StudioBackend } from '../studio/studio-backend
 import { appRoot, defaultDataDir, defaultWorkspaceDir, examplesDir } from '../studio/studio-paths.ts';
 import { ensureRendererBuilt } from '../studio/web/renderer-build.ts';
 import { startWebStudio, type WebStudio } from '../studio/web/web-server.ts';
-import { counted, onStopSignals } from './stop-signals.ts';
+import { counted } from '../../shared/counted.ts';
+import { onStopSignals } from './stop-signals.ts';
 
 export const DEFAULT_PORT = 4870;
 

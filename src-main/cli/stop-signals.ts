@@ -34,7 +34,3 @@ export function onStopSignals(command: string, stop: (signal: NodeJS.Signals) =>
   process.on('SIGTERM', handle);
 }
 
-/** "1 in-flight run", "3 in-flight runs": a count with its noun, for the line above. */
-export function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}

@@ -1,3 +1,5 @@
+import { counted } from '../../shared/counted.ts';
+
 /** HH:MM:SS.mmm in local time, for live lists. */
 export function clockTime(epochMs: number): string {
   const d = new Date(epochMs);
@@ -16,10 +18,8 @@ export function runDuration(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
-/** A count with its noun, singular for one: "1 run", "2 runs", "1,024 bytes". */
-export function counted(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
-}
+/** Counts read the same in the studio's panels and the CLI's lines. */
+export { counted };
 
 /** "None of the 3 lines match", and for one "The one line does not match". */
 export function noneOfMatch(n: number, noun: string, where = ''): string {

@@ -16,6 +16,7 @@ import { decodeBody, headerValue, queryOf } from './request-message.ts';
 import { sendError, sendResult, type ResponseRules } from './response-writer.ts';
 import { endsThisTurn } from '../../../../shared/end-of-turn.ts';
 import { urlPath, type RoutePattern } from '../../../../shared/route-pattern.ts';
+import { counted } from '../../../../shared/counted.ts';
 import type { Routable } from './route-table.ts';
 import type { SseRegistry } from './sse-registry.ts';
 import type { SseStream, StreamRules } from './sse-stream.ts';
@@ -108,7 +109,7 @@ export class HttpRoute implements Routable {
     const close = o.response.closeConnection || (req.headers.expect !== undefined && expectsContinue(req));
     if (!this.active) return this.refuse(req, res, 503, `flow "${this.flowName}" is not running`, close, traced);
     if (o.sse?.maxStreams !== undefined && this.openStreams >= o.sse.maxStreams) {
-      return this.refuse(req, res, 503, `${this.pattern.text} has ${o.sse.maxStreams} open stream${o.sse.maxStreams === 1 ? '' : 's'}, its maxStreams; try again later`, close, traced, { 'retry-after': '1' });
+      return this.refuse(req, res, 503, `${this.pattern.text} has ${counted(o.sse.maxStreams, 'open stream')}, its maxStreams; try again later`, close, traced, { 'retry-after': '1' });
     }
     if (declaredOver(req, o.maxBodyBytes)) return this.refuseTooLarge(req, res, traced);
     // The server handles `Expect: 100-continue` itself: the body is invited only now, once it fits.
